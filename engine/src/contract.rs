@@ -1,0 +1,470 @@
+//! Contracts, reservations and the card order each contract imposes.
+
+use std::fmt;
+
+use crate::card::{Card, Rank, Suit};
+use crate::cards::Cards;
+use crate::rules::Rules;
+
+/// The kinds of solo.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum SoloKind {
+    /// Diamonds solo: the normal game's trumps.
+    Diamonds = 0,
+    /// Hearts solo (the hearts ten stays on top).
+    Hearts = 1,
+    /// Spades solo.
+    Spades = 2,
+    /// Clubs solo.
+    Clubs = 3,
+    /// Queens solo (Damensolo).
+    Queens = 4,
+    /// Jacks solo (Bubensolo).
+    Jacks = 5,
+    /// Aces solo, no trumps (Fleischlos).
+    Aces = 6,
+    /// Kings solo (house rule).
+    Kings = 7,
+}
+
+impl SoloKind {
+    /// All solo kinds, in key order.
+    pub const ALL: [SoloKind; 8] = [
+        SoloKind::Diamonds,
+        SoloKind::Hearts,
+        SoloKind::Spades,
+        SoloKind::Clubs,
+        SoloKind::Queens,
+        SoloKind::Jacks,
+        SoloKind::Aces,
+        SoloKind::Kings,
+    ];
+
+    /// The kind's name in rule keys and records (`solo-<key>`).
+    pub const fn key(self) -> &'static str {
+        match self {
+            SoloKind::Diamonds => "diamonds",
+            SoloKind::Hearts => "hearts",
+            SoloKind::Spades => "spades",
+            SoloKind::Clubs => "clubs",
+            SoloKind::Queens => "queens",
+            SoloKind::Jacks => "jacks",
+            SoloKind::Aces => "aces",
+            SoloKind::Kings => "kings",
+        }
+    }
+
+    /// The kind for a key.
+    pub fn from_key(s: &str) -> Option<SoloKind> {
+        SoloKind::ALL.into_iter().find(|k| k.key() == s)
+    }
+
+    /// The trump structure of this solo.
+    pub const fn trumps(self) -> Trumps {
+        match self {
+            SoloKind::Diamonds => Trumps::Suit(Suit::Diamonds),
+            SoloKind::Hearts => Trumps::Suit(Suit::Hearts),
+            SoloKind::Spades => Trumps::Suit(Suit::Spades),
+            SoloKind::Clubs => Trumps::Suit(Suit::Clubs),
+            SoloKind::Queens => Trumps::Rank(Rank::Queen),
+            SoloKind::Jacks => Trumps::Rank(Rank::Jack),
+            SoloKind::Kings => Trumps::Rank(Rank::King),
+            SoloKind::Aces => Trumps::None,
+        }
+    }
+}
+
+/// The game being played once reservations are settled.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Contract {
+    /// Normal game: Re are the holders of the queens of clubs.
+    Normal,
+    /// Wedding (Hochzeit): the declarer holds both queens of clubs; the
+    /// partner is decided by the clarification trick, or the declarer
+    /// plays alone (scored as a solo).
+    Wedding,
+    /// Silent solo: both queens of clubs, said healthy.
+    SilentSolo,
+    /// Poverty (Armut): the pauper and the acceptor against the others.
+    Poverty,
+    /// A declared solo.
+    Solo(SoloKind),
+}
+
+impl Contract {
+    /// The trump structure.
+    pub const fn trumps(self) -> Trumps {
+        match self {
+            Contract::Solo(k) => k.trumps(),
+            _ => Trumps::Suit(Suit::Diamonds),
+        }
+    }
+
+    /// The record/JSON name: `normal`, `wedding`, `silent-solo`, `poverty`,
+    /// `solo-<kind>`.
+    pub fn name(self) -> String {
+        match self {
+            Contract::Normal => "normal".into(),
+            Contract::Wedding => "wedding".into(),
+            Contract::SilentSolo => "silent-solo".into(),
+            Contract::Poverty => "poverty".into(),
+            Contract::Solo(k) => format!("solo-{}", k.key()),
+        }
+    }
+}
+
+impl fmt::Display for Contract {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name())
+    }
+}
+
+/// Which cards are trumps.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Trumps {
+    /// Hearts ten, queens, jacks, then the suit's A 10 K 9.
+    Suit(Suit),
+    /// Only the four cards of a rank (queens, jacks or kings).
+    Rank(Rank),
+    /// No trumps (aces solo).
+    None,
+}
+
+/// A reservation (Vorbehalt).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Reservation {
+    /// Wedding: both queens of clubs.
+    Wedding,
+    /// Poverty: few trumps.
+    Poverty,
+    /// Throw the hand in (too many nines or kings); the same dealer redeals.
+    ThrowIn,
+    /// A solo; `duty` marks a compulsory solo.
+    Solo {
+        /// The solo kind.
+        kind: SoloKind,
+        /// Compulsory (Pflichtsolo).
+        duty: bool,
+    },
+}
+
+impl Reservation {
+    /// Precedence in the reservation query: a higher number wins; ties go
+    /// to the earlier seat in bidding order.
+    pub const fn precedence(self) -> u8 {
+        match self {
+            Reservation::Wedding => 1,
+            Reservation::Poverty => 2,
+            Reservation::Solo { duty: false, .. } => 3,
+            Reservation::Solo { duty: true, .. } => 4,
+            Reservation::ThrowIn => 5,
+        }
+    }
+}
+
+/// A seat's answer in the reservation query.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Bid {
+    /// Healthy (gesund): content with a normal game.
+    Healthy,
+    /// A reservation.
+    Reserve(Reservation),
+}
+
+impl Bid {
+    /// The record name: `healthy`, `wedding`, `poverty`, `throw-in`,
+    /// `solo-<kind>`.
+    pub fn name(self) -> String {
+        match self {
+            Bid::Healthy => "healthy".into(),
+            Bid::Reserve(Reservation::Wedding) => "wedding".into(),
+            Bid::Reserve(Reservation::Poverty) => "poverty".into(),
+            Bid::Reserve(Reservation::ThrowIn) => "throw-in".into(),
+            Bid::Reserve(Reservation::Solo { kind, .. }) => format!("solo-{}", kind.key()),
+        }
+    }
+
+    /// Parses a record name; `duty` marks a compulsory solo.
+    pub fn from_name(s: &str, duty: bool) -> Option<Bid> {
+        let b = match s.to_ascii_lowercase().as_str() {
+            "healthy" => Bid::Healthy,
+            "wedding" => Bid::Reserve(Reservation::Wedding),
+            "poverty" => Bid::Reserve(Reservation::Poverty),
+            "throw-in" => Bid::Reserve(Reservation::ThrowIn),
+            other => {
+                let k = SoloKind::from_key(other.strip_prefix("solo-")?)?;
+                return Some(Bid::Reserve(Reservation::Solo { kind: k, duty }));
+            }
+        };
+        if duty { None } else { Some(b) }
+    }
+}
+
+/// The effective suit of a card under a contract: trump or one of the four
+/// fail suits.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum Class {
+    /// Trump.
+    Trump = 0,
+    /// Clubs as a fail suit.
+    Clubs = 1,
+    /// Spades as a fail suit.
+    Spades = 2,
+    /// Hearts as a fail suit.
+    Hearts = 3,
+    /// Diamonds as a fail suit.
+    Diamonds = 4,
+}
+
+impl Class {
+    /// The fail class of a printed suit.
+    pub const fn of_suit(s: Suit) -> Class {
+        match s {
+            Suit::Clubs => Class::Clubs,
+            Suit::Spades => Class::Spades,
+            Suit::Hearts => Class::Hearts,
+            Suit::Diamonds => Class::Diamonds,
+        }
+    }
+
+    /// The name ("trumps", "spades").
+    pub const fn name(self) -> &'static str {
+        match self {
+            Class::Trump => "trumps",
+            Class::Clubs => "clubs",
+            Class::Spades => "spades",
+            Class::Hearts => "hearts",
+            Class::Diamonds => "diamonds",
+        }
+    }
+}
+
+impl fmt::Display for Class {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The card order of one deal: effective suit and strength of every card.
+/// Built once when play starts (it depends on the contract and on piglets).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Order {
+    class: [Class; 24],
+    power: [u8; 24],
+    masks: [Cards; 5],
+    dulle: bool,
+}
+
+const FAIL_POWER: [u8; 6] = [60, 50, 40, 30, 20, 10]; // A 10 K Q J 9
+
+const fn build_order(trumps: Trumps) -> Order {
+    let mut class = [Class::Trump; 24];
+    let mut power = [0u8; 24];
+    let mut masks = [0u64; 5];
+    let mut i = 0;
+    while i < 24 {
+        let c = Card::from_index(i);
+        let (suit, rank) = (c.suit(), c.rank());
+        let fail = (Class::of_suit(suit), FAIL_POWER[rank as usize]);
+        let (cl, p) = match trumps {
+            Trumps::Suit(ts) => {
+                if suit as u8 == Suit::Hearts as u8 && rank as u8 == Rank::Ten as u8 {
+                    (Class::Trump, 200)
+                } else if rank as u8 == Rank::Queen as u8 {
+                    (Class::Trump, 190 - suit as u8)
+                } else if rank as u8 == Rank::Jack as u8 {
+                    (Class::Trump, 180 - suit as u8)
+                } else if suit as u8 == ts as u8 {
+                    (Class::Trump, 100 + FAIL_POWER[rank as usize])
+                } else {
+                    fail
+                }
+            }
+            Trumps::Rank(r) => {
+                if rank as u8 == r as u8 {
+                    (Class::Trump, 190 - suit as u8)
+                } else {
+                    fail
+                }
+            }
+            Trumps::None => fail,
+        };
+        class[i] = cl;
+        power[i] = p;
+        masks[cl as usize] |= 3 << (2 * i);
+        i += 1;
+    }
+    Order {
+        class,
+        power,
+        masks: [
+            Cards::from_bits(masks[0]),
+            Cards::from_bits(masks[1]),
+            Cards::from_bits(masks[2]),
+            Cards::from_bits(masks[3]),
+            Cards::from_bits(masks[4]),
+        ],
+        dulle: matches!(trumps, Trumps::Suit(_)),
+    }
+}
+
+/// The orders of every trump structure, built at compile time.
+static ORDERS: [Order; 8] = [
+    build_order(Trumps::Suit(Suit::Clubs)),
+    build_order(Trumps::Suit(Suit::Spades)),
+    build_order(Trumps::Suit(Suit::Hearts)),
+    build_order(Trumps::Suit(Suit::Diamonds)),
+    build_order(Trumps::Rank(Rank::Queen)),
+    build_order(Trumps::Rank(Rank::Jack)),
+    build_order(Trumps::Rank(Rank::King)),
+    build_order(Trumps::None),
+];
+
+impl Order {
+    /// The order of a trump structure, without piglets.
+    #[inline]
+    pub fn new(trumps: Trumps) -> Order {
+        let i = match trumps {
+            Trumps::Suit(s) => s as usize,
+            Trumps::Rank(Rank::Queen) => 4,
+            Trumps::Rank(Rank::Jack) => 5,
+            Trumps::Rank(Rank::King) => 6,
+            Trumps::Rank(r) => return build_order(Trumps::Rank(r)),
+            Trumps::None => 7,
+        };
+        ORDERS[i]
+    }
+
+    /// The order for a contract under the rules, with piglets and
+    /// superpiglets when enabled and held (`hands` as at the start of play).
+    pub fn for_deal(contract: Contract, rules: &Rules, hands: &[Cards; 4]) -> Order {
+        let mut o = Order::new(contract.trumps());
+        if rules.piglets && o.class[Card::DA.index()] == Class::Trump {
+            if hands.iter().any(|h| h.count(Card::DA) == 2) {
+                o.power[Card::DA.index()] = 210;
+                let low = if rules.nines { Rank::Nine } else { Rank::King };
+                let sp = Card::new(Suit::Diamonds, low);
+                if rules.superpiglets && hands.iter().any(|h| h.count(sp) == 2) {
+                    o.power[sp.index()] = 220;
+                }
+            }
+        }
+        o
+    }
+
+    /// The effective suit of a card.
+    #[inline]
+    pub fn class(&self, c: Card) -> Class {
+        self.class[c.index()]
+    }
+
+    /// The strength of a card (meaningful within one class).
+    #[inline]
+    pub fn power(&self, c: Card) -> u8 {
+        self.power[c.index()]
+    }
+
+    /// Whether a card is a trump.
+    #[inline]
+    pub fn is_trump(&self, c: Card) -> bool {
+        self.class[c.index()] == Class::Trump
+    }
+
+    /// Both copies of every card of a class (a mask).
+    #[inline]
+    pub fn mask(&self, class: Class) -> Cards {
+        self.masks[class as usize]
+    }
+
+    /// Whether the hearts ten is a trump here (the `dulle` rule applies).
+    #[inline]
+    pub fn has_dulle(&self) -> bool {
+        self.dulle
+    }
+
+    /// Whether `card`, played after `best` in a trick, beats it. Equal
+    /// cards: the first wins, except two hearts tens under `second_wins`.
+    #[inline]
+    pub fn beats(&self, card: Card, best: Card, second_wins_dulle: bool) -> bool {
+        let (cc, bc) = (self.class[card.index()], self.class[best.index()]);
+        if cc == bc {
+            let (cp, bp) = (self.power[card.index()], self.power[best.index()]);
+            cp > bp || (second_wins_dulle && card == Card::H10 && best == Card::H10 && self.dulle)
+        } else {
+            cc == Class::Trump
+        }
+    }
+
+    /// Sorting key for showing a hand: trumps first (highest first), then
+    /// fail suits in the order clubs, spades, hearts, diamonds, each
+    /// highest first. Smaller sorts first.
+    pub fn sort_key(&self, c: Card) -> (u8, u8) {
+        (self.class[c.index()] as u8, 255 - self.power[c.index()])
+    }
+
+    /// The cards of a hand sorted for display.
+    pub fn sorted(&self, cards: Cards) -> Vec<Card> {
+        let mut v: Vec<Card> = cards.iter().collect();
+        v.sort_by_key(|c| self.sort_key(*c));
+        v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cards(s: &str) -> Vec<Card> {
+        s.split_whitespace().map(|c| c.parse().unwrap()).collect()
+    }
+
+    fn trump_order(o: &Order) -> Vec<Card> {
+        let mut v: Vec<Card> = Card::all().filter(|c| o.is_trump(*c)).collect();
+        v.sort_by_key(|c| std::cmp::Reverse(o.power(*c)));
+        v
+    }
+
+    #[test]
+    fn normal_trumps_as_in_the_seeds() {
+        let o = Order::new(Contract::Normal.trumps());
+        assert_eq!(trump_order(&o), cards("H10 CQ SQ HQ DQ CJ SJ HJ DJ DA D10 DK D9"));
+        assert_eq!(o.mask(Class::Hearts).len(), 6); // HA HK H9 twice
+        assert_eq!(o.mask(Class::Trump).len(), 26);
+    }
+
+    #[test]
+    fn suit_solos() {
+        let o = Order::new(SoloKind::Hearts.trumps());
+        assert_eq!(trump_order(&o), cards("H10 CQ SQ HQ DQ CJ SJ HJ DJ HA HK H9"));
+        assert_eq!(o.mask(Class::Diamonds).len(), 8);
+        let o = Order::new(SoloKind::Spades.trumps());
+        assert_eq!(trump_order(&o), cards("H10 CQ SQ HQ DQ CJ SJ HJ DJ SA S10 SK S9"));
+        assert_eq!(o.mask(Class::Hearts).len(), 6);
+    }
+
+    #[test]
+    fn picture_solos_and_fleischlos() {
+        let o = Order::new(SoloKind::Queens.trumps());
+        assert_eq!(trump_order(&o), cards("CQ SQ HQ DQ"));
+        assert!(o.beats("SJ".parse().unwrap(), "S9".parse().unwrap(), false));
+        assert!(o.beats("SK".parse().unwrap(), "SJ".parse().unwrap(), false));
+        let o = Order::new(SoloKind::Jacks.trumps());
+        assert_eq!(trump_order(&o), cards("CJ SJ HJ DJ"));
+        let o = Order::new(SoloKind::Aces.trumps());
+        assert!(trump_order(&o).is_empty());
+        assert!(!o.has_dulle());
+        assert!(o.beats("HQ".parse().unwrap(), "HJ".parse().unwrap(), false));
+    }
+
+    #[test]
+    fn first_of_equal_cards_wins_unless_second_dulle() {
+        let o = Order::new(Contract::Normal.trumps());
+        assert!(!o.beats(Card::H10, Card::H10, false));
+        assert!(o.beats(Card::H10, Card::H10, true));
+        assert!(!o.beats(Card::CQ, Card::CQ, true));
+        // a fail card never beats the led suit of another fail
+        assert!(!o.beats("CA".parse().unwrap(), "S9".parse().unwrap(), false));
+    }
+}

@@ -1,0 +1,167 @@
+//! Why an action was refused.
+
+use crate::announce::Call;
+use crate::card::Card;
+use crate::contract::Class;
+use crate::seat::{Party, Seat};
+
+/// An action the rules do not allow. The message names the seat and the
+/// rule; the game is unchanged.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ActionError {
+    /// The deal is finished or void.
+    #[error("the deal is over")]
+    DealOver,
+    /// The action belongs to another phase.
+    #[error("seat {seat} cannot {what} now: {now}")]
+    WrongPhase {
+        /// Who tried.
+        seat: Seat,
+        /// What they tried.
+        what: &'static str,
+        /// What is going on instead.
+        now: &'static str,
+    },
+    /// Another seat is to act.
+    #[error("seat {seat} is not on turn (seat {turn} is)")]
+    NotYourTurn {
+        /// Who tried.
+        seat: Seat,
+        /// Who is on turn.
+        turn: Seat,
+    },
+    /// The card is not in the hand.
+    #[error("seat {seat} does not hold {card}")]
+    NotInHand {
+        /// Who tried.
+        seat: Seat,
+        /// The card.
+        card: Card,
+    },
+    /// The led suit must be followed.
+    #[error("seat {seat} must follow {class} (holds {holds})")]
+    MustFollow {
+        /// Who tried.
+        seat: Seat,
+        /// The led suit.
+        class: Class,
+        /// A card of it in the hand.
+        holds: Card,
+    },
+    /// A mandatory announcement is owed before playing on.
+    #[error("seat {seat} must announce first: {points} points in the first trick make an announcement compulsory")]
+    MustAnnounce {
+        /// Who owes it.
+        seat: Seat,
+        /// Points in the trick.
+        points: u32,
+    },
+    /// A wedding needs both queens of clubs.
+    #[error("seat {seat} cannot declare a wedding without both queens of clubs")]
+    WeddingNeedsQueens {
+        /// Who tried.
+        seat: Seat,
+    },
+    /// A house rule is off.
+    #[error("seat {seat}: {what} is not allowed under these rules")]
+    RuleOff {
+        /// Who tried.
+        seat: Seat,
+        /// What is off.
+        what: &'static str,
+    },
+    /// Too many trumps for poverty.
+    #[error("seat {seat} holds {trumps} trumps; poverty allows at most {max}")]
+    TooManyTrumps {
+        /// Who tried.
+        seat: Seat,
+        /// Trumps held.
+        trumps: usize,
+        /// The limit.
+        max: u8,
+    },
+    /// Not enough nines or kings to throw in.
+    #[error("seat {seat} cannot throw in with {nines} nines and {kings} kings")]
+    CannotThrowIn {
+        /// Who tried.
+        seat: Seat,
+        /// Nines held.
+        nines: usize,
+        /// Kings held.
+        kings: usize,
+    },
+    /// A solo kind not enabled.
+    #[error("seat {seat}: solo-{kind} is not allowed under these rules")]
+    SoloNotAllowed {
+        /// Who tried.
+        seat: Seat,
+        /// The kind.
+        kind: &'static str,
+    },
+    /// Wrong number of cards in a poverty exchange.
+    #[error("seat {seat} must pass exactly {expected} cards, not {got}")]
+    ExchangeCount {
+        /// Who tried.
+        seat: Seat,
+        /// How many are needed.
+        expected: usize,
+        /// How many were given.
+        got: usize,
+    },
+    /// The pauper must put down all trumps.
+    #[error("seat {seat} must put down all trumps (keeps {keeps})")]
+    MustGiveTrumps {
+        /// The pauper.
+        seat: Seat,
+        /// A trump kept.
+        keeps: Card,
+    },
+    /// No announcement before a wedding is clarified.
+    #[error("seat {seat} cannot announce before the wedding is clarified")]
+    BeforeClarification {
+        /// Who tried.
+        seat: Seat,
+    },
+    /// Re by a Kontra player or Kontra by a Re player.
+    #[error("seat {seat} is {party}: it cannot announce {call}; an announcement is always for one's own party")]
+    WrongParty {
+        /// Who tried.
+        seat: Seat,
+        /// Their party.
+        party: Party,
+        /// What they said.
+        call: Call,
+    },
+    /// The party has already announced that much.
+    #[error("seat {seat}: {party} has already announced {call} or more")]
+    AlreadyAnnounced {
+        /// Who tried.
+        seat: Seat,
+        /// Their party.
+        party: Party,
+        /// What they said.
+        call: Call,
+    },
+    /// Too few cards left for the call (or an implied lower one).
+    #[error("seat {seat} holds {cards} cards: {call} needs at least {needed}")]
+    TooLate {
+        /// Who tried.
+        seat: Seat,
+        /// The level that is too late.
+        call: Call,
+        /// Cards held.
+        cards: usize,
+        /// Cards needed.
+        needed: usize,
+    },
+    /// After a late reply the party may not announce further.
+    #[error("seat {seat}: {party}'s {call} is not allowed after a late reply")]
+    AfterLateReply {
+        /// Who tried.
+        seat: Seat,
+        /// Their party.
+        party: Party,
+        /// The refused level.
+        call: Call,
+    },
+}

@@ -1,0 +1,914 @@
+//! The deal as a state machine: reservations, poverty exchange, play and
+//! announcements. Every input is either a legal step or a typed error that
+//! leaves the game unchanged.
+
+use crate::announce::{Announcement, Call, Level};
+use crate::card::{Card, Rank, Suit};
+use crate::cards::Cards;
+use crate::contract::{Bid, Contract, Order, Reservation};
+use crate::error::ActionError;
+use crate::rules::{Dulle, Rules, WeddingRule};
+use crate::score::{self, Score};
+use crate::seat::{Party, Seat};
+
+/// Where a deal stands.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Phase {
+    /// The reservation query: each seat in turn says healthy or names a
+    /// reservation.
+    Bidding,
+    /// Poverty: the pauper puts down cards.
+    PovertyGive,
+    /// Poverty: the seats in turn accept or decline the cards.
+    PovertyOffer,
+    /// Poverty: the acceptor returns cards.
+    PovertyReturn,
+    /// Tricks are being played.
+    Playing,
+    /// All tricks played; the deal can be scored.
+    Finished,
+    /// The deal is void and the same dealer deals again.
+    Redeal(RedealReason),
+}
+
+/// Why a deal is dealt again.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum RedealReason {
+    /// A hand was thrown in (too many nines or kings).
+    ThrowIn,
+    /// Nobody accepted the poverty.
+    PovertyDeclined,
+}
+
+impl RedealReason {
+    /// `throw-in` or `poverty-declined`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            RedealReason::ThrowIn => "throw-in",
+            RedealReason::PovertyDeclined => "poverty-declined",
+        }
+    }
+}
+
+/// One step a seat takes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Action {
+    /// Answer in the reservation query.
+    Bid(Bid),
+    /// Poverty: the pauper puts down these cards.
+    Give(Cards),
+    /// Poverty: take the cards (`true`) or pass (`false`).
+    Answer(bool),
+    /// Poverty: the acceptor returns these cards.
+    Return(Cards),
+    /// Play a card.
+    Play(Card),
+    /// Announce for one's own party.
+    Announce(Call),
+}
+
+/// A completed trick.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Trick {
+    /// Who led.
+    pub leader: Seat,
+    /// The cards in play order, starting with the leader's.
+    pub cards: [Card; 4],
+    /// Who won it.
+    pub winner: Seat,
+    /// Card points in it.
+    pub points: u8,
+}
+
+impl Trick {
+    /// Card points in the trick.
+    #[inline]
+    pub fn points(&self) -> u32 {
+        self.points as u32
+    }
+
+    /// The seat that played the `i`-th card.
+    pub fn player(&self, i: usize) -> Seat {
+        self.leader.plus(i)
+    }
+}
+
+/// The trick being played.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct CurrentTrick {
+    /// Who led.
+    pub leader: Seat,
+    /// The cards played so far, in order.
+    pub cards: [Card; 4],
+    /// How many cards have been played.
+    pub len: u8,
+}
+
+impl CurrentTrick {
+    /// The cards played so far.
+    pub fn played(&self) -> &[Card] {
+        &self.cards[..self.len as usize]
+    }
+}
+
+/// The poverty exchange as far as it went.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Poverty {
+    /// The pauper.
+    pub pauper: Seat,
+    /// Cards put down (empty until given).
+    pub given: Cards,
+    /// Seats that declined, in order.
+    pub declined: u8,
+    /// Who accepted.
+    pub acceptor: Option<Seat>,
+    /// Cards returned (empty until returned).
+    pub returned: Cards,
+}
+
+const MAX_ANN: usize = 10;
+
+/// One deal of Doppelkopf. Fields are private: a `Game` is only built by
+/// [`Game::new`] and changed by [`Game::act`], so it is always legal.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Game {
+    rules: Rules,
+    dealer: Seat,
+    dealt: [Cards; 4],
+    hands: [Cards; 4],
+    phase: Phase,
+    to_act: Seat,
+    bids: [Option<Bid>; 4],
+    n_bids: u8,
+    contract: Contract,
+    declarer: Option<Seat>,
+    /// Bit per seat: Re. In a wedding before clarification only the declarer.
+    re: u8,
+    clarified: bool,
+    /// Cards the announcement deadlines move down (wedding clarified late).
+    shift: u8,
+    order: Order,
+    poverty: Option<Poverty>,
+    trick: CurrentTrick,
+    tricks: [Trick; 12],
+    n_tricks: u8,
+    anns: [Announcement; MAX_ANN],
+    n_anns: u8,
+    level: [Option<Level>; 2],
+    late: [bool; 2],
+    mandatory: Option<Seat>,
+    plays: u8,
+}
+
+/// An error building a game from hands.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum DealError {
+    /// A hand has the wrong number of cards.
+    #[error("hand of seat {seat} has {got} cards; {expected} expected")]
+    HandSize {
+        /// The seat.
+        seat: Seat,
+        /// Its card count.
+        got: usize,
+        /// The right count.
+        expected: usize,
+    },
+    /// The hands together are not the pack.
+    #[error("the hands are not one pack: {0}")]
+    NotAPack(String),
+}
+
+const NORMAL_TRUMPS: Cards = normal_trumps();
+
+const fn normal_trumps() -> Cards {
+    let mut bits = 0u64;
+    let mut i = 0;
+    while i < 24 {
+        let c = Card::from_index(i);
+        let t = matches!(c.rank(), Rank::Queen | Rank::Jack)
+            || (c.suit() as u8 == Suit::Diamonds as u8)
+            || (c.suit() as u8 == Suit::Hearts as u8 && c.rank() as u8 == Rank::Ten as u8);
+        if t {
+            bits |= 3 << (2 * i);
+        }
+        i += 1;
+    }
+    Cards::from_bits(bits)
+}
+
+/// The trumps of a normal game (for poverty), as a mask.
+pub const fn normal_game_trumps() -> Cards {
+    NORMAL_TRUMPS
+}
+
+impl Game {
+    /// A new deal with the hands as dealt, indexed by seat. Checks that the
+    /// hands are one pack under the rules (48 or 40 cards).
+    pub fn new(rules: Rules, dealer: Seat, hands: [Cards; 4]) -> Result<Game, DealError> {
+        let per = rules.hand_size();
+        let mut all = Cards::EMPTY;
+        for s in Seat::ALL {
+            let h = hands[s.index()];
+            if h.len() != per {
+                return Err(DealError::HandSize { seat: s, got: h.len(), expected: per });
+            }
+            all = all.checked_add(h).ok_or_else(|| DealError::NotAPack("a card occurs more than twice".into()))?;
+        }
+        if all != Cards::pack(rules.nines) {
+            let extra = all.checked_sub(Cards::pack(rules.nines)).unwrap_or(Cards::EMPTY);
+            let what = if !extra.is_empty() {
+                format!("{extra} not in the pack (nines: {})", rules.nines)
+            } else {
+                "cards missing".to_string()
+            };
+            return Err(DealError::NotAPack(what));
+        }
+        Ok(Game::new_unchecked(rules, dealer, hands))
+    }
+
+    /// A new deal dealt from a seed.
+    pub fn deal(rules: Rules, dealer: Seat, seed: u64) -> Game {
+        Game::new_unchecked(rules, dealer, crate::rng::deal(seed, rules.nines))
+    }
+
+    /// A new deal from hands known to be one pack (from [`crate::deal`]).
+    pub(crate) fn new_unchecked(rules: Rules, dealer: Seat, hands: [Cards; 4]) -> Game {
+        let empty_trick = Trick { leader: Seat::ALL[0], cards: [Card::CQ; 4], winner: Seat::ALL[0], points: 0 };
+        let empty_ann =
+            Announcement { seat: Seat::ALL[0], party: Party::Re, level: Level::Win, cards_in_hand: 0, after_plays: 0 };
+        Game {
+            rules,
+            dealer,
+            dealt: hands,
+            hands,
+            phase: Phase::Bidding,
+            to_act: dealer.next(),
+            bids: [None; 4],
+            n_bids: 0,
+            contract: Contract::Normal,
+            declarer: None,
+            re: 0,
+            clarified: true,
+            shift: 0,
+            order: Order::new(Contract::Normal.trumps()),
+            poverty: None,
+            trick: CurrentTrick { leader: dealer.next(), cards: [Card::CQ; 4], len: 0 },
+            tricks: [empty_trick; 12],
+            n_tricks: 0,
+            anns: [empty_ann; MAX_ANN],
+            n_anns: 0,
+            level: [None; 2],
+            late: [false; 2],
+            mandatory: None,
+            plays: 0,
+        }
+    }
+
+    // ----- reading -----
+
+    /// The rule set frozen into this deal.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+    /// The dealer.
+    pub fn dealer(&self) -> Seat {
+        self.dealer
+    }
+    /// Forehand: the dealer's left.
+    pub fn forehand(&self) -> Seat {
+        self.dealer.next()
+    }
+    /// The phase.
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+    /// The hands as dealt.
+    pub fn dealt(&self) -> &[Cards; 4] {
+        &self.dealt
+    }
+    /// The cards a seat holds now. Only for the engine's own callers that
+    /// may see everything (records, tests, simulations); rendering and
+    /// computer players use [`Game::view`].
+    pub fn hand(&self, seat: Seat) -> Cards {
+        self.hands[seat.index()]
+    }
+    /// The seat that must act next (bid, poverty step or card), if any.
+    pub fn to_act(&self) -> Option<Seat> {
+        match self.phase {
+            Phase::Finished | Phase::Redeal(_) => None,
+            _ => Some(self.to_act),
+        }
+    }
+    /// Each seat's bid, indexed by seat.
+    pub fn bids(&self) -> &[Option<Bid>; 4] {
+        &self.bids
+    }
+    /// The contract (meaningful once bidding is over; `Poverty` from the
+    /// exchange on).
+    pub fn contract(&self) -> Contract {
+        self.contract
+    }
+    /// The seat whose reservation decided the contract, or the silent
+    /// soloist.
+    pub fn declarer(&self) -> Option<Seat> {
+        self.declarer
+    }
+    /// The card order in force.
+    pub fn order(&self) -> &Order {
+        &self.order
+    }
+    /// The poverty exchange, when a poverty was declared.
+    pub fn poverty(&self) -> Option<&Poverty> {
+        self.poverty.as_ref()
+    }
+    /// The trick being played.
+    pub fn current_trick(&self) -> &CurrentTrick {
+        &self.trick
+    }
+    /// The completed tricks.
+    pub fn tricks(&self) -> &[Trick] {
+        &self.tricks[..self.n_tricks as usize]
+    }
+    /// The announcements in the order made.
+    pub fn announcements(&self) -> &[Announcement] {
+        &self.anns[..self.n_anns as usize]
+    }
+    /// The highest level each party has announced (`[re, kontra]`).
+    pub fn levels(&self) -> [Option<Level>; 2] {
+        self.level
+    }
+    /// Cards played so far.
+    pub fn plays(&self) -> usize {
+        self.plays as usize
+    }
+    /// Whether a wedding has been clarified (always true for other contracts).
+    pub fn is_clarified(&self) -> bool {
+        self.clarified
+    }
+    /// The seat that owes a mandatory announcement, if any.
+    pub fn mandatory_announcement(&self) -> Option<Seat> {
+        self.mandatory
+    }
+    /// The party of a seat. In a wedding before clarification, the
+    /// undecided seats are reported as Kontra; see [`Game::is_clarified`].
+    pub fn party(&self, seat: Seat) -> Party {
+        if self.re & (1 << seat.index()) != 0 { Party::Re } else { Party::Kontra }
+    }
+    /// The seats of a party, in seat order.
+    pub fn members(&self, party: Party) -> Vec<Seat> {
+        Seat::ALL.into_iter().filter(|s| self.party(*s) == party).collect()
+    }
+    /// Whether the contract is played one against three (solo, silent
+    /// solo, wedding without partner): no extra points, soloist scores
+    /// three times.
+    pub fn is_solo(&self) -> bool {
+        self.re.count_ones() == 1 && matches!(self.phase, Phase::Playing | Phase::Finished) && self.clarified
+    }
+    /// Whether the deal is over (finished or void).
+    pub fn is_over(&self) -> bool {
+        matches!(self.phase, Phase::Finished | Phase::Redeal(_))
+    }
+    /// The score, once all tricks are played.
+    pub fn score(&self) -> Option<Score> {
+        if self.phase == Phase::Finished { Some(score::score(self)) } else { None }
+    }
+
+    // ----- acting -----
+
+    /// Takes one action by a seat. On error nothing changes.
+    pub fn act(&mut self, seat: Seat, action: Action) -> Result<(), ActionError> {
+        match action {
+            Action::Bid(b) => self.bid(seat, b),
+            Action::Give(c) => self.give(seat, c),
+            Action::Answer(a) => self.answer(seat, a),
+            Action::Return(c) => self.give_back(seat, c),
+            Action::Play(c) => self.play(seat, c),
+            Action::Announce(c) => self.announce(seat, c),
+        }
+    }
+
+    fn expect_phase(&self, seat: Seat, phase: Phase, what: &'static str) -> Result<(), ActionError> {
+        if self.phase == phase {
+            return Ok(());
+        }
+        Err(match self.phase {
+            Phase::Finished | Phase::Redeal(_) => ActionError::DealOver,
+            now => ActionError::WrongPhase { seat, what, now: phase_name(now) },
+        })
+    }
+
+    fn expect_turn(&self, seat: Seat) -> Result<(), ActionError> {
+        if seat == self.to_act { Ok(()) } else { Err(ActionError::NotYourTurn { seat, turn: self.to_act }) }
+    }
+
+    /// Whether a bid is allowed for a seat's hand under the rules (not
+    /// whose turn it is).
+    pub fn check_bid(&self, seat: Seat, bid: Bid) -> Result<(), ActionError> {
+        let hand = self.hands[seat.index()];
+        let Bid::Reserve(r) = bid else { return Ok(()) };
+        match r {
+            Reservation::Wedding => {
+                if hand.count(Card::CQ) != 2 {
+                    return Err(ActionError::WeddingNeedsQueens { seat });
+                }
+            }
+            Reservation::Poverty => {
+                if !self.rules.poverty {
+                    return Err(ActionError::RuleOff { seat, what: "poverty" });
+                }
+                let t = hand.with_mask(NORMAL_TRUMPS).len();
+                if t > self.rules.poverty_max_trumps as usize {
+                    return Err(ActionError::TooManyTrumps { seat, trumps: t, max: self.rules.poverty_max_trumps });
+                }
+            }
+            Reservation::ThrowIn => {
+                let nines = self.rules.throw_in_nines.filter(|_| self.rules.nines);
+                let kings = self.rules.throw_in_kings;
+                if nines.is_none() && kings.is_none() {
+                    return Err(ActionError::RuleOff { seat, what: "throwing in" });
+                }
+                let n9 = hand.with_mask(Cards::rank(Rank::Nine)).len();
+                let nk = hand.with_mask(Cards::rank(Rank::King)).len();
+                let ok = nines.is_some_and(|n| n9 >= n as usize) || kings.is_some_and(|n| nk >= n as usize);
+                if !ok {
+                    return Err(ActionError::CannotThrowIn { seat, nines: n9, kings: nk });
+                }
+            }
+            Reservation::Solo { kind, duty } => {
+                if !self.rules.solos.contains(kind) {
+                    return Err(ActionError::SoloNotAllowed { seat, kind: kind.key() });
+                }
+                if duty && self.rules.compulsory_solos == 0 {
+                    return Err(ActionError::RuleOff { seat, what: "compulsory solos" });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn bid(&mut self, seat: Seat, bid: Bid) -> Result<(), ActionError> {
+        self.expect_phase(seat, Phase::Bidding, "bid")?;
+        self.expect_turn(seat)?;
+        self.check_bid(seat, bid)?;
+        self.bids[seat.index()] = Some(bid);
+        self.n_bids += 1;
+        if bid == Bid::Reserve(Reservation::ThrowIn) {
+            self.phase = Phase::Redeal(RedealReason::ThrowIn);
+            return Ok(());
+        }
+        self.to_act = seat.next();
+        if self.n_bids == 4 {
+            self.resolve_bids();
+        }
+        Ok(())
+    }
+
+    fn resolve_bids(&mut self) {
+        let mut best: Option<(Seat, Reservation)> = None;
+        for s in self.forehand().clockwise() {
+            if let Some(Bid::Reserve(r)) = self.bids[s.index()] {
+                if best.is_none_or(|(_, b)| r.precedence() > b.precedence()) {
+                    best = Some((s, r));
+                }
+            }
+        }
+        let forehand = self.forehand();
+        match best {
+            None => {
+                let mut re = 0u8;
+                let mut silent = None;
+                for s in Seat::ALL {
+                    match self.hands[s.index()].count(Card::CQ) {
+                        2 => silent = Some(s),
+                        1 => re |= 1 << s.index(),
+                        _ => {}
+                    }
+                }
+                if let Some(s) = silent {
+                    self.contract = Contract::SilentSolo;
+                    self.declarer = Some(s);
+                    self.re = 1 << s.index();
+                } else {
+                    self.contract = Contract::Normal;
+                    self.re = re;
+                }
+                self.start_play(forehand);
+            }
+            Some((s, Reservation::Wedding)) => {
+                self.contract = Contract::Wedding;
+                self.declarer = Some(s);
+                self.re = 1 << s.index();
+                self.clarified = false;
+                self.start_play(forehand);
+            }
+            Some((s, Reservation::Poverty)) => {
+                self.contract = Contract::Poverty;
+                self.declarer = Some(s);
+                self.poverty = Some(Poverty { pauper: s, ..Poverty::default() });
+                self.phase = Phase::PovertyGive;
+                self.to_act = s;
+            }
+            Some((s, Reservation::Solo { kind, duty })) => {
+                self.contract = Contract::Solo(kind);
+                self.declarer = Some(s);
+                self.re = 1 << s.index();
+                let leader = if duty || self.rules.soloist_leads { s } else { forehand };
+                self.start_play(leader);
+            }
+            Some((_, Reservation::ThrowIn)) => unreachable!("a throw-in ends the query at once"),
+        }
+    }
+
+    fn start_play(&mut self, leader: Seat) {
+        self.order = Order::for_deal(self.contract, &self.rules, &self.hands);
+        self.phase = Phase::Playing;
+        self.to_act = leader;
+        self.trick = CurrentTrick { leader, cards: [Card::CQ; 4], len: 0 };
+    }
+
+    /// How many cards the pauper puts down: three, or all trumps when a
+    /// house rule allows more than three.
+    pub fn poverty_count(&self) -> usize {
+        let p = self.poverty.map_or(self.to_act, |p| p.pauper);
+        self.dealt[p.index()].with_mask(NORMAL_TRUMPS).len().max(3)
+    }
+
+    fn give(&mut self, seat: Seat, cards: Cards) -> Result<(), ActionError> {
+        self.expect_phase(seat, Phase::PovertyGive, "put down poverty cards")?;
+        self.expect_turn(seat)?;
+        let hand = self.hands[seat.index()];
+        let k = self.poverty_count();
+        if cards.len() != k {
+            return Err(ActionError::ExchangeCount { seat, expected: k, got: cards.len() });
+        }
+        let rest = hand.checked_sub(cards).ok_or_else(|| not_held(seat, hand, cards))?;
+        if let Some(t) = rest.with_mask(NORMAL_TRUMPS).iter().next() {
+            return Err(ActionError::MustGiveTrumps { seat, keeps: t });
+        }
+        self.hands[seat.index()] = rest;
+        let pov = self.poverty.as_mut().expect("poverty phase");
+        pov.given = cards;
+        self.phase = Phase::PovertyOffer;
+        self.to_act = seat.next();
+        Ok(())
+    }
+
+    fn answer(&mut self, seat: Seat, accept: bool) -> Result<(), ActionError> {
+        self.expect_phase(seat, Phase::PovertyOffer, "answer the poverty")?;
+        self.expect_turn(seat)?;
+        let pov = self.poverty.as_mut().expect("poverty phase");
+        if accept {
+            pov.acceptor = Some(seat);
+            let given = pov.given;
+            let h = &mut self.hands[seat.index()];
+            *h = h.checked_add(given).expect("at most two copies in one pack");
+            self.phase = Phase::PovertyReturn;
+        } else {
+            pov.declined += 1;
+            if seat.next() == pov.pauper {
+                self.phase = Phase::Redeal(RedealReason::PovertyDeclined);
+            } else {
+                self.to_act = seat.next();
+            }
+        }
+        Ok(())
+    }
+
+    fn give_back(&mut self, seat: Seat, cards: Cards) -> Result<(), ActionError> {
+        self.expect_phase(seat, Phase::PovertyReturn, "return poverty cards")?;
+        self.expect_turn(seat)?;
+        let k = self.poverty_count();
+        if cards.len() != k {
+            return Err(ActionError::ExchangeCount { seat, expected: k, got: cards.len() });
+        }
+        let hand = self.hands[seat.index()];
+        let rest = hand.checked_sub(cards).ok_or_else(|| not_held(seat, hand, cards))?;
+        self.hands[seat.index()] = rest;
+        let pov = self.poverty.as_mut().expect("poverty phase");
+        pov.returned = cards;
+        let pauper = pov.pauper;
+        let ph = &mut self.hands[pauper.index()];
+        *ph = ph.checked_add(cards).expect("at most two copies in one pack");
+        self.re = (1 << pauper.index()) | (1 << seat.index());
+        self.start_play(self.forehand());
+        Ok(())
+    }
+
+    /// The cards a seat may play now (one copy each); empty when it is not
+    /// that seat's turn to play or it owes an announcement first.
+    #[inline]
+    pub fn legal_cards(&self, seat: Seat) -> Cards {
+        if self.phase != Phase::Playing || seat != self.to_act || self.mandatory == Some(seat) {
+            return Cards::EMPTY;
+        }
+        self.playable(seat).distinct()
+    }
+
+    #[inline]
+    fn playable(&self, seat: Seat) -> Cards {
+        let hand = self.hands[seat.index()];
+        if self.trick.len == 0 {
+            return hand;
+        }
+        let led = self.order.class(self.trick.cards[0]);
+        let follow = hand.with_mask(self.order.mask(led));
+        if follow.is_empty() { hand } else { follow }
+    }
+
+    /// Plays a card.
+    pub fn play(&mut self, seat: Seat, card: Card) -> Result<(), ActionError> {
+        self.expect_phase(seat, Phase::Playing, "play a card")?;
+        self.expect_turn(seat)?;
+        if self.mandatory == Some(seat) {
+            return Err(ActionError::MustAnnounce { seat, points: self.tricks[self.n_tricks as usize - 1].points() });
+        }
+        let hand = self.hands[seat.index()];
+        if !hand.contains(card) {
+            return Err(ActionError::NotInHand { seat, card });
+        }
+        if self.trick.len > 0 {
+            let led = self.order.class(self.trick.cards[0]);
+            if self.order.class(card) != led {
+                let follow = hand.with_mask(self.order.mask(led));
+                if !follow.is_empty() {
+                    let holds = self.order.sorted(follow)[0];
+                    return Err(ActionError::MustFollow { seat, class: led, holds });
+                }
+            }
+        }
+        self.hands[seat.index()].remove(card);
+        self.trick.cards[self.trick.len as usize] = card;
+        self.trick.len += 1;
+        self.plays += 1;
+        if self.trick.len == 4 {
+            self.finish_trick();
+        } else {
+            self.to_act = seat.next();
+        }
+        Ok(())
+    }
+
+    fn finish_trick(&mut self) {
+        let t = self.n_tricks as usize;
+        let last = t + 1 == self.rules.hand_size();
+        let second_wins = match self.rules.dulle {
+            Dulle::FirstWins => false,
+            Dulle::SecondWins => true,
+            Dulle::SecondWinsExceptLast => !last,
+        };
+        let cards = self.trick.cards;
+        let mut best = 0;
+        for i in 1..4 {
+            if self.order.beats(cards[i], cards[best], second_wins) {
+                best = i;
+            }
+        }
+        let leader = self.trick.leader;
+        let winner = leader.plus(best);
+        let points = cards.iter().map(|c| c.points()).sum();
+        let trick = Trick { leader, cards, winner, points };
+        self.tricks[t] = trick;
+        self.n_tricks += 1;
+        self.trick = CurrentTrick { leader: winner, cards: [Card::CQ; 4], len: 0 };
+        self.to_act = winner;
+
+        if !self.clarified {
+            let declarer = self.declarer.expect("wedding has a declarer");
+            let led_trump = self.order.is_trump(cards[0]);
+            let qualifies = match self.rules.wedding {
+                WeddingRule::FirstForeign => true,
+                WeddingRule::FirstFail => !led_trump,
+                WeddingRule::FirstTrump => led_trump,
+            };
+            if qualifies && winner != declarer {
+                self.re |= 1 << winner.index();
+                self.clarified = true;
+                self.shift = t as u8;
+            } else if t == 2 {
+                self.clarified = true;
+                self.shift = 2;
+            }
+        }
+
+        let first_trick = if self.contract == Contract::Wedding { self.shift as usize + 1 } else { 0 };
+        if let Some(th) = self.rules.mandatory_announcement {
+            if t == first_trick && self.clarified && trick.points() >= th as u32 {
+                let p = self.party(winner);
+                if self.level[p.index()].is_none() && self.check_announce(winner, Call::of(Level::Win, p)).is_ok() {
+                    self.mandatory = Some(winner);
+                }
+            }
+        }
+
+        if last {
+            self.phase = Phase::Finished;
+            self.mandatory = None;
+        }
+    }
+
+    /// The fewest cards a seat must hold to announce a level by itself
+    /// (not as a reply).
+    pub fn deadline(&self, level: Level) -> usize {
+        (self.rules.hand_size() - 1).saturating_sub(level as usize + self.shift as usize)
+    }
+
+    /// Whether a seat may make a call now; `Ok(late)` where `late` tells
+    /// that the Re/Kontra it includes is only allowed as a reply.
+    pub fn check_announce(&self, seat: Seat, call: Call) -> Result<bool, ActionError> {
+        match self.phase {
+            Phase::Playing => {}
+            Phase::Finished | Phase::Redeal(_) => return Err(ActionError::DealOver),
+            now => return Err(ActionError::WrongPhase { seat, what: "announce", now: phase_name(now) }),
+        }
+        if !self.clarified {
+            return Err(ActionError::BeforeClarification { seat });
+        }
+        let party = self.party(seat);
+        if let Some(named) = call.party() {
+            if named != party {
+                return Err(ActionError::WrongParty { seat, party, call });
+            }
+        }
+        let target = call.level();
+        let current = self.level[party.index()];
+        if current.is_some_and(|l| l >= target) {
+            return Err(ActionError::AlreadyAnnounced { seat, party, call });
+        }
+        let cards = self.hands[seat.index()].len();
+        let start = current.map_or(0, |l| l as usize + 1);
+        let mut late = self.late[party.index()];
+        for li in start..=target as usize {
+            let l = Level::from_index(li);
+            let needed = self.deadline(l);
+            if l == Level::Win {
+                if cards >= needed {
+                    continue;
+                }
+                let reply = self.level[party.other().index()].map(|ol| self.deadline(ol).saturating_sub(1));
+                match reply {
+                    Some(r) if cards >= r => late = true,
+                    _ => {
+                        return Err(ActionError::TooLate {
+                            seat,
+                            call: Call::of(l, party),
+                            cards,
+                            needed: reply.map_or(needed, |r| r.min(needed)),
+                        });
+                    }
+                }
+            } else if late {
+                return Err(ActionError::AfterLateReply { seat, party, call: Call::of(l, party) });
+            } else if cards < needed {
+                return Err(ActionError::TooLate { seat, call: Call::of(l, party), cards, needed });
+            }
+        }
+        Ok(late)
+    }
+
+    /// Announces for the seat's own party.
+    pub fn announce(&mut self, seat: Seat, call: Call) -> Result<(), ActionError> {
+        let late = self.check_announce(seat, call)?;
+        let party = self.party(seat);
+        self.level[party.index()] = Some(call.level());
+        self.late[party.index()] = late;
+        let a = Announcement {
+            seat,
+            party,
+            level: call.level(),
+            cards_in_hand: self.hands[seat.index()].len() as u8,
+            after_plays: self.plays,
+        };
+        self.anns[self.n_anns as usize] = a;
+        self.n_anns += 1;
+        if self.mandatory.is_some_and(|m| self.party(m) == party) {
+            self.mandatory = None;
+        }
+        Ok(())
+    }
+
+    /// The calls a seat may make now, lowest first.
+    pub fn legal_calls(&self, seat: Seat) -> Vec<Call> {
+        if self.phase != Phase::Playing {
+            return Vec::new();
+        }
+        let p = self.party(seat);
+        Level::ALL.into_iter().map(|l| Call::of(l, p)).filter(|c| self.check_announce(seat, *c).is_ok()).collect()
+    }
+
+    /// The bids a seat may make now.
+    pub fn legal_bids(&self, seat: Seat) -> Vec<Bid> {
+        if self.phase != Phase::Bidding || seat != self.to_act {
+            return Vec::new();
+        }
+        let mut v = Vec::with_capacity(20);
+        v.push(Bid::Healthy);
+        for r in [Reservation::Wedding, Reservation::Poverty, Reservation::ThrowIn] {
+            if self.check_bid(seat, Bid::Reserve(r)).is_ok() {
+                v.push(Bid::Reserve(r));
+            }
+        }
+        for duty in [false, true] {
+            if duty && self.rules.compulsory_solos == 0 {
+                break;
+            }
+            v.extend(self.rules.solos.iter().map(|kind| Bid::Reserve(Reservation::Solo { kind, duty })));
+        }
+        v
+    }
+
+    /// Every action a seat may take now. Poverty exchanges list every
+    /// allowed combination of cards.
+    pub fn legal_actions(&self, seat: Seat) -> Vec<Action> {
+        let mut v: Vec<Action> = Vec::new();
+        match self.phase {
+            Phase::Bidding => v.extend(self.legal_bids(seat).into_iter().map(Action::Bid)),
+            Phase::PovertyGive if seat == self.to_act => {
+                let hand = self.hands[seat.index()];
+                let trumps = hand.with_mask(NORMAL_TRUMPS);
+                let k = self.poverty_count();
+                for extra in combinations(hand.without_mask(NORMAL_TRUMPS), k - trumps.len()) {
+                    v.push(Action::Give(trumps.checked_add(extra).expect("disjoint")));
+                }
+            }
+            Phase::PovertyOffer if seat == self.to_act => {
+                v.push(Action::Answer(true));
+                v.push(Action::Answer(false));
+            }
+            Phase::PovertyReturn if seat == self.to_act => {
+                for c in combinations(self.hands[seat.index()], self.poverty_count()) {
+                    v.push(Action::Return(c));
+                }
+            }
+            Phase::Playing => {
+                v.extend(self.legal_cards(seat).iter().map(Action::Play));
+                v.extend(self.legal_calls(seat).into_iter().map(Action::Announce));
+            }
+            _ => {}
+        }
+        v
+    }
+}
+
+fn phase_name(p: Phase) -> &'static str {
+    match p {
+        Phase::Bidding => "the reservations are being asked",
+        Phase::PovertyGive => "the pauper is to put down cards",
+        Phase::PovertyOffer => "the poverty is being offered",
+        Phase::PovertyReturn => "the poverty cards are to be returned",
+        Phase::Playing => "the cards are being played",
+        Phase::Finished | Phase::Redeal(_) => "the deal is over",
+    }
+}
+
+fn not_held(seat: Seat, hand: Cards, cards: Cards) -> ActionError {
+    let mut h = hand;
+    for c in cards.iter() {
+        if !h.remove(c) {
+            return ActionError::NotInHand { seat, card: c };
+        }
+    }
+    unreachable!("called only when some card is missing")
+}
+
+/// All sub-multisets of `cards` with `k` cards (each distinct multiset once).
+pub fn combinations(cards: Cards, k: usize) -> Vec<Cards> {
+    let distinct: Vec<(Card, usize)> = cards.distinct().iter().map(|c| (c, cards.count(c))).collect();
+    let mut out = Vec::new();
+    fn rec(d: &[(Card, usize)], k: usize, acc: Cards, out: &mut Vec<Cards>) {
+        if k == 0 {
+            out.push(acc);
+            return;
+        }
+        let Some(((c, n), rest)) = d.split_first() else { return };
+        for take in (0..=(*n).min(k)).rev() {
+            let mut a = acc;
+            for _ in 0..take {
+                a.insert(*c);
+            }
+            rec(rest, k - take, a, out);
+        }
+    }
+    rec(&distinct, k, Cards::EMPTY, &mut out);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normal_trump_mask() {
+        assert_eq!(NORMAL_TRUMPS.len(), 26);
+        assert!(NORMAL_TRUMPS.contains(Card::H10));
+        assert!(!NORMAL_TRUMPS.contains("HA".parse().unwrap()));
+    }
+
+    #[test]
+    fn combinations_count() {
+        let h: Cards = ["CA", "CA", "S9", "HK"].iter().map(|s| s.parse().unwrap()).collect();
+        // {CA CA}, {CA S9}, {CA HK}, {S9 HK}
+        assert_eq!(combinations(h, 2).len(), 4);
+        assert_eq!(combinations(h, 0).len(), 1);
+        assert_eq!(combinations(h, 5).len(), 0);
+    }
+}

@@ -1,0 +1,55 @@
+//! # doko-engine
+//!
+//! A pure Doppelkopf rules engine: cards, deals from a seed, reservations,
+//! contracts, tricks, announcements, scoring per the DDV tournament rules
+//! and the house rules of `house-rules.md`, information views per seat,
+//! and game records (`doko-record/1`). No I/O, no clocks, no async.
+//!
+//! ```
+//! use doko_engine::{Action, Bid, Game, Rules, Seat};
+//! let mut g = Game::deal(Rules::default(), Seat::new(0), 42);
+//! for s in g.forehand().clockwise() {
+//!     g.act(s, Action::Bid(Bid::Healthy)).unwrap();
+//! }
+//! while let Some(s) = g.to_act() {
+//!     let card = g.legal_cards(s).iter().next().unwrap();
+//!     g.act(s, Action::Play(card)).unwrap();
+//! }
+//! let score = g.score().unwrap();
+//! assert_eq!(score.scores.iter().sum::<i32>(), 0);
+//! assert_eq!(score.card_points[0] + score.card_points[1], 240);
+//! ```
+
+#![warn(missing_docs)]
+
+mod announce;
+mod card;
+mod cards;
+mod contract;
+mod error;
+mod game;
+mod playout;
+pub mod record;
+mod rng;
+mod rules;
+mod score;
+mod seat;
+mod view;
+
+pub use announce::{Announcement, Call, Level, ParseCallError};
+pub use card::{Card, ParseCardError, Rank, Suit};
+pub use cards::Cards;
+pub use contract::{Bid, Class, Contract, Order, Reservation, SoloKind, Trumps};
+pub use error::ActionError;
+pub use game::{
+    Action, CurrentTrick, DealError, Game, Phase, Poverty, RedealReason, Trick, combinations, normal_game_trumps,
+};
+pub use playout::{playout, random_game};
+pub use record::{Record, RecordError, ReplayResult};
+pub use rng::{Rng, deal, deal_with, forehand};
+pub use rules::{
+    Dulle, Extra, ExtraSet, KEYS, KeyInfo, Preset, ReKontra, RuleEntry, RuleError, Rules, SoloSet, WeddingRule,
+};
+pub use score::{Breakdown, Item, Reason, Score};
+pub use seat::{Party, Seat};
+pub use view::{PublicView, SeatView, SeenBid, SeenPoverty};

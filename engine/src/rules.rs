@@ -1,0 +1,610 @@
+//! House rules: the option keys of `house-rules.md`, their values, the
+//! `ddv` and `casual` presets, and validation with helpful messages.
+
+use std::fmt;
+
+use crate::contract::SoloKind;
+
+/// Which of two hearts tens in one trick wins.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Dulle {
+    /// The first played wins (DDV).
+    FirstWins,
+    /// The second played wins.
+    SecondWins,
+    /// The second wins, except in the last trick.
+    SecondWinsExceptLast,
+}
+
+/// Which trick within the first three decides a wedding partner.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum WeddingRule {
+    /// The first trick won by another player (DDV).
+    FirstForeign,
+    /// The first trick led with a non-trump card and won by another player.
+    FirstFail,
+    /// The first trick led with a trump and won by another player.
+    FirstTrump,
+}
+
+/// How Re and Kontra raise the game value.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ReKontra {
+    /// Each adds two points (DDV).
+    PlusTwo,
+    /// Each doubles the game value (extra points are not doubled).
+    Doubles,
+}
+
+/// An extra point (Sonderpunkt) kind; scored in normal games only.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum Extra {
+    /// Kontra wins against the queens of clubs (gegen die Alten).
+    AgainstTheElders = 0,
+    /// A trick of 40 or more points.
+    Doppelkopf = 1,
+    /// An opponent's ace of diamonds caught.
+    Fox = 2,
+    /// The last trick won with a jack of clubs (Karlchen).
+    Charlie = 3,
+    /// A fox caught in the last trick counts one more.
+    FoxLastTrick = 4,
+    /// An opponent's jack of clubs caught in the last trick.
+    CharlieCaught = 5,
+}
+
+impl Extra {
+    /// All extra kinds in key order.
+    pub const ALL: [Extra; 6] = [
+        Extra::AgainstTheElders,
+        Extra::Doppelkopf,
+        Extra::Fox,
+        Extra::Charlie,
+        Extra::FoxLastTrick,
+        Extra::CharlieCaught,
+    ];
+
+    /// The value's name in the `extra_points` key.
+    pub const fn key(self) -> &'static str {
+        match self {
+            Extra::AgainstTheElders => "against-the-elders",
+            Extra::Doppelkopf => "doppelkopf",
+            Extra::Fox => "fox",
+            Extra::Charlie => "charlie",
+            Extra::FoxLastTrick => "fox-last-trick",
+            Extra::CharlieCaught => "charlie-caught",
+        }
+    }
+}
+
+/// A named rule preset.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Preset {
+    /// The German Doppelkopf Association's tournament rules.
+    Ddv,
+    /// A common home game: poverty, piglets, soloist leads, fox in the last
+    /// trick, no compulsory solos.
+    Casual,
+}
+
+impl Preset {
+    /// All presets.
+    pub const ALL: [Preset; 2] = [Preset::Ddv, Preset::Casual];
+
+    /// The preset's name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Preset::Ddv => "ddv",
+            Preset::Casual => "casual",
+        }
+    }
+
+    /// Looks a preset up by name (case-insensitive).
+    pub fn from_name(name: &str) -> Result<Preset, RuleError> {
+        Preset::ALL
+            .into_iter()
+            .find(|p| p.name().eq_ignore_ascii_case(name.trim()))
+            .ok_or_else(|| RuleError::UnknownPreset(name.to_string()))
+    }
+}
+
+/// A house-rule problem: unknown key, value outside its set, unknown preset.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RuleError {
+    /// The key is not one of the house-rule keys.
+    #[error("unknown rule '{key}'; the rules are: {}", KEYS.iter().map(|k| k.name).collect::<Vec<_>>().join(", "))]
+    UnknownKey {
+        /// What was given.
+        key: String,
+    },
+    /// The value is not allowed for the key.
+    #[error("'{value}' is not a value of {key}; allowed: {allowed}")]
+    BadValue {
+        /// The key.
+        key: &'static str,
+        /// What was given.
+        value: String,
+        /// The allowed values.
+        allowed: &'static str,
+    },
+    /// No such preset.
+    #[error("unknown preset '{0}'; presets: ddv, casual")]
+    UnknownPreset(String),
+}
+
+/// A house-rule key with its allowed values and meaning.
+#[derive(Copy, Clone, Debug)]
+pub struct KeyInfo {
+    /// The key as admins type it.
+    pub name: &'static str,
+    /// The allowed values, for messages and help.
+    pub allowed: &'static str,
+    /// One line on what it means.
+    pub meaning: &'static str,
+}
+
+/// Every house-rule key, in the order of the spec.
+pub const KEYS: &[KeyInfo] = &[
+    KeyInfo { name: "nines", allowed: "true, false", meaning: "48 cards; false plays the 40-card game without nines" },
+    KeyInfo {
+        name: "dulle",
+        allowed: "first-wins, second-wins, second-wins-except-last",
+        meaning: "which of two hearts tens in one trick wins",
+    },
+    KeyInfo {
+        name: "solos",
+        allowed: "a list of diamonds hearts spades clubs queens jacks aces kings (or none)",
+        meaning: "solo kinds that may be bid",
+    },
+    KeyInfo {
+        name: "soloist_leads",
+        allowed: "true, false",
+        meaning: "a free solo's declarer leads the first trick (a compulsory solo's always does)",
+    },
+    KeyInfo {
+        name: "wedding",
+        allowed: "first-foreign, first-fail, first-trump",
+        meaning: "which trick within the first three decides the wedding partner",
+    },
+    KeyInfo {
+        name: "poverty",
+        allowed: "off, on",
+        meaning: "a player with at most poverty_max_trumps trumps may declare poverty",
+    },
+    KeyInfo { name: "poverty_max_trumps", allowed: "0 to 5", meaning: "the most trumps a poverty hand may hold" },
+    KeyInfo {
+        name: "piglets",
+        allowed: "off, on",
+        meaning: "both aces of diamonds in one hand become the highest trumps",
+    },
+    KeyInfo {
+        name: "superpiglets",
+        allowed: "off, on",
+        meaning: "with piglets, both nines (without nines: kings) of diamonds in one hand rank above the piglets",
+    },
+    KeyInfo {
+        name: "throw_in_nines",
+        allowed: "off, 5 to 8",
+        meaning: "a hand with that many nines may be thrown in; the same dealer redeals",
+    },
+    KeyInfo { name: "throw_in_kings", allowed: "off, 5 to 8", meaning: "likewise for kings" },
+    KeyInfo { name: "re_kontra", allowed: "plus-two, doubles", meaning: "how Re and Kontra raise the game value" },
+    KeyInfo {
+        name: "extra_points",
+        allowed: "a list of against-the-elders doppelkopf fox charlie fox-last-trick charlie-caught (or none)",
+        meaning: "which extra points are scored (normal games only)",
+    },
+    KeyInfo {
+        name: "mandatory_announcement",
+        allowed: "off, 30 to 40",
+        meaning: "taking that many points in the first trick forces an announcement",
+    },
+    KeyInfo { name: "compulsory_solos", allowed: "0 to 2", meaning: "compulsory solos per player per session" },
+    KeyInfo { name: "games_per_session", allowed: "0 to 100 (0 = open-ended)", meaning: "deals in a session" },
+    KeyInfo { name: "bock", allowed: "off, on", meaning: "after a trigger the next round of deals counts double" },
+    KeyInfo { name: "turn_timeout", allowed: "seconds, 0 to 86400 (0 = none)", meaning: "time a player has to act" },
+];
+
+/// A set of solo kinds.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct SoloSet(u8);
+
+impl SoloSet {
+    /// Whether the set holds a kind.
+    pub const fn contains(self, k: SoloKind) -> bool {
+        self.0 & (1 << k as u8) != 0
+    }
+    /// Adds a kind.
+    pub fn insert(&mut self, k: SoloKind) {
+        self.0 |= 1 << k as u8;
+    }
+    /// The kinds in the set, in key order.
+    pub fn iter(self) -> impl Iterator<Item = SoloKind> {
+        SoloKind::ALL.into_iter().filter(move |k| self.contains(*k))
+    }
+}
+
+/// A set of extra-point kinds.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct ExtraSet(u8);
+
+impl ExtraSet {
+    /// Whether the set holds a kind.
+    pub const fn contains(self, e: Extra) -> bool {
+        self.0 & (1 << e as u8) != 0
+    }
+    /// Adds a kind.
+    pub fn insert(&mut self, e: Extra) {
+        self.0 |= 1 << e as u8;
+    }
+    /// The kinds in the set, in key order.
+    pub fn iter(self) -> impl Iterator<Item = Extra> {
+        Extra::ALL.into_iter().filter(move |e| self.contains(*e))
+    }
+}
+
+/// A complete rule set: a value, frozen into each deal.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Rules {
+    /// The preset this rule set started from (for "what differs").
+    pub preset: Preset,
+    /// 48 cards (`true`) or 40 without nines.
+    pub nines: bool,
+    /// Two hearts tens in one trick.
+    pub dulle: Dulle,
+    /// Solo kinds that may be bid.
+    pub solos: SoloSet,
+    /// A free solo's declarer leads.
+    pub soloist_leads: bool,
+    /// Wedding clarification.
+    pub wedding: WeddingRule,
+    /// Poverty may be declared.
+    pub poverty: bool,
+    /// At most this many trumps for poverty.
+    pub poverty_max_trumps: u8,
+    /// Piglets (Schweinchen).
+    pub piglets: bool,
+    /// Superpiglets (with piglets).
+    pub superpiglets: bool,
+    /// Throw in with that many nines.
+    pub throw_in_nines: Option<u8>,
+    /// Throw in with that many kings.
+    pub throw_in_kings: Option<u8>,
+    /// Re/Kontra scoring.
+    pub re_kontra: ReKontra,
+    /// Extra points scored in normal games.
+    pub extra_points: ExtraSet,
+    /// Points in the first trick that force an announcement.
+    pub mandatory_announcement: Option<u8>,
+    /// Compulsory solos per player per session.
+    pub compulsory_solos: u8,
+    /// Deals per session (0 = open-ended).
+    pub games_per_session: u8,
+    /// Bock rounds.
+    pub bock: bool,
+    /// Seconds per turn (0 = none).
+    pub turn_timeout: u32,
+}
+
+impl Default for Rules {
+    fn default() -> Rules {
+        Rules::preset(Preset::Ddv)
+    }
+}
+
+fn onoff(b: bool) -> String {
+    if b { "on" } else { "off" }.to_string()
+}
+
+fn opt_num(v: Option<u8>) -> String {
+    v.map_or_else(|| "off".to_string(), |n| n.to_string())
+}
+
+impl Rules {
+    /// The rule set of a preset.
+    ///
+    /// ```
+    /// use doko_engine::{Preset, Rules};
+    /// let r = Rules::preset(Preset::Casual);
+    /// assert!(r.poverty && r.piglets && r.soloist_leads);
+    /// assert_eq!(r.get("compulsory_solos").unwrap(), "0");
+    /// ```
+    pub fn preset(p: Preset) -> Rules {
+        let mut solos = SoloSet::default();
+        for k in SoloKind::ALL {
+            if k != SoloKind::Kings {
+                solos.insert(k);
+            }
+        }
+        let mut extra = ExtraSet::default();
+        for e in [Extra::AgainstTheElders, Extra::Doppelkopf, Extra::Fox, Extra::Charlie] {
+            extra.insert(e);
+        }
+        let ddv = Rules {
+            preset: Preset::Ddv,
+            nines: true,
+            dulle: Dulle::FirstWins,
+            solos,
+            soloist_leads: false,
+            wedding: WeddingRule::FirstForeign,
+            poverty: false,
+            poverty_max_trumps: 3,
+            piglets: false,
+            superpiglets: false,
+            throw_in_nines: None,
+            throw_in_kings: None,
+            re_kontra: ReKontra::PlusTwo,
+            extra_points: extra,
+            mandatory_announcement: None,
+            compulsory_solos: 1,
+            games_per_session: 24,
+            bock: false,
+            turn_timeout: 0,
+        };
+        match p {
+            Preset::Ddv => ddv,
+            Preset::Casual => {
+                let mut extra = extra;
+                extra.insert(Extra::FoxLastTrick);
+                Rules {
+                    preset: Preset::Casual,
+                    poverty: true,
+                    piglets: true,
+                    soloist_leads: true,
+                    extra_points: extra,
+                    compulsory_solos: 0,
+                    ..ddv
+                }
+            }
+        }
+    }
+
+    /// Sets one option from its text form, as admins type it
+    /// (`rules set dulle second-wins`).
+    ///
+    /// ```
+    /// use doko_engine::Rules;
+    /// let mut r = Rules::default();
+    /// r.set("dulle", "second-wins").unwrap();
+    /// let e = r.set("dulle", "third").unwrap_err();
+    /// assert!(e.to_string().contains("first-wins, second-wins, second-wins-except-last"));
+    /// ```
+    pub fn set(&mut self, key: &str, value: &str) -> Result<(), RuleError> {
+        let key_l = key.trim().to_ascii_lowercase().replace('-', "_");
+        let info =
+            KEYS.iter().find(|k| k.name == key_l).ok_or_else(|| RuleError::UnknownKey { key: key.to_string() })?;
+        let v = value.trim().to_ascii_lowercase();
+        let bad = || RuleError::BadValue { key: info.name, value: value.to_string(), allowed: info.allowed };
+        let boolean = |v: &str| match v {
+            "true" | "on" | "yes" | "1" => Ok(true),
+            "false" | "off" | "no" | "0" => Ok(false),
+            _ => Err(bad()),
+        };
+        let range = |v: &str, lo: u32, hi: u32| -> Result<u32, RuleError> {
+            let n: u32 = v.parse().map_err(|_| bad())?;
+            if (lo..=hi).contains(&n) { Ok(n) } else { Err(bad()) }
+        };
+        let off_or = |v: &str, lo: u32, hi: u32| -> Result<Option<u8>, RuleError> {
+            if v == "off" || v == "false" { Ok(None) } else { Ok(Some(range(v, lo, hi)? as u8)) }
+        };
+        let words = |v: &str| -> Vec<String> {
+            v.split(|c: char| c == ',' || c.is_whitespace()).filter(|w| !w.is_empty()).map(str::to_string).collect()
+        };
+        match info.name {
+            "nines" => self.nines = boolean(&v)?,
+            "dulle" => {
+                self.dulle = match v.as_str() {
+                    "first-wins" => Dulle::FirstWins,
+                    "second-wins" => Dulle::SecondWins,
+                    "second-wins-except-last" => Dulle::SecondWinsExceptLast,
+                    _ => return Err(bad()),
+                }
+            }
+            "solos" => {
+                let mut s = SoloSet::default();
+                for w in words(&v) {
+                    if w == "none" {
+                        continue;
+                    }
+                    let k = SoloKind::ALL.into_iter().find(|k| k.key() == w).ok_or_else(bad)?;
+                    s.insert(k);
+                }
+                self.solos = s;
+            }
+            "soloist_leads" => self.soloist_leads = boolean(&v)?,
+            "wedding" => {
+                self.wedding = match v.as_str() {
+                    "first-foreign" => WeddingRule::FirstForeign,
+                    "first-fail" => WeddingRule::FirstFail,
+                    "first-trump" => WeddingRule::FirstTrump,
+                    _ => return Err(bad()),
+                }
+            }
+            "poverty" => self.poverty = boolean(&v)?,
+            "poverty_max_trumps" => self.poverty_max_trumps = range(&v, 0, 5)? as u8,
+            "piglets" => self.piglets = boolean(&v)?,
+            "superpiglets" => self.superpiglets = boolean(&v)?,
+            "throw_in_nines" => self.throw_in_nines = off_or(&v, 5, 8)?,
+            "throw_in_kings" => self.throw_in_kings = off_or(&v, 5, 8)?,
+            "re_kontra" => {
+                self.re_kontra = match v.as_str() {
+                    "plus-two" => ReKontra::PlusTwo,
+                    "doubles" => ReKontra::Doubles,
+                    _ => return Err(bad()),
+                }
+            }
+            "extra_points" => {
+                let mut s = ExtraSet::default();
+                for w in words(&v) {
+                    if w == "none" {
+                        continue;
+                    }
+                    let e = Extra::ALL.into_iter().find(|e| e.key() == w).ok_or_else(bad)?;
+                    s.insert(e);
+                }
+                self.extra_points = s;
+            }
+            "mandatory_announcement" => self.mandatory_announcement = off_or(&v, 30, 40)?,
+            "compulsory_solos" => self.compulsory_solos = range(&v, 0, 2)? as u8,
+            "games_per_session" => self.games_per_session = range(&v, 0, 100)? as u8,
+            "bock" => self.bock = boolean(&v)?,
+            "turn_timeout" => self.turn_timeout = range(&v, 0, 86_400)?,
+            _ => unreachable!("every key in KEYS is handled"),
+        }
+        Ok(())
+    }
+
+    /// The text form of one option's value.
+    pub fn get(&self, key: &str) -> Result<String, RuleError> {
+        let key_l = key.trim().to_ascii_lowercase().replace('-', "_");
+        Ok(match key_l.as_str() {
+            "nines" => self.nines.to_string(),
+            "dulle" => match self.dulle {
+                Dulle::FirstWins => "first-wins",
+                Dulle::SecondWins => "second-wins",
+                Dulle::SecondWinsExceptLast => "second-wins-except-last",
+            }
+            .to_string(),
+            "solos" => {
+                let v: Vec<&str> = self.solos.iter().map(|k| k.key()).collect();
+                if v.is_empty() { "none".to_string() } else { v.join(" ") }
+            }
+            "soloist_leads" => self.soloist_leads.to_string(),
+            "wedding" => match self.wedding {
+                WeddingRule::FirstForeign => "first-foreign",
+                WeddingRule::FirstFail => "first-fail",
+                WeddingRule::FirstTrump => "first-trump",
+            }
+            .to_string(),
+            "poverty" => onoff(self.poverty),
+            "poverty_max_trumps" => self.poverty_max_trumps.to_string(),
+            "piglets" => onoff(self.piglets),
+            "superpiglets" => onoff(self.superpiglets),
+            "throw_in_nines" => opt_num(self.throw_in_nines),
+            "throw_in_kings" => opt_num(self.throw_in_kings),
+            "re_kontra" => match self.re_kontra {
+                ReKontra::PlusTwo => "plus-two",
+                ReKontra::Doubles => "doubles",
+            }
+            .to_string(),
+            "extra_points" => {
+                let v: Vec<&str> = self.extra_points.iter().map(|e| e.key()).collect();
+                if v.is_empty() { "none".to_string() } else { v.join(" ") }
+            }
+            "mandatory_announcement" => opt_num(self.mandatory_announcement),
+            "compulsory_solos" => self.compulsory_solos.to_string(),
+            "games_per_session" => self.games_per_session.to_string(),
+            "bock" => onoff(self.bock),
+            "turn_timeout" => self.turn_timeout.to_string(),
+            _ => return Err(RuleError::UnknownKey { key: key.to_string() }),
+        })
+    }
+
+    /// Every option with its value and whether it differs from the preset.
+    pub fn entries(&self) -> Vec<RuleEntry> {
+        let base = Rules::preset(self.preset);
+        KEYS.iter()
+            .map(|k| {
+                let value = self.get(k.name).expect("known key");
+                let differs = value != base.get(k.name).expect("known key");
+                RuleEntry { key: k.name, value, differs }
+            })
+            .collect()
+    }
+
+    /// The options that differ from the preset, as `(key, value)`.
+    pub fn overrides(&self) -> Vec<(&'static str, String)> {
+        self.entries().into_iter().filter(|e| e.differs).map(|e| (e.key, e.value)).collect()
+    }
+
+    /// Cards per hand: 12, or 10 without nines.
+    pub const fn hand_size(&self) -> usize {
+        if self.nines { 12 } else { 10 }
+    }
+}
+
+/// One line of `rules show`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RuleEntry {
+    /// The key.
+    pub key: &'static str,
+    /// Its value.
+    pub value: String,
+    /// Whether it differs from the preset.
+    pub differs: bool,
+}
+
+impl fmt::Display for Rules {
+    /// `rules show`: one line per option, `*` marking what differs from
+    /// the preset.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "preset {}", self.preset.name())?;
+        for e in self.entries() {
+            writeln!(f, "{} {} = {}", if e.differs { "*" } else { " " }, e.key, e.value)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_key_round_trips_through_get_and_set() {
+        for p in Preset::ALL {
+            let r = Rules::preset(p);
+            for k in KEYS {
+                let v = r.get(k.name).unwrap();
+                let mut r2 = Rules::preset(p);
+                r2.set(k.name, &v).unwrap();
+                assert_eq!(r, r2, "{}", k.name);
+            }
+        }
+    }
+
+    #[test]
+    fn bad_values_list_the_allowed_ones() {
+        let mut r = Rules::default();
+        let cases = [
+            ("nines", "maybe"),
+            ("dulle", "x"),
+            ("solos", "diamonds trumps"),
+            ("wedding", "first"),
+            ("poverty_max_trumps", "6"),
+            ("throw_in_nines", "4"),
+            ("throw_in_kings", "9"),
+            ("re_kontra", "triples"),
+            ("extra_points", "fox karlchen"),
+            ("mandatory_announcement", "29"),
+            ("compulsory_solos", "3"),
+            ("games_per_session", "101"),
+            ("turn_timeout", "-1"),
+        ];
+        for (k, v) in cases {
+            let e = r.set(k, v).unwrap_err();
+            match &e {
+                RuleError::BadValue { allowed, .. } => assert!(e.to_string().contains(allowed)),
+                other => panic!("{k}: {other:?}"),
+            }
+        }
+        assert_eq!(r, Rules::default(), "a refused value changes nothing");
+        assert!(matches!(r.set("foo", "1"), Err(RuleError::UnknownKey { .. })));
+        assert!(r.set("foo", "1").unwrap_err().to_string().contains("dulle"));
+    }
+
+    #[test]
+    fn casual_differs_where_the_spec_says() {
+        let c = Rules::preset(Preset::Casual);
+        let mut diff: Vec<&str> = Vec::new();
+        let d = Rules::preset(Preset::Ddv);
+        for k in KEYS {
+            if c.get(k.name).unwrap() != d.get(k.name).unwrap() {
+                diff.push(k.name);
+            }
+        }
+        assert_eq!(diff, ["soloist_leads", "poverty", "piglets", "extra_points", "compulsory_solos"]);
+        assert!(c.extra_points.contains(Extra::FoxLastTrick));
+    }
+}

@@ -1,0 +1,373 @@
+//! Scoring per the DDV tournament rules, with the house-rule variants.
+//!
+//! Winning (DDV TSR 7.1): Re wins with 121 card points; Kontra with 120.
+//! When only Kontra was announced, Kontra needs 121 and Re wins with 120.
+//! A party's own Absage raises its target (no 90: the opponents below 90,
+//! i.e. 151; no 60: 181; no 30: 211; schwarz: every trick) and lowers the
+//! opponents' target to 90/60/30/one trick. When both parties made Absagen
+//! it can happen that neither reaches its target: then there is no winner,
+//! and each party is credited only what it achieved (opponents below
+//! 90/60/30/schwarz, 120/90/60/30 reached against the opponents' Absage)
+//! plus its extra points, netted; nothing for "won" or for announcing.
+//!
+//! Game value (7.2), for the winner: won 1; opponents under 90, 60, 30,
+//! schwarz 1 each; Re announced 2; Kontra announced 2 (or each doubles,
+//! house rule); each Absage by either party 1; 120 against no 90, 90
+//! against no 60, 60 against no 30, 30 against schwarz 1 each. Extra
+//! points (normal games only: against the elders, Doppelkopf, fox,
+//! Charlie and the house extras) are netted against each other and the
+//! difference is added to the winner's value, which can therefore end at
+//! zero or below. A solo's declarer scores three times the value.
+
+use std::fmt;
+
+use crate::announce::Level;
+use crate::card::Card;
+use crate::game::Game;
+use crate::rules::{Extra, ReKontra};
+use crate::seat::{Party, Seat};
+
+/// Why points were scored.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Reason {
+    /// Game won.
+    Won,
+    /// Opponents under 90.
+    Under90,
+    /// Opponents under 60.
+    Under60,
+    /// Opponents under 30.
+    Under30,
+    /// Opponents took no trick.
+    Schwarz,
+    /// Re was announced (+2).
+    AnnouncedRe,
+    /// Kontra was announced (+2).
+    AnnouncedKontra,
+    /// Re doubled the value (house rule `re_kontra doubles`).
+    ReDoubles,
+    /// Kontra doubled the value.
+    KontraDoubles,
+    /// No 90 was announced.
+    AnnouncedNo90,
+    /// No 60 was announced.
+    AnnouncedNo60,
+    /// No 30 was announced.
+    AnnouncedNo30,
+    /// Schwarz was announced.
+    AnnouncedSchwarz,
+    /// 120 reached against the opponents' no 90.
+    Reached120AgainstNo90,
+    /// 90 reached against no 60.
+    Reached90AgainstNo60,
+    /// 60 reached against no 30.
+    Reached60AgainstNo30,
+    /// 30 reached against schwarz.
+    Reached30AgainstSchwarz,
+    /// Extra point: Kontra won against the queens of clubs.
+    AgainstTheElders,
+    /// Extra point: a trick of 40 or more.
+    Doppelkopf,
+    /// Extra point: an opponent's fox caught.
+    Fox,
+    /// House extra: the fox was caught in the last trick.
+    FoxLastTrick,
+    /// Extra point: the last trick won with a jack of clubs.
+    Charlie,
+    /// House extra: an opponent's jack of clubs caught in the last trick.
+    CharlieCaught,
+}
+
+impl Reason {
+    /// The JSON name (`won`, `under_90`, `announced_re`, `fox`, ...).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Reason::Won => "won",
+            Reason::Under90 => "under_90",
+            Reason::Under60 => "under_60",
+            Reason::Under30 => "under_30",
+            Reason::Schwarz => "schwarz",
+            Reason::AnnouncedRe => "announced_re",
+            Reason::AnnouncedKontra => "announced_kontra",
+            Reason::ReDoubles => "re_doubles",
+            Reason::KontraDoubles => "kontra_doubles",
+            Reason::AnnouncedNo90 => "announced_no90",
+            Reason::AnnouncedNo60 => "announced_no60",
+            Reason::AnnouncedNo30 => "announced_no30",
+            Reason::AnnouncedSchwarz => "announced_schwarz",
+            Reason::Reached120AgainstNo90 => "reached_120_against_no90",
+            Reason::Reached90AgainstNo60 => "reached_90_against_no60",
+            Reason::Reached60AgainstNo30 => "reached_60_against_no30",
+            Reason::Reached30AgainstSchwarz => "reached_30_against_schwarz",
+            Reason::AgainstTheElders => "against_the_elders",
+            Reason::Doppelkopf => "doppelkopf",
+            Reason::Fox => "fox",
+            Reason::FoxLastTrick => "fox_last_trick",
+            Reason::Charlie => "charlie",
+            Reason::CharlieCaught => "charlie_caught",
+        }
+    }
+
+    /// Whether this is an extra point (Sonderpunkt).
+    pub const fn is_extra(self) -> bool {
+        matches!(
+            self,
+            Reason::AgainstTheElders
+                | Reason::Doppelkopf
+                | Reason::Fox
+                | Reason::FoxLastTrick
+                | Reason::Charlie
+                | Reason::CharlieCaught
+        )
+    }
+}
+
+impl fmt::Display for Reason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// One line of the breakdown: `points` for `party`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Item {
+    /// Why.
+    pub reason: Reason,
+    /// The party credited.
+    pub party: Party,
+    /// How many points (positive).
+    pub points: i32,
+}
+
+const MAX_ITEMS: usize = 48;
+
+/// The items of a score, without heap allocation.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Breakdown {
+    items: [Item; MAX_ITEMS],
+    len: u8,
+}
+
+impl Breakdown {
+    fn new() -> Breakdown {
+        Breakdown { items: [Item { reason: Reason::Won, party: Party::Re, points: 0 }; MAX_ITEMS], len: 0 }
+    }
+    fn push(&mut self, reason: Reason, party: Party, points: i32) {
+        self.items[self.len as usize] = Item { reason, party, points };
+        self.len += 1;
+    }
+    /// The items in order.
+    pub fn items(&self) -> &[Item] {
+        &self.items[..self.len as usize]
+    }
+}
+
+/// The score of a finished deal.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Score {
+    /// The winning party, or `None` when neither reached its target.
+    pub winner: Option<Party>,
+    /// The value for the winner before the solo factor (for no winner:
+    /// the net value for Re). May be zero or negative after netting extra
+    /// points.
+    pub game_value: i32,
+    /// What makes up the value.
+    pub breakdown: Breakdown,
+    /// Points per seat; they sum to zero.
+    pub scores: [i32; 4],
+    /// Card points `[re, kontra]`; they sum to 240.
+    pub card_points: [u32; 2],
+    /// Tricks won `[re, kontra]`.
+    pub tricks_won: [u32; 2],
+}
+
+/// What a party needs to win, given both parties' announcements.
+fn reaches_target(own: u32, own_tricks: u32, opp: u32, opp_tricks: u32, levels: [Option<Level>; 2], p: Party) -> bool {
+    let mine = levels[p.index()];
+    let theirs = levels[p.other().index()];
+    // own Absagen must hold
+    if let Some(l) = mine {
+        let ok = match l {
+            Level::Win => true,
+            Level::Schwarz => opp_tricks == 0,
+            _ => opp < l.limit().expect("absage has a limit"),
+        };
+        if !ok {
+            return false;
+        }
+    }
+    // basic target, lowered by the opponents' Absage
+    match theirs {
+        Some(Level::No90) => own >= 90,
+        Some(Level::No60) => own >= 60,
+        Some(Level::No30) => own >= 30,
+        Some(Level::Schwarz) => own_tricks > 0,
+        _ => {
+            let only_kontra = levels[0].is_none() && levels[1].is_some();
+            match p {
+                Party::Re => own >= if only_kontra { 120 } else { 121 },
+                Party::Kontra => own >= if only_kontra { 121 } else { 120 },
+            }
+        }
+    }
+}
+
+/// Scores a finished game.
+pub(crate) fn score(g: &Game) -> Score {
+    let mut card_points = [0u32; 2];
+    let mut tricks_won = [0u32; 2];
+    for t in g.tricks() {
+        let p = g.party(t.winner).index();
+        card_points[p] += t.points();
+        tricks_won[p] += 1;
+    }
+    let levels = g.levels();
+    let rules = g.rules();
+    let reach = |p: Party| {
+        let (i, o) = (p.index(), p.other().index());
+        reaches_target(card_points[i], tricks_won[i], card_points[o], tricks_won[o], levels, p)
+    };
+    let winner = if reach(Party::Re) {
+        Some(Party::Re)
+    } else if reach(Party::Kontra) {
+        Some(Party::Kontra)
+    } else {
+        None
+    };
+
+    let mut b = Breakdown::new();
+    // Threshold items for a party against the other.
+    let thresholds = |b: &mut Breakdown, p: Party| {
+        let (i, o) = (p.index(), p.other().index());
+        let opp = card_points[o];
+        if opp < 90 {
+            b.push(Reason::Under90, p, 1);
+        }
+        if opp < 60 {
+            b.push(Reason::Under60, p, 1);
+        }
+        if opp < 30 {
+            b.push(Reason::Under30, p, 1);
+        }
+        if tricks_won[o] == 0 {
+            b.push(Reason::Schwarz, p, 1);
+        }
+        let own = card_points[i];
+        if let Some(ol) = levels[o] {
+            let against = [
+                (Level::No90, 120, Reason::Reached120AgainstNo90),
+                (Level::No60, 90, Reason::Reached90AgainstNo60),
+                (Level::No30, 60, Reason::Reached60AgainstNo30),
+            ];
+            for (l, need, r) in against {
+                if ol >= l && own >= need {
+                    b.push(r, p, 1);
+                }
+            }
+            if ol >= Level::Schwarz && own >= 30 {
+                b.push(Reason::Reached30AgainstSchwarz, p, 1);
+            }
+        }
+    };
+
+    match winner {
+        Some(w) => {
+            b.push(Reason::Won, w, 1);
+            thresholds(&mut b, w);
+            for p in [Party::Re, Party::Kontra] {
+                if let Some(l) = levels[p.index()] {
+                    let abs = [
+                        (Level::No90, Reason::AnnouncedNo90),
+                        (Level::No60, Reason::AnnouncedNo60),
+                        (Level::No30, Reason::AnnouncedNo30),
+                        (Level::Schwarz, Reason::AnnouncedSchwarz),
+                    ];
+                    for (al, r) in abs {
+                        if l >= al {
+                            b.push(r, w, 1);
+                        }
+                    }
+                }
+            }
+            match rules.re_kontra {
+                ReKontra::PlusTwo => {
+                    if levels[0].is_some() {
+                        b.push(Reason::AnnouncedRe, w, 2);
+                    }
+                    if levels[1].is_some() {
+                        b.push(Reason::AnnouncedKontra, w, 2);
+                    }
+                }
+                ReKontra::Doubles => {
+                    let base: i32 = b.items().iter().map(|it| it.points).sum();
+                    let mut v = base;
+                    if levels[0].is_some() {
+                        b.push(Reason::ReDoubles, w, v);
+                        v *= 2;
+                    }
+                    if levels[1].is_some() {
+                        b.push(Reason::KontraDoubles, w, v);
+                    }
+                }
+            }
+        }
+        None => {
+            thresholds(&mut b, Party::Re);
+            thresholds(&mut b, Party::Kontra);
+        }
+    }
+
+    if !g.is_solo() {
+        extras(g, winner, &mut b);
+    }
+
+    let persp = winner.unwrap_or(Party::Re);
+    let game_value: i32 = b.items().iter().map(|it| if it.party == persp { it.points } else { -it.points }).sum();
+    let mut scores = [0i32; 4];
+    let re_count = Seat::ALL.iter().filter(|s| g.party(**s) == Party::Re).count() as i32;
+    for s in Seat::ALL {
+        let p = g.party(s);
+        let sign = if p == persp { 1 } else { -1 };
+        let members = if p == Party::Re { re_count } else { 4 - re_count };
+        // the lone player of a 1:3 game scores three times
+        let factor = if members == 1 { 3 } else { 1 };
+        scores[s.index()] = sign * game_value * factor;
+    }
+    Score { winner, game_value, breakdown: b, scores, card_points, tricks_won }
+}
+
+fn extras(g: &Game, winner: Option<Party>, b: &mut Breakdown) {
+    let ex = g.rules().extra_points;
+    if winner == Some(Party::Kontra) && ex.contains(Extra::AgainstTheElders) {
+        b.push(Reason::AgainstTheElders, Party::Kontra, 1);
+    }
+    let tricks = g.tricks();
+    let n = tricks.len();
+    for (ti, t) in tricks.iter().enumerate() {
+        let wp = g.party(t.winner);
+        let last = ti + 1 == n;
+        if ex.contains(Extra::Doppelkopf) && t.points() >= 40 {
+            b.push(Reason::Doppelkopf, wp, 1);
+        }
+        for (i, c) in t.cards.iter().enumerate() {
+            let owner = g.party(t.player(i));
+            if *c == Card::DA && owner != wp {
+                if ex.contains(Extra::Fox) {
+                    b.push(Reason::Fox, wp, 1);
+                }
+                if last && ex.contains(Extra::FoxLastTrick) {
+                    b.push(Reason::FoxLastTrick, wp, 1);
+                }
+            }
+            if last && *c == Card::CJ && owner != wp && ex.contains(Extra::CharlieCaught) {
+                b.push(Reason::CharlieCaught, wp, 1);
+            }
+        }
+        if last && ex.contains(Extra::Charlie) {
+            let wi = (t.winner.index() + 4 - t.leader.index()) & 3;
+            if t.cards[wi] == Card::CJ {
+                b.push(Reason::Charlie, wp, 1);
+            }
+        }
+    }
+}

@@ -1,0 +1,264 @@
+//! Information views: what the table sees ([`PublicView`]) and what one
+//! seat sees ([`SeatView`]). Both are plain values copied out of a
+//! [`Game`]; neither holds a reference to it, so nothing beyond them is
+//! reachable. A `PublicView` holds no card of any hand; a `SeatView`
+//! holds exactly one hand, its own.
+
+use crate::announce::Announcement;
+use crate::card::{Card, Rank, Suit};
+use crate::cards::Cards;
+use crate::contract::{Bid, Contract, Order, Reservation};
+use crate::game::{Action, CurrentTrick, Game, Phase, Trick};
+use crate::rules::Rules;
+use crate::seat::{Party, Seat};
+
+/// A bid as the table sees it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum SeenBid {
+    /// Said healthy.
+    Healthy,
+    /// Said "Vorbehalt"; which one is known only if it decided the game.
+    Reserved,
+    /// The reservation that decided the contract.
+    Decided(Reservation),
+}
+
+/// The poverty exchange as the table sees it (counts, not cards).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct SeenPoverty {
+    /// The pauper.
+    pub pauper: Seat,
+    /// Cards put down (0 until given).
+    pub given: usize,
+    /// Seats that declined.
+    pub declined: u8,
+    /// Who accepted.
+    pub acceptor: Option<Seat>,
+    /// Cards returned (0 until returned).
+    pub returned: usize,
+}
+
+/// Everything the whole table may see: no card of any hand.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PublicView {
+    /// The rules of the deal.
+    pub rules: Rules,
+    /// The dealer.
+    pub dealer: Seat,
+    /// The phase.
+    pub phase: Phase,
+    /// Who is to act (bid, poverty step, card).
+    pub to_act: Option<Seat>,
+    /// The bids as seen, indexed by seat.
+    pub bids: [Option<SeenBid>; 4],
+    /// The contract as publicly known: `None` while bidding; a silent solo
+    /// shows as `Normal` until its soloist has played both queens of clubs.
+    pub contract: Option<Contract>,
+    /// The declarer as publicly known.
+    pub declarer: Option<Seat>,
+    /// Poverty, when declared.
+    pub poverty: Option<SeenPoverty>,
+    /// Completed tricks.
+    pub tricks: Vec<Trick>,
+    /// The trick being played.
+    pub trick: CurrentTrick,
+    /// Announcements so far.
+    pub announcements: Vec<Announcement>,
+    /// Each seat's party as far as the table knows it.
+    pub parties: [Option<Party>; 4],
+    /// Cards in each hand.
+    pub hand_sizes: [usize; 4],
+    /// A seat that owes a mandatory announcement.
+    pub mandatory: Option<Seat>,
+    /// Whether a wedding is clarified (true for other contracts).
+    pub clarified: bool,
+    /// The card order as publicly known (piglets once revealed).
+    pub order: Order,
+}
+
+/// What one seat may see: the public view, its own hand and party, and
+/// what it may do now.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeatView {
+    /// The seat.
+    pub seat: Seat,
+    /// Its hand.
+    pub hand: Cards,
+    /// Its own bid.
+    pub own_bid: Option<Bid>,
+    /// Its own party, when the seat knows it.
+    pub own_party: Option<Party>,
+    /// Poverty cards this seat has seen (as pauper or acceptor): given,
+    /// returned.
+    pub poverty_cards: Option<(Cards, Cards)>,
+    /// The card order as this seat knows it (its own piglets included).
+    pub order: Order,
+    /// The table's view.
+    pub public: PublicView,
+    /// Every action this seat may take now.
+    pub legal: Vec<Action>,
+}
+
+impl SeatView {
+    /// The cards this seat may play now.
+    pub fn legal_cards(&self) -> Cards {
+        self.legal.iter().filter_map(|a| if let Action::Play(c) = a { Some(*c) } else { None }).collect()
+    }
+    /// The hand sorted by the contract's card order.
+    pub fn sorted_hand(&self) -> Vec<Card> {
+        self.order.sorted(self.hand)
+    }
+}
+
+fn played(g: &Game) -> impl Iterator<Item = (Seat, Card)> + '_ {
+    let done = g.tricks().iter().flat_map(|t| (0..4).map(move |i| (t.player(i), t.cards[i])));
+    let cur = g.current_trick();
+    let now = cur.played().iter().enumerate().map(move |(i, c)| (cur.leader.plus(i), *c));
+    done.chain(now)
+}
+
+fn piglet_cards(rules: &Rules) -> (Card, Card) {
+    let low = if rules.nines { Rank::Nine } else { Rank::King };
+    (Card::DA, Card::new(Suit::Diamonds, low))
+}
+
+/// The order with piglets only as far as `knows` (which cards' special
+/// rank is known) allows.
+fn order_known(g: &Game, knows_piglets: bool, knows_super: bool) -> Order {
+    let mut known_hands = [Cards::EMPTY; 4];
+    let (pig, sup) = piglet_cards(g.rules());
+    if knows_piglets {
+        known_hands[0].insert(pig);
+        known_hands[0].insert(pig);
+        if knows_super {
+            known_hands[1].insert(sup);
+            known_hands[1].insert(sup);
+        }
+    }
+    Order::for_deal(g.contract(), g.rules(), &known_hands)
+}
+
+impl Game {
+    /// The view of the whole table.
+    pub fn public_view(&self) -> PublicView {
+        let bidding = self.phase() == Phase::Bidding;
+        let mut bids = [None; 4];
+        let decided = if bidding { None } else { self.declarer() };
+        let silent = self.contract() == Contract::SilentSolo;
+        for s in Seat::ALL {
+            bids[s.index()] = self.bids()[s.index()].map(|b| match b {
+                Bid::Healthy => SeenBid::Healthy,
+                Bid::Reserve(r) if decided == Some(s) && !silent => SeenBid::Decided(r),
+                Bid::Reserve(_) => SeenBid::Reserved,
+            });
+        }
+        // parties from public facts only
+        let mut parties = [None; 4];
+        let mut cq_by: [u8; 4] = [0; 4];
+        for (s, c) in played(self) {
+            if c == Card::CQ {
+                cq_by[s.index()] += 1;
+            }
+        }
+        let silent_revealed = silent && cq_by.contains(&2);
+        let in_play = matches!(self.phase(), Phase::Playing | Phase::Finished);
+        let contract = if bidding {
+            None
+        } else if silent && !silent_revealed {
+            Some(Contract::Normal)
+        } else {
+            Some(self.contract())
+        };
+        let declarer = if bidding || (silent && !silent_revealed) { None } else { self.declarer() };
+        match contract {
+            Some(Contract::Solo(_)) | Some(Contract::SilentSolo) if in_play => {
+                for s in Seat::ALL {
+                    parties[s.index()] = Some(self.party(s));
+                }
+            }
+            Some(Contract::Wedding) | Some(Contract::Poverty) if in_play => {
+                if self.is_clarified() {
+                    for s in Seat::ALL {
+                        parties[s.index()] = Some(self.party(s));
+                    }
+                } else if let Some(d) = self.declarer() {
+                    parties[d.index()] = Some(Party::Re);
+                }
+            }
+            _ => {
+                for s in Seat::ALL {
+                    if cq_by[s.index()] > 0 {
+                        parties[s.index()] = Some(Party::Re);
+                    }
+                }
+            }
+        }
+        for a in self.announcements() {
+            parties[a.seat.index()] = Some(a.party);
+        }
+        let poverty = self.poverty().map(|p| SeenPoverty {
+            pauper: p.pauper,
+            given: p.given.len(),
+            declined: p.declined,
+            acceptor: p.acceptor,
+            returned: p.returned.len(),
+        });
+        let (pig, sup) = piglet_cards(self.rules());
+        let seen_pig = self.order().power(pig) > 200 && played(self).any(|(_, c)| c == pig);
+        let seen_sup = seen_pig && self.order().power(sup) > 210 && played(self).any(|(_, c)| c == sup);
+        PublicView {
+            rules: *self.rules(),
+            dealer: self.dealer(),
+            phase: self.phase(),
+            to_act: self.to_act(),
+            bids,
+            contract,
+            declarer,
+            poverty,
+            tricks: self.tricks().to_vec(),
+            trick: *self.current_trick(),
+            announcements: self.announcements().to_vec(),
+            parties,
+            hand_sizes: Seat::ALL.map(|s| self.hand(s).len()),
+            mandatory: self.mandatory_announcement(),
+            clarified: self.is_clarified(),
+            order: if in_play { order_known(self, seen_pig, seen_sup) } else { Order::new(Contract::Normal.trumps()) },
+        }
+    }
+
+    /// The view of one seat.
+    pub fn view(&self, seat: Seat) -> SeatView {
+        let public = self.public_view();
+        let hand = self.hand(seat);
+        let in_play = matches!(self.phase(), Phase::Playing | Phase::Finished);
+        let own_party = if self.phase() == Phase::Bidding || !self.is_clarified() && self.declarer() != Some(seat) {
+            // before the contract is known (or in an unclarified wedding)
+            // a seat knows only what its queens of clubs tell in a normal game
+            None
+        } else if matches!(self.phase(), Phase::PovertyGive | Phase::PovertyOffer | Phase::PovertyReturn) {
+            None
+        } else {
+            Some(self.party(seat))
+        };
+        let poverty_cards = self
+            .poverty()
+            .and_then(|p| (p.pauper == seat || p.acceptor == Some(seat)).then_some((p.given, p.returned)));
+        let (pig, sup) = piglet_cards(self.rules());
+        let own_pig = hand.count(pig) == 2
+            || played(self).filter(|(s, c)| *s == seat && *c == pig).count() + hand.count(pig) == 2;
+        let knows_pig = in_play && self.order().power(pig) > 200 && (own_pig || public.order.power(pig) > 200);
+        let own_sup = played(self).filter(|(s, c)| *s == seat && *c == sup).count() + hand.count(sup) == 2;
+        let knows_sup = knows_pig && self.order().power(sup) > 210 && (own_sup || public.order.power(sup) > 210);
+        let order = if in_play { order_known(self, knows_pig, knows_sup) } else { public.order };
+        SeatView {
+            seat,
+            hand,
+            own_bid: self.bids()[seat.index()],
+            own_party,
+            poverty_cards,
+            order,
+            legal: self.legal_actions(seat),
+            public,
+        }
+    }
+}
