@@ -50,6 +50,6 @@ pub use rng::{Rng, deal, deal_with, forehand};
 pub use rules::{
     Dulle, Extra, ExtraSet, KEYS, KeyInfo, Preset, ReKontra, RuleEntry, RuleError, Rules, SoloSet, WeddingRule,
 };
-pub use score::{Breakdown, Item, Reason, Score};
+pub use score::{Breakdown, Extras, Facts, Item, Reason, Score, evaluate};
 pub use seat::{Party, Seat};
 pub use view::{PublicView, SeatView, SeenBid, SeenPoverty};

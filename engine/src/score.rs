@@ -212,6 +212,74 @@ fn reaches_target(own: u32, own_tricks: u32, opp: u32, opp_tricks: u32, levels: 
     }
 }
 
+/// The facts a score is computed from: everything scoring needs to know
+/// about a finished deal, and nothing else.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Facts {
+    /// Bit per seat: the Re seats. One bit: a 1-vs-3 game (soloist x3).
+    pub re: u8,
+    /// Whether extra points apply (a normal game, wedding with partner or
+    /// poverty; not a solo, silent solo or wedding without partner).
+    pub normal_game: bool,
+    /// The highest level each party announced, `[re, kontra]`.
+    pub levels: [Option<Level>; 2],
+    /// Card points `[re, kontra]`.
+    pub card_points: [u32; 2],
+    /// Tricks won `[re, kontra]`.
+    pub tricks_won: [u32; 2],
+    /// How Re and Kontra raise the value.
+    pub re_kontra: ReKontra,
+    /// Whether "against the elders" is scored.
+    pub against_the_elders: bool,
+    /// The trick-based extra points (Doppelkopf, fox, Charlie, ...) with
+    /// the party they are for, in trick order.
+    pub extras: Extras,
+}
+
+/// Trick-based extra points of a deal.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Extras {
+    items: [(Reason, Party); 24],
+    len: u8,
+}
+
+impl Default for Extras {
+    fn default() -> Extras {
+        Extras { items: [(Reason::Fox, Party::Re); 24], len: 0 }
+    }
+}
+
+impl Extras {
+    /// Adds one extra point for a party.
+    pub fn push(&mut self, reason: Reason, party: Party) {
+        if (self.len as usize) < self.items.len() {
+            self.items[self.len as usize] = (reason, party);
+            self.len += 1;
+        }
+    }
+    /// The extra points in order.
+    pub fn items(&self) -> &[(Reason, Party)] {
+        &self.items[..self.len as usize]
+    }
+}
+
+impl Facts {
+    /// Facts of a plain 2:2 normal game (Re = seats 0 and 2) under DDV
+    /// rules, for building examples.
+    pub fn normal(re_points: u32, re_tricks: u32) -> Facts {
+        Facts {
+            re: 0b0101,
+            normal_game: true,
+            levels: [None, None],
+            card_points: [re_points, 240 - re_points],
+            tricks_won: [re_tricks, 12 - re_tricks],
+            re_kontra: ReKontra::PlusTwo,
+            against_the_elders: true,
+            extras: Extras::default(),
+        }
+    }
+}
+
 /// Scores a finished game.
 pub(crate) fn score(g: &Game) -> Score {
     let mut card_points = [0u32; 2];
@@ -221,8 +289,43 @@ pub(crate) fn score(g: &Game) -> Score {
         card_points[p] += t.points();
         tricks_won[p] += 1;
     }
-    let levels = g.levels();
-    let rules = g.rules();
+    let normal_game = !g.is_solo();
+    let mut extras = Extras::default();
+    if normal_game {
+        trick_extras(g, &mut extras);
+    }
+    let mut re = 0u8;
+    for s in Seat::ALL {
+        if g.party(s) == Party::Re {
+            re |= 1 << s.index();
+        }
+    }
+    evaluate(&Facts {
+        re,
+        normal_game,
+        levels: g.levels(),
+        card_points,
+        tricks_won,
+        re_kontra: g.rules().re_kontra,
+        against_the_elders: g.rules().extra_points.contains(Extra::AgainstTheElders),
+        extras,
+    })
+}
+
+/// Scores from facts: decides the winner, lists every item and nets the
+/// extra points (see the module documentation for the rules).
+///
+/// ```
+/// use doko_engine::{Facts, Party, evaluate};
+/// // No announcements, Re wins with 131: +1 for each Re player.
+/// let s = evaluate(&Facts::normal(131, 7));
+/// assert_eq!(s.winner, Some(Party::Re));
+/// assert_eq!(s.scores, [1, -1, 1, -1]);
+/// ```
+pub fn evaluate(f: &Facts) -> Score {
+    let card_points = f.card_points;
+    let tricks_won = f.tricks_won;
+    let levels = f.levels;
     let reach = |p: Party| {
         let (i, o) = (p.index(), p.other().index());
         reaches_target(card_points[i], tricks_won[i], card_points[o], tricks_won[o], levels, p)
@@ -289,7 +392,7 @@ pub(crate) fn score(g: &Game) -> Score {
                     }
                 }
             }
-            match rules.re_kontra {
+            match f.re_kontra {
                 ReKontra::PlusTwo => {
                     if levels[0].is_some() {
                         b.push(Reason::AnnouncedRe, w, 2);
@@ -317,16 +420,21 @@ pub(crate) fn score(g: &Game) -> Score {
         }
     }
 
-    if !g.is_solo() {
-        extras(g, winner, &mut b);
+    if f.normal_game {
+        if winner == Some(Party::Kontra) && f.against_the_elders {
+            b.push(Reason::AgainstTheElders, Party::Kontra, 1);
+        }
+        for (r, p) in f.extras.items() {
+            b.push(*r, *p, 1);
+        }
     }
 
     let persp = winner.unwrap_or(Party::Re);
     let game_value: i32 = b.items().iter().map(|it| if it.party == persp { it.points } else { -it.points }).sum();
     let mut scores = [0i32; 4];
-    let re_count = Seat::ALL.iter().filter(|s| g.party(**s) == Party::Re).count() as i32;
+    let re_count = f.re.count_ones() as i32;
     for s in Seat::ALL {
-        let p = g.party(s);
+        let p = if f.re & (1 << s.index()) != 0 { Party::Re } else { Party::Kontra };
         let sign = if p == persp { 1 } else { -1 };
         let members = if p == Party::Re { re_count } else { 4 - re_count };
         // the lone player of a 1:3 game scores three times
@@ -336,37 +444,34 @@ pub(crate) fn score(g: &Game) -> Score {
     Score { winner, game_value, breakdown: b, scores, card_points, tricks_won }
 }
 
-fn extras(g: &Game, winner: Option<Party>, b: &mut Breakdown) {
+fn trick_extras(g: &Game, b: &mut Extras) {
     let ex = g.rules().extra_points;
-    if winner == Some(Party::Kontra) && ex.contains(Extra::AgainstTheElders) {
-        b.push(Reason::AgainstTheElders, Party::Kontra, 1);
-    }
     let tricks = g.tricks();
     let n = tricks.len();
     for (ti, t) in tricks.iter().enumerate() {
         let wp = g.party(t.winner);
         let last = ti + 1 == n;
         if ex.contains(Extra::Doppelkopf) && t.points() >= 40 {
-            b.push(Reason::Doppelkopf, wp, 1);
+            b.push(Reason::Doppelkopf, wp);
         }
         for (i, c) in t.cards.iter().enumerate() {
             let owner = g.party(t.player(i));
             if *c == Card::DA && owner != wp {
                 if ex.contains(Extra::Fox) {
-                    b.push(Reason::Fox, wp, 1);
+                    b.push(Reason::Fox, wp);
                 }
                 if last && ex.contains(Extra::FoxLastTrick) {
-                    b.push(Reason::FoxLastTrick, wp, 1);
+                    b.push(Reason::FoxLastTrick, wp);
                 }
             }
             if last && *c == Card::CJ && owner != wp && ex.contains(Extra::CharlieCaught) {
-                b.push(Reason::CharlieCaught, wp, 1);
+                b.push(Reason::CharlieCaught, wp);
             }
         }
         if last && ex.contains(Extra::Charlie) {
             let wi = (t.winner.index() + 4 - t.leader.index()) & 3;
             if t.cards[wi] == Card::CJ {
-                b.push(Reason::Charlie, wp, 1);
+                b.push(Reason::Charlie, wp);
             }
         }
     }
