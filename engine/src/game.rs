@@ -345,7 +345,9 @@ impl Game {
     pub fn is_clarified(&self) -> bool {
         self.clarified
     }
-    /// The seat that owes a mandatory announcement, if any.
+    /// The seat that owes a mandatory announcement (Pflichtansage), if
+    /// any: it may not play before its party has announced, and its own
+    /// Re/Kontra is allowed whatever it holds.
     pub fn mandatory_announcement(&self) -> Option<Seat> {
         self.mandatory
     }
@@ -694,7 +696,7 @@ impl Game {
         if let Some(th) = self.rules.mandatory_announcement {
             if t == first_trick && self.clarified && trick.points() >= th as u32 {
                 let p = self.party(winner);
-                if self.level[p.index()].is_none() && self.check_announce(winner, Call::of(Level::Win, p)).is_ok() {
+                if self.level[p.index()].is_none() {
                     self.mandatory = Some(winner);
                 }
             }
@@ -741,7 +743,8 @@ impl Game {
             let l = Level::from_index(li);
             let needed = self.deadline(l);
             if l == Level::Win {
-                if cards >= needed {
+                // a compulsory announcement is always in time
+                if cards >= needed || self.mandatory == Some(seat) {
                     continue;
                 }
                 let reply = self.level[party.other().index()].map(|ol| self.deadline(ol).saturating_sub(1));
