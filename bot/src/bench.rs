@@ -6,8 +6,7 @@ use doko_engine::{Rng, Rules, playout};
 
 /// Plays `games` random games and prints games per second.
 pub fn run(games: u64, seed: u64, nines: bool) {
-    let mut rules = Rules::default();
-    rules.nines = nines;
+    let rules = Rules { nines, ..Rules::default() };
     let mut rng = Rng::new(seed);
     let mut checksum: i64 = 0;
     // warm-up

@@ -186,7 +186,13 @@ impl Card {
 
 impl fmt::Display for Card {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", self.suit().letter(), self.rank().code())
+        let mut buf = [0u8; 3];
+        let mut n = self.suit().letter().encode_utf8(&mut buf).len();
+        for b in self.rank().code().bytes() {
+            buf[n] = b;
+            n += 1;
+        }
+        f.pad(std::str::from_utf8(&buf[..n]).expect("ASCII"))
     }
 }
 

@@ -341,14 +341,12 @@ impl Order {
     /// superpiglets when enabled and held (`hands` as at the start of play).
     pub fn for_deal(contract: Contract, rules: &Rules, hands: &[Cards; 4]) -> Order {
         let mut o = Order::new(contract.trumps());
-        if rules.piglets && o.class[Card::DA.index()] == Class::Trump {
-            if hands.iter().any(|h| h.count(Card::DA) == 2) {
-                o.power[Card::DA.index()] = 210;
-                let low = if rules.nines { Rank::Nine } else { Rank::King };
-                let sp = Card::new(Suit::Diamonds, low);
-                if rules.superpiglets && hands.iter().any(|h| h.count(sp) == 2) {
-                    o.power[sp.index()] = 220;
-                }
+        if rules.piglets && o.class[Card::DA.index()] == Class::Trump && hands.iter().any(|h| h.count(Card::DA) == 2) {
+            o.power[Card::DA.index()] = 210;
+            let low = if rules.nines { Rank::Nine } else { Rank::King };
+            let sp = Card::new(Suit::Diamonds, low);
+            if rules.superpiglets && hands.iter().any(|h| h.count(sp) == 2) {
+                o.power[sp.index()] = 220;
             }
         }
         o

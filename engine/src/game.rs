@@ -212,7 +212,10 @@ impl Game {
             if h.len() != per {
                 return Err(DealError::HandSize { seat: s, got: h.len(), expected: per });
             }
-            all = all.checked_add(h).ok_or_else(|| DealError::NotAPack("a card occurs more than twice".into()))?;
+            all = all.checked_add(h).ok_or_else(|| {
+                let c = Card::all().find(|c| Seat::ALL.iter().map(|s| hands[s.index()].count(*c)).sum::<usize>() > 2);
+                DealError::NotAPack(format!("{} occurs more than twice", c.expect("some card is too often")))
+            })?;
         }
         if all != Cards::pack(rules.nines) {
             let extra = all.checked_sub(Cards::pack(rules.nines)).unwrap_or(Cards::EMPTY);
@@ -468,10 +471,10 @@ impl Game {
     fn resolve_bids(&mut self) {
         let mut best: Option<(Seat, Reservation)> = None;
         for s in self.forehand().clockwise() {
-            if let Some(Bid::Reserve(r)) = self.bids[s.index()] {
-                if best.is_none_or(|(_, b)| r.precedence() > b.precedence()) {
-                    best = Some((s, r));
-                }
+            if let Some(Bid::Reserve(r)) = self.bids[s.index()]
+                && best.is_none_or(|(_, b)| r.precedence() > b.precedence())
+            {
+                best = Some((s, r));
             }
         }
         let forehand = self.forehand();
@@ -693,13 +696,13 @@ impl Game {
         }
 
         let first_trick = if self.contract == Contract::Wedding { self.shift as usize + 1 } else { 0 };
-        if let Some(th) = self.rules.mandatory_announcement {
-            if t == first_trick && self.clarified && trick.points() >= th as u32 {
-                let p = self.party(winner);
-                if self.level[p.index()].is_none() {
-                    self.mandatory = Some(winner);
-                }
-            }
+        if let Some(th) = self.rules.mandatory_announcement
+            && t == first_trick
+            && self.clarified
+            && trick.points() >= th as u32
+            && self.level[self.party(winner).index()].is_none()
+        {
+            self.mandatory = Some(winner);
         }
 
         if last {
@@ -726,10 +729,10 @@ impl Game {
             return Err(ActionError::BeforeClarification { seat });
         }
         let party = self.party(seat);
-        if let Some(named) = call.party() {
-            if named != party {
-                return Err(ActionError::WrongParty { seat, party, call });
-            }
+        if let Some(named) = call.party()
+            && named != party
+        {
+            return Err(ActionError::WrongParty { seat, party, call });
         }
         let target = call.level();
         let current = self.level[party.index()];

@@ -303,17 +303,17 @@ impl Record {
         let bids: Vec<(Seat, Bid)> =
             g.forehand().clockwise().into_iter().filter_map(|s| g.bids()[s.index()].map(|b| (s, b))).collect();
         let mut actions = Vec::new();
-        if let Some(p) = g.poverty() {
-            if !p.given.is_empty() {
-                actions.push((p.pauper, Action::Give(p.given)));
-                for i in 0..p.declined {
-                    actions.push((p.pauper.plus(1 + i as usize), Action::Answer(false)));
-                }
-                if let Some(a) = p.acceptor {
-                    actions.push((a, Action::Answer(true)));
-                    if !p.returned.is_empty() {
-                        actions.push((a, Action::Return(p.returned)));
-                    }
+        if let Some(p) = g.poverty()
+            && !p.given.is_empty()
+        {
+            actions.push((p.pauper, Action::Give(p.given)));
+            for i in 0..p.declined {
+                actions.push((p.pauper.plus(1 + i as usize), Action::Answer(false)));
+            }
+            if let Some(a) = p.acceptor {
+                actions.push((a, Action::Answer(true)));
+                if !p.returned.is_empty() {
+                    actions.push((a, Action::Return(p.returned)));
                 }
             }
         }
@@ -386,9 +386,30 @@ impl Record {
         Value::Object(out)
     }
 
-    /// The record as pretty JSON text.
+    /// The record as JSON text: one line per hand, bid and action.
     pub fn to_json(&self) -> String {
-        serde_json::to_string_pretty(&self.to_value()).expect("a JSON value always serialises")
+        let v = self.to_value();
+        let Value::Object(m) = v else { unreachable!("a record is an object") };
+        let mut out = String::from("{\n");
+        let n = m.len();
+        for (i, (k, v)) in m.iter().enumerate() {
+            let key = serde_json::to_string(k).expect("a string serialises");
+            match v {
+                Value::Array(items) if !items.is_empty() => {
+                    out.push_str(&format!("  {key}: [\n"));
+                    for (j, it) in items.iter().enumerate() {
+                        let line = serde_json::to_string(it).expect("a JSON value serialises");
+                        let sep = if j + 1 < items.len() { "," } else { "" };
+                        out.push_str(&format!("    {line}{sep}\n"));
+                    }
+                    out.push_str("  ]");
+                }
+                _ => out.push_str(&format!("  {key}: {}", serde_json::to_string(v).expect("a JSON value serialises"))),
+            }
+            out.push_str(if i + 1 < n { ",\n" } else { "\n" });
+        }
+        out.push_str("}\n");
+        out
     }
 }
 
@@ -484,7 +505,7 @@ impl ReplayResult {
             names(g.members(Party::Kontra))
         );
         let _ = writeln!(s);
-        let _ = writeln!(s, "Trick  Lead  Cards             Winner  Points");
+        let _ = writeln!(s, "Trick  Lead  Cards               Winner  Points");
         for (i, t) in g.tricks().iter().enumerate() {
             let cards: Vec<String> = t.cards.iter().map(|c| format!("{c:<4}")).collect();
             let _ =

@@ -135,8 +135,7 @@ fn wedding_clarification_in_trick_1_2_3_and_never() {
         },
     ];
     for (i, c) in cases.iter().enumerate() {
-        let mut rules = Rules::default();
-        rules.wedding = c.rule;
+        let rules = Rules { wedding: c.rule, ..Rules::default() };
         let mut g = new_game(rules, wedding_hands());
         bid_all(&mut g, [WEDDING, H, H, H]);
         assert_eq!(g.contract(), Contract::Wedding);
@@ -225,8 +224,7 @@ fn a_player_with_both_queens_who_says_healthy_plays_a_silent_solo() {
 
 /// A seeded normal game (no seat holds both queens of clubs).
 fn normal_game(nines: bool) -> Game {
-    let mut rules = Rules::default();
-    rules.nines = nines;
+    let rules = Rules { nines, ..Rules::default() };
     for seed in 0.. {
         let g = Game::deal(rules, seat(3), seed);
         if Seat::ALL.iter().all(|s| g.hand(*s).count(Card::CQ) < 2) {
@@ -405,8 +403,7 @@ fn reservation_ranking_and_who_leads() {
     assert_eq!((g.contract(), g.declarer()), (Contract::Solo(SoloKind::Jacks), Some(seat(1))));
     assert_eq!(g.to_act(), Some(seat(0)));
     // ... with soloist_leads the free soloist leads
-    let mut rules = Rules::default();
-    rules.soloist_leads = true;
+    let rules = Rules { soloist_leads: true, ..Rules::default() };
     let mut g = new_game(rules, wedding_hands());
     bid_all(&mut g, [H, solo(SoloKind::Jacks, false), H, solo(SoloKind::Aces, false)]);
     assert_eq!(g.to_act(), Some(seat(1)));
@@ -473,8 +470,7 @@ fn dulle_variants() {
     use doko_engine::Dulle::*;
     // trick 1: seat 0 leads D9, seat 1 H10, seat 2 H10, seat 3 DA
     for (rule, winner) in [(FirstWins, 1), (SecondWins, 2), (SecondWinsExceptLast, 2)] {
-        let mut rules = Rules::default();
-        rules.dulle = rule;
+        let rules = Rules { dulle: rule, ..Rules::default() };
         let mut g = new_game(rules, wedding_hands());
         bid_all(&mut g, [H; 4]);
         trick(&mut g, ["D9", "H10", "H10", "DA"]);
@@ -490,8 +486,7 @@ fn dulle_rule_in_every_trick_with_both_tens_including_the_last() {
     // under second-wins, and under second-wins-except-last the second
     // except in the last trick.
     for rule in [FirstWins, SecondWins, SecondWinsExceptLast] {
-        let mut rules = Rules::default();
-        rules.dulle = rule;
+        let rules = Rules { dulle: rule, ..Rules::default() };
         let mut rng = doko_engine::Rng::new(7);
         let (mut seen_last, mut seen_other) = (0, 0);
         for _ in 0..20_000 {
@@ -554,8 +549,7 @@ fn piglets_and_superpiglets() {
 
 #[test]
 fn mandatory_announcement_after_30_points_in_the_first_trick() {
-    let mut rules = Rules::default();
-    rules.mandatory_announcement = Some(30);
+    let rules = Rules { mandatory_announcement: Some(30), ..Rules::default() };
     let mut g = new_game(rules, wedding_hands());
     bid_all(&mut g, [WEDDING, H, H, H]);
     // first-foreign: trick 1 goes to seat 1 (CA) and clarifies; the rule
@@ -583,10 +577,10 @@ fn poverty_game(max: u8) -> (Game, Seat) {
     rules.poverty_max_trumps = max;
     for seed in 0.. {
         let g = Game::deal(rules, seat(3), seed);
-        if let Some(p) = Seat::ALL.into_iter().find(|s| g.hand(*s).with_mask(normal_game_trumps()).len() <= 3) {
-            if p != seat(0) {
-                return (g, p);
-            }
+        if let Some(p) = Seat::ALL.into_iter().find(|s| g.hand(*s).with_mask(normal_game_trumps()).len() <= 3)
+            && p != seat(0)
+        {
+            return (g, p);
         }
     }
     unreachable!()
@@ -675,8 +669,7 @@ fn poverty_nobody_accepts_redeal() {
 
 #[test]
 fn throw_in_with_five_nines() {
-    let mut rules = Rules::default();
-    rules.throw_in_nines = Some(5);
+    let rules = Rules { throw_in_nines: Some(5), ..Rules::default() };
     let nines = Cards::rank(doko_engine::Rank::Nine);
     for seed in 0.. {
         let mut g = Game::deal(rules, seat(3), seed);
