@@ -251,8 +251,9 @@ impl fmt::Display for Class {
 /// Built once when play starts (it depends on the contract and on piglets).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Order {
-    class: [Class; 24],
-    power: [u8; 24],
+    // 32 entries so that `index & 31` needs no bounds check; 24..32 unused
+    class: [Class; 32],
+    power: [u8; 32],
     masks: [Cards; 5],
     dulle: bool,
 }
@@ -260,8 +261,8 @@ pub struct Order {
 const FAIL_POWER: [u8; 6] = [60, 50, 40, 30, 20, 10]; // A 10 K Q J 9
 
 const fn build_order(trumps: Trumps) -> Order {
-    let mut class = [Class::Trump; 24];
-    let mut power = [0u8; 24];
+    let mut class = [Class::Trump; 32];
+    let mut power = [0u8; 32];
     let mut masks = [0u64; 5];
     let mut i = 0;
     while i < 24 {
@@ -355,19 +356,19 @@ impl Order {
     /// The effective suit of a card.
     #[inline]
     pub fn class(&self, c: Card) -> Class {
-        self.class[c.index()]
+        self.class[c.index() & 31]
     }
 
     /// The strength of a card (meaningful within one class).
     #[inline]
     pub fn power(&self, c: Card) -> u8 {
-        self.power[c.index()]
+        self.power[c.index() & 31]
     }
 
     /// Whether a card is a trump.
     #[inline]
     pub fn is_trump(&self, c: Card) -> bool {
-        self.class[c.index()] == Class::Trump
+        self.class[c.index() & 31] == Class::Trump
     }
 
     /// Both copies of every card of a class (a mask).
@@ -380,6 +381,40 @@ impl Order {
     #[inline]
     pub fn has_dulle(&self) -> bool {
         self.dulle
+    }
+
+    /// The strength of a card in a trick whose led card has class `led`:
+    /// trumps above the led suit, other fail suits 0. Of equal keys the
+    /// first played wins (see [`Order::beats`] for the dulle exception).
+    #[inline]
+    pub fn trick_key(&self, c: Card, led: Class) -> u16 {
+        let i = c.index() & 31;
+        let class = self.class[i];
+        let p = self.power[i] as u16;
+        if class == Class::Trump {
+            256 + p
+        } else if class == led {
+            p
+        } else {
+            0
+        }
+    }
+
+    /// The index (0..4) of the card that wins a trick.
+    #[inline]
+    pub fn trick_winner(&self, cards: &[Card; 4], second_wins_dulle: bool) -> usize {
+        let led = self.class(cards[0]);
+        let mut best = 0;
+        let mut key = self.trick_key(cards[0], led);
+        for (i, c) in cards.iter().enumerate().skip(1) {
+            let k = self.trick_key(*c, led);
+            let dulle = second_wins_dulle && self.dulle && *c == Card::H10 && cards[best] == Card::H10;
+            if k > key || dulle {
+                best = i;
+                key = k;
+            }
+        }
+        best
     }
 
     /// Whether `card`, played after `best` in a trick, beats it. Equal

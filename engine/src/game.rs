@@ -653,6 +653,7 @@ impl Game {
         Ok(())
     }
 
+    #[inline(never)]
     fn finish_trick(&mut self) {
         let t = self.n_tricks as usize;
         let last = t + 1 == self.rules.hand_size();
@@ -662,12 +663,7 @@ impl Game {
             Dulle::SecondWinsExceptLast => !last,
         };
         let cards = self.trick.cards;
-        let mut best = 0;
-        for i in 1..4 {
-            if self.order.beats(cards[i], cards[best], second_wins) {
-                best = i;
-            }
-        }
+        let best = self.order.trick_winner(&cards, second_wins);
         let leader = self.trick.leader;
         let winner = leader.plus(best);
         let points = cards.iter().map(|c| c.points()).sum();
