@@ -152,7 +152,9 @@ fn cards_of(v: &Value) -> Result<Cards, String> {
 fn check_fields(m: &Map<String, Value>, allowed: &[&str]) -> Result<(), String> {
     for k in m.keys() {
         if !allowed.contains(&k.as_str()) {
-            return Err(format!("unknown field '{k}' (allowed: {})", allowed.join(", ")));
+            // a bid in `actions` is read (the writer can produce one) but not advertised
+            let shown: Vec<&str> = allowed.iter().copied().filter(|a| *a != "bid").collect();
+            return Err(format!("unknown field '{}' (allowed: {})", k.escape_debug(), shown.join(", ")));
         }
     }
     Ok(())
@@ -160,10 +162,10 @@ fn check_fields(m: &Map<String, Value>, allowed: &[&str]) -> Result<(), String> 
 
 fn action_of(v: &Value) -> Result<(Seat, Action), String> {
     let Value::Object(m) = v else { return Err("an action must be an object".into()) };
-    check_fields(m, &["seat", "play", "announce", "give", "poverty", "return"])?;
+    check_fields(m, &["seat", "play", "announce", "give", "poverty", "return", "bid"])?;
     let seat = seat_of(m.get("seat"))?;
     let kinds: Vec<&str> =
-        ["play", "announce", "give", "poverty", "return"].into_iter().filter(|k| m.contains_key(*k)).collect();
+        ["play", "announce", "give", "poverty", "return", "bid"].into_iter().filter(|k| m.contains_key(*k)).collect();
     if kinds.len() != 1 {
         return Err("an action needs exactly one of play, announce, give, poverty, return".into());
     }
@@ -177,10 +179,14 @@ fn action_of(v: &Value) -> Result<(Seat, Action), String> {
         "announce" => Action::Announce(text()?.parse().map_err(|e: crate::announce::ParseCallError| e.to_string())?),
         "give" => Action::Give(cards_of(val)?),
         "return" => Action::Return(cards_of(val)?),
+        "bid" => {
+            let name = text()?;
+            Action::Bid(Bid::from_name(name, false).ok_or_else(|| format!("unknown bid '{}'", name.escape_debug()))?)
+        }
         _ => match text()? {
             "accept" => Action::Answer(true),
             "decline" => Action::Answer(false),
-            other => return Err(format!("poverty must be accept or decline, not '{other}'")),
+            other => return Err(format!("poverty must be accept or decline, not '{}'", other.escape_debug())),
         },
     };
     Ok((seat, action))
@@ -233,7 +239,8 @@ impl Record {
                     };
                     let bid = Bid::from_name(name, duty).ok_or_else(|| {
                         rec_err(format!(
-                            "bids: bid {i}: unknown bid '{name}'{} (healthy, wedding, poverty, throw-in, solo-<kind>)",
+                            "bids: bid {i}: unknown bid '{}'{} (healthy, wedding, poverty, throw-in, solo-<kind>)",
+                            name.escape_debug(),
                             if duty { " with duty (only solos can be compulsory)" } else { "" }
                         ))
                     })?;
