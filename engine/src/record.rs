@@ -267,6 +267,23 @@ impl Record {
     /// Plays the record through the engine, validating every step, and
     /// returns the game at its end (finished, or void for a redeal).
     pub fn replay(&self) -> Result<Game, RecordError> {
+        let g = self.to_game()?;
+        match g.phase() {
+            Phase::Finished | Phase::Redeal(_) => Ok(g),
+            _ => Err(rec_err(format!(
+                "the deal is unfinished: {} of {} cards played{}",
+                g.plays(),
+                4 * g.rules().hand_size(),
+                g.to_act().map(|s| format!(", seat {s} to act next")).unwrap_or_default()
+            ))),
+        }
+    }
+
+    /// Plays the record through the engine, validating every step, and
+    /// returns the game where the record ends, finished or not (a deal in
+    /// progress is stored as its partial record). A record with fewer bids
+    /// than seats stops in the reservation query.
+    pub fn to_game(&self) -> Result<Game, RecordError> {
         let mut g = Game::new(self.rules, self.dealer, self.hands).map_err(|e| rec_err(format!("hands: {e}")))?;
         let default_bids: Vec<(Seat, Bid)>;
         let bids = match &self.bids {
@@ -288,21 +305,13 @@ impl Record {
             }
             g.act(*seat, Action::Bid(*bid)).map_err(|e| rec_err(format!("bids: {e}")))?;
         }
-        if g.phase() == Phase::Bidding {
+        if g.phase() == Phase::Bidding && !self.actions.is_empty() {
             return Err(rec_err(format!("bids: {} bids given; every seat bids once", bids.len())));
         }
         for (i, (seat, action)) in self.actions.iter().enumerate() {
             g.act(*seat, *action).map_err(|source| RecordError::Refused { index: i, source })?;
         }
-        match g.phase() {
-            Phase::Finished | Phase::Redeal(_) => Ok(g),
-            _ => Err(rec_err(format!(
-                "the deal is unfinished: {} of {} cards played{}",
-                g.plays(),
-                4 * g.rules().hand_size(),
-                g.to_act().map(|s| format!(", seat {s} to act next")).unwrap_or_default()
-            ))),
-        }
+        Ok(g)
     }
 
     /// The record of a game (finished or not): its deal and every step.

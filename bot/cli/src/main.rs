@@ -1,11 +1,15 @@
-//! The `doko` binary: `doko replay` checks and scores a game record;
-//! `doko bench` measures the engine.
+//! The `doko` binary. With no platform configured it opens a table in the
+//! terminal (you and three computer players, on the embedded store);
+//! `doko replay` checks and scores a game record; `doko bench` measures
+//! the engine.
 
 use std::io::Read;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
+use doko_bot::{AnyStore, EmbeddedStore, RedisStore, Service};
 
 mod bench;
 
@@ -13,12 +17,23 @@ mod bench;
 #[derive(Parser)]
 #[command(name = "doko", version, about)]
 struct Cli {
+    /// Where the embedded store keeps its file (default: $DOKO_DATA, else
+    /// ~/.local/share/doko).
+    #[arg(long, global = true)]
+    data: Option<PathBuf>,
+    /// A Redis URL: store tables there instead of the embedded store
+    /// (default: $DOKO_REDIS_URL).
+    #[arg(long, global = true)]
+    redis: Option<String>,
+    /// Your name at the terminal table.
+    #[arg(long, global = true, default_value = "You")]
+    name: String,
     #[command(subcommand)]
-    command: Option<Command>,
+    command: Option<Cmd>,
 }
 
 #[derive(Subcommand)]
-enum Command {
+enum Cmd {
     /// Replay a game record (doko-record/1), validating every step, and
     /// print the result.
     Replay {
@@ -40,6 +55,8 @@ enum Command {
         #[arg(long)]
         no_nines: bool,
     },
+    /// Play at a table in this terminal (the default).
+    Play,
 }
 
 fn read_input(file: &str) -> anyhow::Result<String> {
@@ -52,39 +69,81 @@ fn read_input(file: &str) -> anyhow::Result<String> {
     Ok(text)
 }
 
+fn replay(file: &str, json: bool) -> ExitCode {
+    let text = match read_input(file) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("record: {e:#}");
+            return ExitCode::from(2);
+        }
+    };
+    match doko_engine::record::replay_str(&text) {
+        Ok(result) => {
+            if json {
+                println!("{}", serde_json::to_string_pretty(&result.to_json()).expect("JSON value"));
+            } else {
+                print!("{}", result.to_text());
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("{e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn entropy() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u128(std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos()));
+    h.finish()
+}
+
+async fn store(cli: &Cli) -> anyhow::Result<AnyStore> {
+    let redis = cli.redis.clone().or_else(|| std::env::var("DOKO_REDIS_URL").ok()).filter(|s| !s.is_empty());
+    if let Some(url) = redis {
+        let s = RedisStore::connect(&url, 90 * 24 * 3600).await.with_context(|| "connecting to Redis")?;
+        return Ok(AnyStore::Redis(s));
+    }
+    let dir = cli
+        .data
+        .clone()
+        .or_else(|| std::env::var_os("DOKO_DATA").map(PathBuf::from))
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share/doko")))
+        .unwrap_or_else(|| PathBuf::from(".doko"));
+    let path = dir.join("doko.redb");
+    let s = EmbeddedStore::open(&path).with_context(|| format!("opening {}", path.display()))?;
+    Ok(AnyStore::Embedded(s))
+}
+
+async fn play(cli: &Cli) -> anyhow::Result<()> {
+    let service = Service::new(store(cli).await?, entropy());
+    let stdin = tokio::io::BufReader::new(tokio::io::stdin());
+    doko_terminal::run(&service, stdin, tokio::io::stdout(), &cli.name).await
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match cli.command {
-        Some(Command::Replay { file, json }) => {
-            let text = match read_input(&file) {
-                Ok(t) => t,
+    match &cli.command {
+        Some(Cmd::Replay { file, json }) => replay(file, *json),
+        Some(Cmd::Bench { games, seed, no_nines }) => {
+            bench::run(*games, *seed, !no_nines);
+            ExitCode::SUCCESS
+        }
+        Some(Cmd::Play) | None => {
+            tracing_subscriber::fmt()
+                .with_env_filter(tracing_subscriber::EnvFilter::from_env("DOKO_LOG"))
+                .with_writer(std::io::stderr)
+                .init();
+            let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("tokio runtime");
+            match rt.block_on(play(&cli)) {
+                Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
-                    eprintln!("record: {e:#}");
-                    return ExitCode::from(2);
-                }
-            };
-            match doko_engine::record::replay_str(&text) {
-                Ok(result) => {
-                    if json {
-                        println!("{}", serde_json::to_string_pretty(&result.to_json()).expect("JSON value"));
-                    } else {
-                        print!("{}", result.to_text());
-                    }
-                    ExitCode::SUCCESS
-                }
-                Err(e) => {
-                    eprintln!("{e}");
+                    eprintln!("doko: {e:#}");
                     ExitCode::FAILURE
                 }
             }
-        }
-        Some(Command::Bench { games, seed, no_nines }) => {
-            bench::run(games, seed, !no_nines);
-            ExitCode::SUCCESS
-        }
-        None => {
-            eprintln!("doko: the table service is not built yet; try `doko replay FILE` or `doko bench`");
-            ExitCode::from(2)
         }
     }
 }

@@ -1,0 +1,27 @@
+//! # doko-bot
+//!
+//! The platform-neutral Doppelkopf bot: one table per channel, seats and
+//! sessions with their score sheet, commands parsed from text, rendering
+//! for the table and for each player privately (English and German), the
+//! stores (Redis, and an embedded file store for a single process), and
+//! computer players. Adapters (terminal, Discord, Matrix) only translate
+//! transport to and from [`service::Service`].
+
+#![warn(missing_docs)]
+
+pub mod command;
+pub mod ids;
+pub mod lang;
+pub mod player;
+pub mod render;
+pub mod service;
+pub mod store;
+pub mod table;
+
+pub use command::{Command, ParseError, parse};
+pub use ids::{Actor, ChannelId, Platform, UserId};
+pub use lang::Lang;
+pub use render::{Audience, Kind, Message};
+pub use service::{Service, ServiceError};
+pub use store::{AnyStore, Commit, EmbeddedStore, MemoryStore, RedisStore, Store, StoreError, Stored};
+pub use table::{CommandError, Event, Table};

@@ -1,0 +1,213 @@
+//! Computer players. A player sees only its seat's view (the engine's
+//! [`SeatView`]: its own hand and what the table knows) and answers with
+//! one of the actions the view lists as legal.
+
+use doko_engine::{
+    Action, Bid, Call, Card, Cards, Class, Level, Order, Phase, Rank, Reservation, Rng, SeatView, SoloKind, Suit,
+    normal_game_trumps,
+};
+
+use crate::command::BotLevel;
+
+/// A computer player: a decision from a view.
+pub trait Player {
+    /// Chooses one of `view.legal`.
+    fn decide(&mut self, view: &SeatView) -> Action;
+}
+
+/// Uniformly random legal actions (healthy bids, rare announcements).
+pub struct RandomPlayer(pub Rng);
+
+impl Player for RandomPlayer {
+    fn decide(&mut self, view: &SeatView) -> Action {
+        let legal = &view.legal;
+        if view.public.phase == Phase::Bidding {
+            return Action::Bid(Bid::Healthy);
+        }
+        let cards: Vec<Action> = legal.iter().copied().filter(|a| !matches!(a, Action::Announce(_))).collect();
+        if !cards.is_empty() && self.0.below(16) != 0 {
+            return cards[self.0.below(cards.len())];
+        }
+        legal[self.0.below(legal.len())]
+    }
+}
+
+/// Rule-based play from the common conventions.
+#[derive(Default)]
+pub struct BasicPlayer;
+
+fn count(cards: Cards, pred: impl Fn(Card) -> bool) -> usize {
+    cards.iter().filter(|c| pred(*c)).count()
+}
+
+impl BasicPlayer {
+    fn bid(&self, v: &SeatView) -> Action {
+        let hand = v.hand;
+        let legal_bids: Vec<Bid> =
+            v.legal.iter().filter_map(|a| if let Action::Bid(b) = a { Some(*b) } else { None }).collect();
+        let allowed = |b: Bid| legal_bids.contains(&b);
+        let wedding = Bid::Reserve(Reservation::Wedding);
+        if allowed(wedding) {
+            return Action::Bid(wedding);
+        }
+        let aces = count(hand, |c| c.rank() == Rank::Ace);
+        // picture solos: five of the rank and three aces
+        for (kind, rank) in [(SoloKind::Jacks, Rank::Jack), (SoloKind::Queens, Rank::Queen)] {
+            let b = Bid::Reserve(Reservation::Solo { kind, duty: false });
+            if allowed(b) && count(hand, |c| c.rank() == rank) >= 5 && aces >= 3 {
+                return Action::Bid(b);
+            }
+        }
+        // suit solos: ten trumps with three of the top five
+        for kind in [SoloKind::Clubs, SoloKind::Spades, SoloKind::Hearts, SoloKind::Diamonds] {
+            let b = Bid::Reserve(Reservation::Solo { kind, duty: false });
+            let order = Order::new(kind.trumps());
+            let trumps = count(hand, |c| order.is_trump(c));
+            let top = count(hand, |c| c == Card::H10 || c == Card::CQ || c == Card::new(Suit::Spades, Rank::Queen));
+            if allowed(b) && trumps >= 10 && top >= 3 {
+                return Action::Bid(b);
+            }
+        }
+        let poverty = Bid::Reserve(Reservation::Poverty);
+        if allowed(poverty) && hand.with_mask(normal_game_trumps()).len() <= 2 {
+            return Action::Bid(poverty);
+        }
+        Action::Bid(Bid::Healthy)
+    }
+
+    fn exchange(&self, v: &SeatView) -> Action {
+        let trumps = normal_game_trumps();
+        let best = v.legal.iter().copied().min_by_key(|a| match a {
+            // the pauper gives as few points as it can
+            Action::Give(c) => (0, c.points()),
+            // the acceptor returns fail cards, low ones first
+            Action::Return(c) => (c.with_mask(trumps).len(), c.points()),
+            _ => (usize::MAX, 0),
+        });
+        if v.public.phase == Phase::PovertyOffer {
+            let strong = v.hand.with_mask(trumps).len() >= 8;
+            return Action::Answer(strong);
+        }
+        best.unwrap_or(v.legal[0])
+    }
+
+    fn announce(&self, v: &SeatView) -> Option<Action> {
+        let party = v.own_party?;
+        if v.public.announcements.iter().any(|a| a.party == party) {
+            return None;
+        }
+        let call = Call::of(Level::Win, party);
+        if !v.legal.contains(&Action::Announce(call)) {
+            return None;
+        }
+        let order = &v.order;
+        let trumps = count(v.hand, |c| order.is_trump(c));
+        let high = count(v.hand, |c| order.is_trump(c) && order.power(c) >= 185);
+        let aces = count(v.hand, |c| c.rank() == Rank::Ace && !order.is_trump(c));
+        let n = v.hand.len();
+        // a clearly strong hand: most of it trumps with high ones, or a solo
+        let strong =
+            (trumps * 3 >= n * 2 && high >= 3) || (v.public.declarer == Some(v.seat) && trumps + aces >= n - 2);
+        strong.then_some(Action::Announce(call))
+    }
+
+    fn card(&self, v: &SeatView) -> Action {
+        let legal = v.legal_cards();
+        let order = &v.order;
+        let trick = &v.public.trick;
+        let played = trick.played();
+        let cards: Vec<Card> = legal.iter().collect();
+        let cheapest = |cs: &[Card]| -> Card {
+            *cs.iter()
+                .min_by_key(|c| (c.points(), order.is_trump(**c), order.power(**c)))
+                .expect("at least one legal card")
+        };
+        if played.is_empty() {
+            // lead: a black ace of a suit not yet played, from a short suit
+            let seen: Vec<Class> = v.public.tricks.iter().map(|t| order.class(t.cards[0])).collect();
+            let mut aces: Vec<Card> = cards
+                .iter()
+                .copied()
+                .filter(|c| c.rank() == Rank::Ace && !order.is_trump(*c) && !seen.contains(&order.class(*c)))
+                .collect();
+            aces.sort_by_key(|c| (c.suit() == Suit::Hearts, v.hand.with_mask(order.mask(order.class(*c))).len()));
+            if let Some(a) = aces.first() {
+                return Action::Play(*a);
+            }
+            // otherwise the cheapest fail card, else the cheapest trump
+            let fail: Vec<Card> = cards.iter().copied().filter(|c| !order.is_trump(*c)).collect();
+            return Action::Play(if fail.is_empty() { cheapest(&cards) } else { cheapest(&fail) });
+        }
+        let led = order.class(played[0]);
+        let (mut best_i, mut best_key) = (0, order.trick_key(played[0], led));
+        for (i, c) in played.iter().enumerate().skip(1) {
+            let k = order.trick_key(*c, led);
+            if k > best_key {
+                best_i = i;
+                best_key = k;
+            }
+        }
+        let winner = trick.leader.plus(best_i);
+        let partner_wins = v.own_party.is_some() && v.public.parties[winner.index()] == v.own_party;
+        let last = played.len() == 3;
+        if partner_wins && (last || best_key >= 256 + 180) {
+            // give points to the partner (not a trump that could be needed)
+            let fat = cards
+                .iter()
+                .copied()
+                .filter(|c| !order.is_trump(*c) || c.rank() == Rank::Ace)
+                .max_by_key(|c| c.points());
+            return Action::Play(fat.unwrap_or_else(|| cheapest(&cards)));
+        }
+        let winning: Vec<Card> = cards.iter().copied().filter(|c| order.trick_key(*c, led) > best_key).collect();
+        if !winning.is_empty() {
+            let pick = if last {
+                *winning.iter().min_by_key(|c| (order.trick_key(**c, led), c.points())).expect("nonempty")
+            } else {
+                // trump high enough not to be beaten by a fox or a ten
+                let safe: Vec<Card> = winning
+                    .iter()
+                    .copied()
+                    .filter(|c| order.trick_key(*c, led) >= 256 + 170 || !order.is_trump(*c))
+                    .collect();
+                let pool = if safe.is_empty() { &winning } else { &safe };
+                // keep the hearts tens for later where something else does
+                *pool.iter().min_by_key(|c| (order.trick_key(**c, led), c.points())).expect("nonempty")
+            };
+            let trick_points: u32 = played.iter().map(|c| c.points() as u32).sum();
+            if last || trick_points >= 10 || !order.is_trump(pick) {
+                return Action::Play(pick);
+            }
+        }
+        Action::Play(cheapest(&cards))
+    }
+}
+
+impl Player for BasicPlayer {
+    fn decide(&mut self, v: &SeatView) -> Action {
+        match v.public.phase {
+            Phase::Bidding => self.bid(v),
+            Phase::PovertyGive | Phase::PovertyOffer | Phase::PovertyReturn => self.exchange(v),
+            _ => {
+                if v.public.to_act == Some(v.seat) {
+                    if let Some(a) = self.announce(v) {
+                        return a;
+                    }
+                    if !v.legal_cards().is_empty() {
+                        return self.card(v);
+                    }
+                }
+                // owed announcement or nothing else to do
+                v.legal[0]
+            }
+        }
+    }
+}
+
+/// A decision by a computer of the given level.
+pub fn decide(level: BotLevel, view: &SeatView, rng: &mut Rng) -> Action {
+    match level {
+        BotLevel::Basic => BasicPlayer.decide(view),
+        BotLevel::Random => RandomPlayer(Rng::new(rng.next_u64())).decide(view),
+    }
+}

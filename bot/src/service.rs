@@ -1,0 +1,196 @@
+//! The service every adapter talks to: text (or a typed command) in,
+//! messages out. Each command loads the channel's table, applies the
+//! command, lets computer players act, and commits with a compare-and-set
+//! on the table's version; on a conflict (another process acted on the
+//! same table) it starts again from the fresh table.
+
+use std::sync::Mutex;
+
+use doko_engine::Rng;
+use tracing::{Instrument, info_span};
+
+use crate::command::{self, Command, RulesCmd};
+use crate::ids::{Actor, ChannelId, UserId};
+use crate::lang::Lang;
+use crate::player;
+use crate::render::{self, Kind, Message};
+use crate::store::{Commit, Store, StoreError};
+use crate::table::{Ctx, Event, Occupant, Table};
+
+/// A failure of the service itself (not a refused command).
+#[derive(Debug, thiserror::Error)]
+pub enum ServiceError {
+    /// The store failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// A stored table could not be read.
+    #[error("stored table unreadable: {0}")]
+    Corrupt(#[from] serde_json::Error),
+    /// Too many concurrent changes to one table.
+    #[error("the table is too busy; try again")]
+    Contention,
+}
+
+/// The platform-neutral bot.
+pub struct Service<S: Store> {
+    store: S,
+    rng: Mutex<Rng>,
+}
+
+impl<S: Store> Service<S> {
+    /// A service on a store; `seed` drives deals and computer players
+    /// (give the same seed for reproducible tests).
+    pub fn new(store: S, seed: u64) -> Service<S> {
+        Service { store, rng: Mutex::new(Rng::new(seed)) }
+    }
+
+    /// The store.
+    pub fn store(&self) -> &S {
+        &self.store
+    }
+
+    fn next_u64(&self) -> u64 {
+        self.rng.lock().expect("rng lock").next_u64()
+    }
+
+    /// The channel's table as stored (a new one if none).
+    pub async fn table(&self, ch: &ChannelId) -> Result<(Table, u64), ServiceError> {
+        Ok(match self.store.load(ch).await? {
+            Some(s) => (serde_json::from_str(&s.json)?, s.version),
+            None => (Table::default(), 0),
+        })
+    }
+
+    /// Handles a line of text from a user.
+    pub async fn handle(&self, ch: &ChannelId, actor: &Actor, text: &str) -> Result<Vec<Message>, ServiceError> {
+        match command::parse(text) {
+            Ok(cmd) => self.execute(ch, actor, cmd).await,
+            Err(e) => {
+                let (t, _) = self.table(ch).await?;
+                Ok(vec![Message::private(&actor.user, Kind::Error, render::parse_error(t.lang, &e))])
+            }
+        }
+    }
+
+    /// Executes a command for a user.
+    pub async fn execute(&self, ch: &ChannelId, actor: &Actor, cmd: Command) -> Result<Vec<Message>, ServiceError> {
+        let span = info_span!("command", channel = %ch, user = %actor.user, command = ?cmd);
+        async {
+            for _attempt in 0..64 {
+                let (mut table, version) = self.table(ch).await?;
+                let before = table.clone();
+                let mut seed = || self.next_u64();
+                let mut ctx = Ctx { seed: &mut seed, new_records: Vec::new() };
+                let mut events = match table.apply(actor, &cmd, &mut ctx) {
+                    Ok(ev) => ev,
+                    Err(e) => {
+                        return Ok(vec![Message::private(&actor.user, Kind::Error, render::error(table.lang, &e))]);
+                    }
+                };
+                let mut bot_rng = Rng::new(self.next_u64());
+                match table.run_computers(&mut ctx, &mut |level, view| player::decide(level, view, &mut bot_rng)) {
+                    Ok(ev) => events.extend(ev),
+                    Err(e) => {
+                        tracing::error!(error = %e, "computer players failed");
+                        return Ok(vec![Message::private(&actor.user, Kind::Error, render::error(table.lang, &e))]);
+                    }
+                }
+                let records = std::mem::take(&mut ctx.new_records);
+                if table != before || !records.is_empty() {
+                    let json = serde_json::to_string(&table)?;
+                    match self.store.commit(ch, version, &json, &records).await? {
+                        Commit::Done(_) => {}
+                        Commit::Conflict => {
+                            tracing::debug!("conflict, retrying");
+                            continue;
+                        }
+                    }
+                }
+                return self.messages(ch, &table, actor, &cmd, &events).await;
+            }
+            Err(ServiceError::Contention)
+        }
+        .instrument(span)
+        .await
+    }
+
+    async fn messages(
+        &self,
+        ch: &ChannelId,
+        t: &Table,
+        actor: &Actor,
+        cmd: &Command,
+        events: &[Event],
+    ) -> Result<Vec<Message>, ServiceError> {
+        let l = t.lang;
+        let mut out = Vec::new();
+        let me = &actor.user;
+        match cmd {
+            Command::Help(topic) => out.push(Message::private(me, Kind::Help, render::help_text(l, topic.as_deref()))),
+            Command::Score => out.push(Message::public(Kind::Score, render::score(t))),
+            Command::Stats => out.push(Message::public(Kind::Stats, render::stats(t))),
+            Command::Rules(RulesCmd::Show) => out.push(Message::public(Kind::Rules, render::rules(t))),
+            Command::Record(n) => {
+                let n = n.unwrap_or(t.records);
+                let text = match self.store.record(ch, n).await? {
+                    Some(r) => r,
+                    None => l.t("no such record", "kein solches Protokoll").to_string(),
+                };
+                out.push(Message::private(me, Kind::Record, text));
+            }
+            Command::Hand => match t.view_for(me) {
+                Some(v) => out.push(Message::private(me, Kind::Hand, render::hand(l, &v))),
+                None => out.push(Message::private(
+                    me,
+                    Kind::Error,
+                    l.t("you hold no cards right now", "du hast gerade keine Karten").to_string(),
+                )),
+            },
+            _ => {}
+        }
+        if let Some(text) = render::events(t, events) {
+            out.push(Message::public(Kind::Events, text));
+        }
+        let changed = !events.is_empty();
+        if changed || matches!(cmd, Command::Table) {
+            let mut m = Message::public(Kind::Table, render::table(t));
+            m.mention = self.to_act(t).into_iter().collect();
+            out.push(m);
+        }
+        if changed {
+            // hands: everyone at a new deal, else the actor and whoever acts next
+            let dealt = events.iter().any(|e| matches!(e, Event::Dealt { .. }));
+            let mut users: Vec<UserId> = Vec::new();
+            for s in &t.seats {
+                if let Occupant::Human { user } = &s.occupant
+                    && (dealt || user == me || self.to_act(t).as_ref() == Some(user))
+                    && !users.contains(user)
+                {
+                    users.push(user.clone());
+                }
+            }
+            for u in users {
+                if let Some(v) = t.view_for(&u) {
+                    out.push(Message::private(&u, Kind::Hand, render::hand(l, &v)));
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// The person who must act now, if a person must.
+    fn to_act(&self, t: &Table) -> Option<UserId> {
+        let g = t.game().ok()??;
+        let s = g.mandatory_announcement().or(g.to_act())?;
+        let ts = t.table_seat(s)?;
+        match &t.seats[ts].occupant {
+            Occupant::Human { user } if t.seats[ts].stand_in.is_none() => Some(user.clone()),
+            _ => None,
+        }
+    }
+
+    /// The language of a channel.
+    pub async fn lang(&self, ch: &ChannelId) -> Result<Lang, ServiceError> {
+        Ok(self.table(ch).await?.0.lang)
+    }
+}

@@ -1,0 +1,359 @@
+//! Whole sessions driven through the service exactly as an adapter would:
+//! people send commands, computer players fill in, against the in-memory,
+//! embedded and Redis stores. Also: admin-only rules, the five-seat table,
+//! restart mid-deal, and that no hand ever appears in a public message.
+
+mod common;
+
+use common::{RedisServer, act_once};
+use doko_bot::command::{BotLevel, Command, RulesCmd};
+use doko_bot::render::Audience;
+use doko_bot::{
+    Actor, AnyStore, ChannelId, EmbeddedStore, Kind, MemoryStore, Platform, RedisStore, Service, Store, UserId,
+};
+use doko_engine::{Card, Record};
+
+fn people(n: usize, platform: Platform) -> Vec<Actor> {
+    ["Anna", "Ben", "Cleo", "Dirk", "Emil"]
+        .iter()
+        .take(n)
+        .enumerate()
+        .map(|(i, name)| Actor::new(UserId::new(platform, format!("u{i}")), *name, i == 0))
+        .collect()
+}
+
+async fn say<S: Store>(svc: &Service<S>, ch: &ChannelId, a: &Actor, text: &str) -> Vec<doko_bot::Message> {
+    svc.handle(ch, a, text).await.unwrap()
+}
+
+/// Plays a whole session of `deals` deals with the given people (and
+/// computer players to fill up to `seats`), checks the sheet, records and
+/// statistics, and returns the number of deals on the sheet.
+async fn play_session<S: Store>(svc: &Service<S>, ch: &ChannelId, humans: usize, seats: usize, deals: u32) -> usize {
+    let ps = people(humans, ch.platform);
+    for p in &ps {
+        let m = say(svc, ch, p, "join").await;
+        assert!(m.iter().all(|m| m.kind != Kind::Error), "{m:?}");
+    }
+    for _ in humans..seats {
+        say(svc, ch, &ps[0], "addbot").await;
+    }
+    let m = say(svc, ch, &ps[0], &format!("rules set games_per_session {deals}")).await;
+    assert!(m.iter().all(|m| m.kind != Kind::Error), "{m:?}");
+    say(svc, ch, &ps[0], "start").await;
+    for _ in 0..5000 {
+        if !act_once(svc, ch, &ps).await {
+            break;
+        }
+    }
+    let (t, _) = svc.table(ch).await.unwrap();
+    let s = t.session.as_ref().expect("a session");
+    assert!(s.over, "the session ended");
+    assert!(s.sheet.len() as u32 >= deals, "{} deals", s.sheet.len());
+    // every owed compulsory solo was played (vorführen at the end)
+    assert!(s.duty_left.iter().all(|d| *d == 0), "{:?}", s.duty_left);
+    // zero sum per deal and in total; DDV check: all totals even or all odd
+    for row in &s.sheet {
+        assert_eq!(row.scores.iter().sum::<i64>(), 0, "deal {}", row.deal);
+    }
+    assert_eq!(s.totals.iter().sum::<i64>(), 0);
+    if seats == 4 {
+        assert!(s.totals.iter().all(|v| v.rem_euclid(2) == s.totals[0].rem_euclid(2)), "{:?}", s.totals);
+    }
+    // every deal's record replays to the scores on the sheet
+    for row in &s.sheet {
+        let text = svc.store().record(ch, row.record).await.unwrap().expect("record stored");
+        let result = doko_engine::record::replay_str(&text).unwrap();
+        let g = &result.game;
+        let score = result.score.expect("scored");
+        let factor = if row.bock { 2 } else { 1 };
+        let mut sheet_scores: Vec<i64> = row.scores.iter().copied().filter(|v| *v != 0).collect();
+        let mut rec_scores: Vec<i64> = score.scores.iter().map(|v| *v as i64 * factor).filter(|v| *v != 0).collect();
+        sheet_scores.sort();
+        rec_scores.sort();
+        assert_eq!(sheet_scores, rec_scores, "deal {}", row.deal);
+        assert_eq!(g.contract().name(), row.contract);
+    }
+    // the record command hands out a replayable record
+    let m = say(svc, ch, &ps[0], "record 1").await;
+    let rec = m.iter().find(|m| m.kind == Kind::Record).expect("a record message");
+    assert_eq!(rec.to, Audience::Private(ps[0].user.clone()));
+    Record::from_json(&rec.text).unwrap().replay().unwrap();
+    // statistics: every player played every deal they were dealt in
+    let total: u32 = t.stats.values().map(|s| s.deals).sum();
+    assert_eq!(total as usize, 4 * s.sheet.len());
+    let m = say(svc, ch, &ps[0], "stats").await;
+    assert!(m.iter().any(|m| m.kind == Kind::Stats && m.text.contains("Anna")));
+    s.sheet.len()
+}
+
+#[tokio::test]
+async fn four_people_play_a_session_in_memory() {
+    let svc = Service::new(MemoryStore::default(), 1);
+    let ch = ChannelId::new(Platform::Discord, "c1");
+    play_session(&svc, &ch, 4, 4, 6).await;
+}
+
+#[tokio::test]
+async fn five_at_the_table_the_dealer_sits_out() {
+    let svc = Service::new(MemoryStore::default(), 2);
+    let ch = ChannelId::new(Platform::Matrix, "!room");
+    let n = play_session(&svc, &ch, 5, 5, 5).await;
+    let (t, _) = svc.table(&ch).await.unwrap();
+    let s = t.session.unwrap();
+    // in every deal exactly one of the five scored nothing: the dealer
+    for row in &s.sheet {
+        assert!(row.scores.iter().filter(|v| **v == 0).count() >= 1, "{row:?}");
+    }
+    assert!(n >= 5);
+}
+
+#[tokio::test]
+async fn two_people_and_two_computers_on_the_embedded_store() {
+    let dir = std::env::temp_dir().join(format!("doko-emb-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let store = EmbeddedStore::open(&dir.join("doko.redb")).unwrap();
+    let svc = Service::new(AnyStore::Embedded(store), 3);
+    let ch = ChannelId::new(Platform::Terminal, "local");
+    play_session(&svc, &ch, 2, 4, 4).await;
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test]
+async fn four_people_play_a_session_on_redis() {
+    let redis = RedisServer::start();
+    let store = RedisStore::connect(&redis.url(), 3600).await.unwrap();
+    let svc = Service::new(store, 4);
+    let ch = ChannelId::new(Platform::Discord, "guild-chan");
+    play_session(&svc, &ch, 4, 4, 4).await;
+}
+
+#[tokio::test]
+async fn a_restart_mid_deal_resumes_where_it_stood() {
+    let dir = std::env::temp_dir().join(format!("doko-restart-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let path = dir.join("doko.redb");
+    let ch = ChannelId::new(Platform::Terminal, "local");
+    let ps = people(4, Platform::Terminal);
+    let before = {
+        let svc = Service::new(EmbeddedStore::open(&path).unwrap(), 5);
+        for p in &ps {
+            say(&svc, &ch, p, "join").await;
+        }
+        say(&svc, &ch, &ps[0], "start").await;
+        for _ in 0..9 {
+            assert!(act_once(&svc, &ch, &ps).await);
+        }
+        svc.table(&ch).await.unwrap()
+    }; // the service and its store are gone: the process "died"
+    let svc = Service::new(EmbeddedStore::open(&path).unwrap(), 6);
+    let after = svc.table(&ch).await.unwrap();
+    assert_eq!(before, after, "the table is exactly as it was");
+    let g = after.0.game().unwrap().expect("the deal is still running");
+    assert!(g.plays() > 0 || g.phase() != doko_engine::Phase::Bidding);
+    // and it plays on to the end of the deal
+    let deals = after.0.session.as_ref().unwrap().deals;
+    for _ in 0..200 {
+        let (t, _) = svc.table(&ch).await.unwrap();
+        if t.session.as_ref().unwrap().deals > deals {
+            break;
+        }
+        assert!(act_once(&svc, &ch, &ps).await);
+    }
+    let (t, _) = svc.table(&ch).await.unwrap();
+    assert_eq!(t.session.unwrap().deals, deals + 1);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test]
+async fn only_admins_change_rules_and_language() {
+    let svc = Service::new(MemoryStore::default(), 7);
+    let ch = ChannelId::new(Platform::Discord, "c2");
+    let ps = people(2, Platform::Discord); // ps[0] is admin, ps[1] is not
+    let m = say(&svc, &ch, &ps[1], "rules set dulle second-wins").await;
+    assert_eq!(m.len(), 1);
+    assert_eq!(m[0].kind, Kind::Error);
+    assert_eq!(m[0].to, Audience::Private(ps[1].user.clone()));
+    assert!(m[0].text.contains("admins"), "{}", m[0].text);
+    let m = say(&svc, &ch, &ps[1], "lang de").await;
+    assert_eq!(m[0].kind, Kind::Error);
+    let (t, v) = svc.table(&ch).await.unwrap();
+    assert_eq!(t.rules, doko_engine::Rules::default());
+    assert_eq!(v, 0, "nothing was stored");
+    // the admin may; a bad value lists the allowed ones
+    let m = say(&svc, &ch, &ps[0], "rules set dulle third").await;
+    assert!(m[0].text.contains("first-wins, second-wins, second-wins-except-last"), "{}", m[0].text);
+    say(&svc, &ch, &ps[0], "rules set dulle second-wins").await;
+    say(&svc, &ch, &ps[0], "sprache de").await;
+    let (t, _) = svc.table(&ch).await.unwrap();
+    assert_eq!(t.rules.dulle, doko_engine::Dulle::SecondWins);
+    let m = say(&svc, &ch, &ps[1], "regeln").await;
+    assert!(m[0].text.contains("* dulle = second-wins"), "{}", m[0].text);
+    // and the messages are German now
+    let m = say(&svc, &ch, &ps[1], "spiele kreuz dame").await;
+    assert!(m[0].text.contains("du sitzt nicht"), "{}", m[0].text);
+}
+
+#[tokio::test]
+async fn rule_changes_apply_from_the_next_deal() {
+    let svc = Service::new(MemoryStore::default(), 8);
+    let ch = ChannelId::new(Platform::Discord, "c3");
+    let ps = people(4, Platform::Discord);
+    for p in &ps {
+        say(&svc, &ch, p, "join").await;
+    }
+    say(&svc, &ch, &ps[0], "start").await;
+    svc.execute(&ch, &ps[0], Command::Rules(RulesCmd::Set { key: "nines".into(), value: "false".into() }))
+        .await
+        .unwrap();
+    let (t, _) = svc.table(&ch).await.unwrap();
+    assert!(t.game().unwrap().unwrap().rules().nines, "the running deal keeps its rules");
+    assert!(!t.rules.nines);
+    let deals = t.session.as_ref().unwrap().deals;
+    loop {
+        let (t, _) = svc.table(&ch).await.unwrap();
+        if t.session.as_ref().unwrap().deals > deals {
+            let g = t.game().unwrap().unwrap();
+            assert!(!g.rules().nines, "the next deal is dealt without nines");
+            assert_eq!(g.hand(doko_engine::Seat::new(0)).len(), 10);
+            break;
+        }
+        act_once(&svc, &ch, &ps).await;
+    }
+}
+
+/// Cards a text shows with suit symbols.
+fn cards_in(text: &str) -> Vec<Card> {
+    let mut out = Vec::new();
+    let chars: Vec<char> = text.chars().collect();
+    for (i, c) in chars.iter().enumerate() {
+        let suit = match c {
+            '♣' => 'C',
+            '♠' => 'S',
+            '♥' => 'H',
+            '♦' => 'D',
+            _ => continue,
+        };
+        let rest: String = chars[i + 1..].iter().take(2).collect();
+        let rank = if rest.starts_with("10") { "10".to_string() } else { rest.chars().take(1).collect() };
+        let rank = match rank.as_str() {
+            "D" => "Q".to_string(),
+            "B" => "J".to_string(),
+            r => r.to_string(),
+        };
+        if let Ok(card) = format!("{suit}{rank}").parse() {
+            out.push(card);
+        }
+    }
+    out
+}
+
+#[tokio::test]
+async fn no_hand_ever_appears_in_a_public_message() {
+    // Four people play many random deals; every public message may only
+    // show cards already played in the deal, and never a hand.
+    let svc = Service::new(MemoryStore::default(), 9);
+    let ch = ChannelId::new(Platform::Discord, "leak");
+    let ps = people(4, Platform::Discord);
+    for p in &ps {
+        say(&svc, &ch, p, "join").await;
+    }
+    say(&svc, &ch, &ps[0], "rules preset casual").await;
+    say(&svc, &ch, &ps[0], "rules set games_per_session 0").await;
+    let mut public = 0;
+    let mut rng = doko_engine::Rng::new(99);
+    let mut first = true;
+    for step in 0..4000 {
+        let (t, _) = svc.table(&ch).await.unwrap();
+        let played: Vec<Card> = match t.game().unwrap() {
+            Some(g) => {
+                g.tricks().iter().flat_map(|t| t.cards).chain(g.current_trick().played().iter().copied()).collect()
+            }
+            None => Vec::new(),
+        };
+        let msgs = if first {
+            first = false;
+            say(&svc, &ch, &ps[0], "start").await
+        } else {
+            let g = t.game().unwrap().expect("open-ended session");
+            let seat = g.mandatory_announcement().or(g.to_act()).unwrap();
+            let ts = t.table_seat(seat).unwrap();
+            let actor = ps.iter().find(|a| t.seat_of(&a.user) == Some(ts)).unwrap();
+            // mostly legal actions, sometimes a random card or a query
+            let view = g.view(seat);
+            let a = view.legal[rng.below(view.legal.len())];
+            let cmd = match rng.below(10) {
+                0 => Command::Table,
+                1 => Command::Play(Card::from_index(rng.below(24))),
+                _ => common::command_for(a),
+            };
+            svc.execute(&ch, actor, cmd).await.unwrap()
+        };
+        let (t2, _) = svc.table(&ch).await.unwrap();
+        let played_now: Vec<Card> = match t2.game().unwrap() {
+            Some(g) => {
+                g.tricks().iter().flat_map(|t| t.cards).chain(g.current_trick().played().iter().copied()).collect()
+            }
+            None => Vec::new(),
+        };
+        for m in msgs.iter().filter(|m| m.to == Audience::Public) {
+            public += 1;
+            assert!(!m.text.contains("Your hand") && !m.text.contains("Dein Blatt"), "step {step}: {}", m.text);
+            for c in cards_in(&m.text) {
+                assert!(
+                    played.contains(&c) || played_now.contains(&c) || m.kind == Kind::Events,
+                    "step {step}: {c} shown publicly before it was played:\n{}",
+                    m.text
+                );
+            }
+            if m.kind == Kind::Table {
+                // the table shows only cards of this deal that are on the table
+                for c in cards_in(&m.text) {
+                    assert!(played_now.contains(&c), "step {step}: {c} in the table message:\n{}", m.text);
+                }
+            }
+        }
+        for m in msgs.iter().filter(|m| m.kind == Kind::Hand) {
+            assert!(matches!(m.to, Audience::Private(_)), "a hand is always private");
+        }
+    }
+    assert!(public > 1000);
+    let (t, _) = svc.table(&ch).await.unwrap();
+    assert!(t.session.unwrap().deals >= 10, "many deals were played");
+}
+
+#[tokio::test]
+async fn commands_are_checked_for_seat_and_turn() {
+    let svc = Service::new(MemoryStore::default(), 10);
+    let ch = ChannelId::new(Platform::Discord, "c4");
+    let ps = people(4, Platform::Discord);
+    let stranger = Actor::new(UserId::new(Platform::Discord, "zz"), "Zed", false);
+    // a Matrix user with the same id is someone else
+    let other_platform = Actor::new(UserId::new(Platform::Matrix, "u1"), "Ben on Matrix", false);
+    for p in &ps {
+        say(&svc, &ch, p, "join").await;
+    }
+    let m = say(&svc, &ch, &stranger, "join").await;
+    assert!(m.iter().all(|m| m.kind != Kind::Error), "a fifth may join before the deal");
+    say(&svc, &ch, &stranger, "leave").await;
+    say(&svc, &ch, &ps[0], "start").await;
+    let (t, v) = svc.table(&ch).await.unwrap();
+    for (who, text) in [(&stranger, "gesund"), (&other_platform, "gesund"), (&stranger, "join")] {
+        let m = say(&svc, &ch, who, text).await;
+        assert_eq!(m.len(), 1, "{m:?}");
+        assert_eq!(m[0].kind, Kind::Error);
+        assert_eq!(m[0].to, Audience::Private(who.user.clone()));
+    }
+    // a seated player not on turn
+    let g = t.game().unwrap().unwrap();
+    let to_act = t.table_seat(g.to_act().unwrap()).unwrap();
+    let not_on_turn = ps.iter().find(|a| t.seat_of(&a.user) != Some(to_act)).unwrap();
+    let m = say(&svc, &ch, not_on_turn, "gesund").await;
+    assert_eq!(m[0].kind, Kind::Error);
+    assert!(m[0].text.contains("not on turn"), "{}", m[0].text);
+    let m = say(&svc, &ch, not_on_turn, "tanz").await;
+    assert!(m[0].text.contains("unknown command"), "{}", m[0].text);
+    let (_, v2) = svc.table(&ch).await.unwrap();
+    assert_eq!(v, v2, "refused commands change nothing");
+    let _ = BotLevel::Basic;
+}
