@@ -87,10 +87,13 @@ pub trait Store: Send + Sync + 'static {
 
 // ---------------------------------------------------------------- memory
 
+/// A channel's table and records in memory.
+type MemoryEntry = (Stored, Vec<String>);
+
 /// An in-memory store (unit tests of the service seam).
 #[derive(Clone, Default)]
 pub struct MemoryStore {
-    inner: Arc<Mutex<HashMap<String, (Stored, Vec<String>)>>>,
+    inner: Arc<Mutex<HashMap<String, MemoryEntry>>>,
 }
 
 impl Store for MemoryStore {

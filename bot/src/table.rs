@@ -337,7 +337,7 @@ pub struct Summary {
 /// Where new deals' seeds come from, and where finished deals' records go.
 pub struct Ctx<'a> {
     /// Produces a seed for each new deal.
-    pub seed: &'a mut dyn FnMut() -> u64,
+    pub seed: &'a mut (dyn FnMut() -> u64 + Send),
     /// Records of deals finished by this command, in order.
     pub new_records: Vec<String>,
 }

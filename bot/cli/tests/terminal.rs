@@ -1,0 +1,137 @@
+//! `doko` with no platform configured: a person plays a complete deal in
+//! the terminal through stdin/stdout against three computer players; the
+//! process is killed mid-deal and started again, and the session resumes.
+
+use std::io::{Read, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+struct Doko {
+    child: Child,
+    stdin: ChildStdin,
+    out: Arc<Mutex<String>>,
+    read_upto: usize,
+}
+
+impl Doko {
+    fn start(data: &std::path::Path) -> Doko {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_doko"))
+            .arg("--data")
+            .arg(data)
+            .env_remove("DOKO_REDIS_URL")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let mut stdout = child.stdout.take().unwrap();
+        let out = Arc::new(Mutex::new(String::new()));
+        let o = out.clone();
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = stdout.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                o.lock().unwrap().push_str(&String::from_utf8_lossy(&buf[..n]));
+            }
+        });
+        Doko { child, stdin, out, read_upto: 0 }
+    }
+
+    /// Waits for the next prompt and returns everything printed since the
+    /// last call.
+    fn next(&mut self) -> String {
+        let start = Instant::now();
+        loop {
+            {
+                let o = self.out.lock().unwrap();
+                if o.len() > self.read_upto && o[self.read_upto..].contains("> ") {
+                    let s = o[self.read_upto..].to_string();
+                    self.read_upto = o.len();
+                    return s;
+                }
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(60),
+                "no prompt; output so far:\n{}",
+                self.out.lock().unwrap()
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+
+    fn send(&mut self, line: &str) -> String {
+        self.stdin.write_all(format!("{line}\n").as_bytes()).unwrap();
+        self.stdin.flush().unwrap();
+        self.next()
+    }
+}
+
+/// What the person types next, read off the private hand lines.
+fn choose(screen: &str) -> Option<String> {
+    let hand = screen.lines().rev().find(|l| l.contains("Your hand:"))?;
+    let can = screen.lines().rev().find(|l| l.contains("You can:")).unwrap_or("");
+    if can.contains("healthy") {
+        return Some("healthy".into());
+    }
+    if screen.contains("Your turn") {
+        let start = hand.find('[')?;
+        let end = hand[start..].find(']')? + start;
+        return Some(format!("play {}", &hand[start + 1..end]));
+    }
+    None
+}
+
+#[test]
+fn a_complete_deal_in_the_terminal_and_a_resume_after_kill() {
+    let data = std::env::temp_dir().join(format!("doko-term-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&data);
+    let mut d = Doko::start(&data);
+    let mut screen = d.next();
+    assert!(screen.contains("you and three computer players"), "{screen}");
+    assert!(screen.contains("Deal 1"), "{screen}");
+    let mut all = screen.clone();
+    let mut moves = 0;
+    while !all.contains("Result of deal 1") {
+        let line = choose(&screen).unwrap_or_else(|| "hand".into());
+        screen = d.send(&line);
+        all.push_str(&screen);
+        moves += 1;
+        assert!(moves < 200, "the deal does not end:\n{all}");
+    }
+    assert!(all.contains("Points:"), "{all}");
+    assert!(all.contains("Deal 2"), "the next deal is dealt");
+    // a bad command gets a helpful answer
+    let s = d.send("spiele xyz");
+    assert!(s.contains("is not a card"), "{s}");
+    let s = d.send("help");
+    assert!(s.contains("addbot"), "{s}");
+    // play a little into deal 2, then kill the process
+    screen = d.send("hand");
+    for _ in 0..3 {
+        if let Some(line) = choose(&screen) {
+            screen = d.send(&line);
+        }
+    }
+    let table_before = d.send("table");
+    let hand_before = d.send("hand");
+    d.child.kill().unwrap();
+    d.child.wait().unwrap();
+
+    let mut d = Doko::start(&data);
+    let screen = d.next();
+    assert!(screen.contains("Resuming the session."), "{screen}");
+    let table_after = d.send("table");
+    let hand_after = d.send("hand");
+    assert_eq!(table_before, table_after, "the table is as it was");
+    assert_eq!(hand_before, hand_after, "the hand is as it was");
+    let s = d.send("score");
+    assert!(s.contains("normal") || s.contains("solo") || s.contains("wedding"), "{s}");
+    d.stdin.write_all(b"quit\n").unwrap();
+    let status = d.child.wait().unwrap();
+    assert!(status.success());
+    let _ = std::fs::remove_dir_all(&data);
+}

@@ -1,0 +1,167 @@
+//! One contract test suite that every store passes (memory, embedded,
+//! Redis against a real redis-server), and the race: two service instances
+//! on one Redis acting on the same table never lose or double an action.
+
+mod common;
+
+use std::sync::Arc;
+
+use common::RedisServer;
+use doko_bot::command::Command;
+use doko_bot::{
+    Actor, ChannelId, Commit, EmbeddedStore, Kind, MemoryStore, Platform, RedisStore, Service, Store, UserId,
+};
+
+async fn contract<S: Store>(s: &S) {
+    let a = ChannelId::new(Platform::Discord, "a");
+    let b = ChannelId::new(Platform::Matrix, "a"); // same id, other platform: another table
+    assert_eq!(s.load(&a).await.unwrap(), None);
+    assert_eq!(s.commit(&a, 0, "{\"t\":1}", &[]).await.unwrap(), Commit::Done(1));
+    let got = s.load(&a).await.unwrap().unwrap();
+    assert_eq!((got.json.as_str(), got.version), ("{\"t\":1}", 1));
+    assert_eq!(s.load(&b).await.unwrap(), None, "platforms are kept apart");
+    // a stale version is refused and changes nothing
+    assert_eq!(s.commit(&a, 0, "{\"t\":2}", &["r0".into()]).await.unwrap(), Commit::Conflict);
+    assert_eq!(s.load(&a).await.unwrap().unwrap().json, "{\"t\":1}");
+    assert_eq!(s.record(&a, 1).await.unwrap(), None, "no record from a refused commit");
+    // records are appended with the change, numbered from 1
+    assert_eq!(s.commit(&a, 1, "{\"t\":3}", &["r1".into(), "r2".into()]).await.unwrap(), Commit::Done(2));
+    assert_eq!(s.commit(&a, 2, "{\"t\":4}", &["r3".into()]).await.unwrap(), Commit::Done(3));
+    assert_eq!(s.record(&a, 1).await.unwrap().as_deref(), Some("r1"));
+    assert_eq!(s.record(&a, 3).await.unwrap().as_deref(), Some("r3"));
+    assert_eq!(s.record(&a, 0).await.unwrap(), None);
+    assert_eq!(s.record(&a, 4).await.unwrap(), None);
+    assert_eq!(s.record(&b, 1).await.unwrap(), None);
+    // the other table is independent
+    assert_eq!(s.commit(&b, 0, "{}", &["x".into()]).await.unwrap(), Commit::Done(1));
+    assert_eq!(s.record(&b, 1).await.unwrap().as_deref(), Some("x"));
+    assert_eq!(s.load(&a).await.unwrap().unwrap().version, 3);
+    // a large table round-trips unchanged
+    let big = format!("{{\"x\":\"{}\"}}", "é♣".repeat(20_000));
+    assert_eq!(s.commit(&a, 3, &big, &[]).await.unwrap(), Commit::Done(4));
+    assert_eq!(s.load(&a).await.unwrap().unwrap().json, big);
+}
+
+#[tokio::test]
+async fn memory_store_passes_the_contract() {
+    contract(&MemoryStore::default()).await;
+}
+
+#[tokio::test]
+async fn embedded_store_passes_the_contract_and_survives_reopening() {
+    let dir = std::env::temp_dir().join(format!("doko-contract-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let path = dir.join("s.redb");
+    {
+        let s = EmbeddedStore::open(&path).unwrap();
+        contract(&s).await;
+    }
+    let s = EmbeddedStore::open(&path).unwrap();
+    let a = ChannelId::new(Platform::Discord, "a");
+    assert_eq!(s.load(&a).await.unwrap().unwrap().version, 4);
+    assert_eq!(s.record(&a, 2).await.unwrap().as_deref(), Some("r2"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test]
+async fn redis_store_passes_the_contract() {
+    let r = RedisServer::start();
+    let s = RedisStore::connect(&r.url(), 3600).await.unwrap();
+    contract(&s).await;
+    // one hash-tagged namespace per table, with an expiry
+    let client = redis::Client::open(r.url()).unwrap();
+    let mut c = client.get_multiplexed_async_connection().await.unwrap();
+    let keys: Vec<String> = redis::cmd("KEYS").arg("*").query_async(&mut c).await.unwrap();
+    let mut keys = keys;
+    keys.sort();
+    assert_eq!(
+        keys,
+        ["doko:{discord:a}:records", "doko:{discord:a}:table", "doko:{matrix:a}:records", "doko:{matrix:a}:table"]
+    );
+    let ttl: i64 = redis::cmd("TTL").arg("doko:{discord:a}:table").query_async(&mut c).await.unwrap();
+    assert!(ttl > 3000 && ttl <= 3600, "{ttl}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_services_on_one_redis_never_lose_or_double_an_action() {
+    let r = RedisServer::start();
+    let s1 = Arc::new(Service::new(RedisStore::connect(&r.url(), 3600).await.unwrap(), 11));
+    let s2 = Arc::new(Service::new(RedisStore::connect(&r.url(), 3600).await.unwrap(), 12));
+    let ch = ChannelId::new(Platform::Discord, "race");
+    // 1. eight people join at once through both services: exactly five seats
+    //    are taken, nobody twice
+    let mut handles = Vec::new();
+    for i in 0..8 {
+        let svc = if i % 2 == 0 { s1.clone() } else { s2.clone() };
+        let ch = ch.clone();
+        handles.push(tokio::spawn(async move {
+            let a = Actor::new(UserId::new(Platform::Discord, format!("p{i}")), format!("P{i}"), true);
+            svc.execute(&ch, &a, Command::Join).await.unwrap()
+        }));
+    }
+    let mut ok = 0;
+    for h in handles {
+        let msgs = h.await.unwrap();
+        if msgs.iter().all(|m| m.kind != Kind::Error) {
+            ok += 1;
+        }
+    }
+    let (t, _) = s1.table(&ch).await.unwrap();
+    assert_eq!(t.seats.len(), 5);
+    assert_eq!(ok, 5, "exactly the seated five were told they joined");
+    let mut keys: Vec<String> = t.seats.iter().map(|s| s.key()).collect();
+    keys.sort();
+    keys.dedup();
+    assert_eq!(keys.len(), 5);
+    // 2. play on with four: the fifth leaves before the deal
+    let fifth = &t.seats[4];
+    let leaver = Actor::new(
+        match &fifth.occupant {
+            doko_bot::table::Occupant::Human { user } => user.clone(),
+            _ => unreachable!(),
+        },
+        fifth.name.clone(),
+        true,
+    );
+    s1.execute(&ch, &leaver, Command::Leave).await.unwrap();
+    let (t, _) = s1.table(&ch).await.unwrap();
+    let people: Vec<Actor> = t
+        .seats
+        .iter()
+        .map(|s| match &s.occupant {
+            doko_bot::table::Occupant::Human { user } => Actor::new(user.clone(), s.name.clone(), true),
+            _ => unreachable!(),
+        })
+        .collect();
+    s2.execute(&ch, &people[0], Command::Start).await.unwrap();
+    // 3. every action is delivered twice at once, once to each service
+    //    (a duplicate delivery): each lands exactly once
+    let mut actions = 0;
+    for _ in 0..60 {
+        let (t, _) = s1.table(&ch).await.unwrap();
+        let Some(g) = t.game().unwrap() else { break };
+        let Some(seat) = g.to_act() else { break };
+        let ts = t.table_seat(seat).unwrap();
+        let actor = people.iter().find(|a| t.seat_of(&a.user) == Some(ts)).unwrap().clone();
+        let action = g.view(seat).legal[0];
+        let cmd = common::command_for(action);
+        let before = g.plays() + g.bids().iter().flatten().count();
+        let (a1, a2) = (actor.clone(), actor);
+        let (c1, c2) = (cmd.clone(), cmd);
+        let (sa, sb, cha, chb) = (s1.clone(), s2.clone(), ch.clone(), ch.clone());
+        let h1 = tokio::spawn(async move { sa.execute(&cha, &a1, c1).await.unwrap() });
+        let h2 = tokio::spawn(async move { sb.execute(&chb, &a2, c2).await.unwrap() });
+        let (m1, m2) = (h1.await.unwrap(), h2.await.unwrap());
+        let accepted = [&m1, &m2].iter().filter(|m| m.iter().all(|x| x.kind != Kind::Error)).count();
+        assert_eq!(accepted, 1, "one delivery is applied, the duplicate refused: {m1:?} {m2:?}");
+        let (t, _) = s1.table(&ch).await.unwrap();
+        if let Some(g) = t.game().unwrap() {
+            let after = g.plays() + g.bids().iter().flatten().count();
+            if t.session.as_ref().unwrap().deals == 0 {
+                assert_eq!(after, before + 1, "exactly one action more");
+            }
+        }
+        actions += 1;
+    }
+    assert!(actions >= 40, "{actions} actions raced");
+}
