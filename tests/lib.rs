@@ -1,0 +1,5 @@
+//! Whole-system tests of doko live in `tests/tests/`: they drive the
+//! service as adapters do, against a real `redis-server` each test starts
+//! on its own port with its own data directory, and against the embedded
+//! store on disk. The terminal test, which needs the `doko` binary, lives
+//! beside it in `bot/cli/tests/`.
