@@ -72,12 +72,50 @@ impl<S: Store> Service<S> {
         }
     }
 
+    /// Handles a line of text delivered with a platform id (an interaction
+    /// or event id): a second delivery with the same id changes nothing.
+    pub async fn handle_delivery(
+        &self,
+        ch: &ChannelId,
+        actor: &Actor,
+        text: &str,
+        delivery: &str,
+    ) -> Result<Vec<Message>, ServiceError> {
+        match command::parse(text) {
+            Ok(cmd) => self.execute_delivery(ch, actor, cmd, Some(delivery)).await,
+            Err(_) => self.handle(ch, actor, text).await,
+        }
+    }
+
     /// Executes a command for a user.
     pub async fn execute(&self, ch: &ChannelId, actor: &Actor, cmd: Command) -> Result<Vec<Message>, ServiceError> {
-        let span = info_span!("command", channel = %ch, user = %actor.user, command = ?cmd);
+        self.execute_delivery(ch, actor, cmd, None).await
+    }
+
+    /// Executes a command delivered with an id (see
+    /// [`Service::handle_delivery`]); `None` executes it unconditionally.
+    pub async fn execute_delivery(
+        &self,
+        ch: &ChannelId,
+        actor: &Actor,
+        cmd: Command,
+        delivery: Option<&str>,
+    ) -> Result<Vec<Message>, ServiceError> {
+        let span =
+            info_span!("command", channel = %ch, user = %actor.user, command = ?cmd, delivery = delivery.unwrap_or(""));
         async {
             for _attempt in 0..64 {
                 let (mut table, version) = self.table(ch).await?;
+                if let Some(id) = delivery {
+                    if table.delivered.iter().any(|d| d == id) {
+                        tracing::debug!("duplicate delivery ignored");
+                        return Ok(Vec::new());
+                    }
+                    table.delivered.push_back(id.to_string());
+                    while table.delivered.len() > crate::table::DELIVERIES_KEPT {
+                        table.delivered.pop_front();
+                    }
+                }
                 let before = table.clone();
                 let mut seed = || self.next_u64();
                 let mut ctx = Ctx { seed: &mut seed, new_records: Vec::new() };

@@ -157,7 +157,14 @@ pub struct Table {
     pub records: u32,
     /// Computer players seated so far (for their numbers).
     pub computers: u32,
+    /// Ids of the latest deliveries applied (platform interaction or event
+    /// ids), so that a duplicate delivery changes state once.
+    #[serde(default)]
+    pub delivered: std::collections::VecDeque<String>,
 }
+
+/// How many delivery ids a table remembers.
+pub const DELIVERIES_KEPT: usize = 256;
 
 mod rules_serde {
     use super::*;
@@ -180,6 +187,7 @@ impl Default for Table {
             stats: BTreeMap::new(),
             records: 0,
             computers: 0,
+            delivered: Default::default(),
         }
     }
 }
