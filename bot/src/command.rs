@@ -30,6 +30,17 @@ impl BotLevel {
     }
 }
 
+/// What happens to a player whose time runs out.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum TimeoutPolicy {
+    /// A computer takes the seat until the player says back (the default).
+    #[default]
+    StandIn,
+    /// The deal is aborted (not scored); the same dealer deals again on start.
+    Abort,
+}
+
 /// What a poverty step says.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PovertyStep {
@@ -98,6 +109,8 @@ pub enum Command {
     Rules(RulesCmd),
     /// Set the channel's language (admins).
     Lang(Lang),
+    /// What happens when a player's time (`turn_timeout`) runs out (admins).
+    Policy(TimeoutPolicy),
     /// Help, on one command or all.
     Help(Option<String>),
 }
@@ -175,6 +188,7 @@ fn de_what(w: &str) -> &str {
         "a preset name" => "ein Regelsatz",
         "a computer level (basic, random)" => "eine Stufe (basic, random)",
         "give, accept, decline or return" => "gib, annehmen, ablehnen oder zurück",
+        "standin or abort" => "standin oder abort",
         "show, set, preset or reset" => "zeigen, set, preset oder reset",
         "cards" => "Karten",
         other => other,
@@ -340,6 +354,13 @@ pub const COMMANDS: &[CommandInfo] = &[
         args: "en|de",
         help_en: "the channel's language (admins)",
         help_de: "die Sprache des Kanals (Admins)",
+    },
+    CommandInfo {
+        name: "policy",
+        aliases: &["zeitlimit"],
+        args: "standin|abort",
+        help_en: "when a player's time (turn_timeout) runs out: a computer stands in, or the deal is aborted (admins)",
+        help_de: "wenn die Zeit (turn_timeout) abläuft: ein Computer springt ein, oder das Spiel wird abgebrochen (Admins)",
     },
     CommandInfo {
         name: "help",
@@ -674,6 +695,14 @@ pub fn parse(text: &str) -> Result<Command, ParseError> {
             })?),
             [] => return Err(ParseError::Missing { command: "lang", what: "a language (en, de)" }),
             [_, extra, ..] => return Err(ParseError::TooMany { command: "lang", extra: extra.to_string() }),
+        },
+        "policy" => match rest {
+            ["standin" | "stand-in" | "computer" | "vertreten"] => Command::Policy(TimeoutPolicy::StandIn),
+            ["abort" | "abbrechen"] => Command::Policy(TimeoutPolicy::Abort),
+            [w, ..] => {
+                return Err(ParseError::Bad { command: "policy", arg: w.to_string(), expected: "standin or abort" });
+            }
+            [] => return Err(ParseError::Missing { command: "policy", what: "standin or abort" }),
         },
         "help" => Command::Help(rest.first().map(|s| s.to_string())),
         other => unreachable!("command {other} has no parser"),

@@ -152,6 +152,21 @@ pub fn events(t: &Table, ev: &[Event]) -> Option<String> {
                 )
                 .into(),
             Event::LangChanged => l.t("Language: English.", "Sprache: Deutsch.").into(),
+            Event::Reminder(n) => format!("{n}: {}", l.t("your time is running out.", "deine Zeit läuft ab.")),
+            Event::TimedOut(n) => format!(
+                "{n}: {}",
+                l.t(
+                    "time is up; a computer plays the seat until you say back.",
+                    "Zeit abgelaufen; ein Computer spielt den Platz, bis du back sagst."
+                )
+            ),
+            Event::Aborted(n) => format!(
+                "{n}: {}",
+                l.t(
+                    "time is up; the deal is aborted. Say start to deal again.",
+                    "Zeit abgelaufen; das Spiel ist abgebrochen. Mit start wird neu gegeben."
+                )
+            ),
         };
         out.push_str(&line);
         out.push('\n');

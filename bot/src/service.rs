@@ -35,13 +35,77 @@ pub enum ServiceError {
 pub struct Service<S: Store> {
     store: S,
     rng: Mutex<Rng>,
+    /// Wall-clock milliseconds at `base`, so that time follows tokio's
+    /// clock (which tests can pause and advance).
+    base_ms: u64,
+    base: tokio::time::Instant,
 }
 
 impl<S: Store> Service<S> {
     /// A service on a store; `seed` drives deals and computer players
     /// (give the same seed for reproducible tests).
     pub fn new(store: S, seed: u64) -> Service<S> {
-        Service { store, rng: Mutex::new(Rng::new(seed)) }
+        let base_ms =
+            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64);
+        Service { store, rng: Mutex::new(Rng::new(seed)), base_ms, base: tokio::time::Instant::now() }
+    }
+
+    /// Milliseconds since the Unix epoch, by tokio's clock.
+    pub fn now_ms(&self) -> u64 {
+        self.base_ms + self.base.elapsed().as_millis() as u64
+    }
+
+    /// Applies the turn timeout of a channel: a reminder at half the
+    /// `turn_timeout`, then the table's policy. Adapters call this
+    /// periodically for their active channels.
+    pub async fn tick(&self, ch: &ChannelId) -> Result<Vec<Message>, ServiceError> {
+        let span = info_span!("tick", channel = %ch);
+        async {
+            for _attempt in 0..64 {
+                let (mut table, version) = self.table(ch).await?;
+                let mut seed = || self.next_u64();
+                let mut ctx = Ctx { seed: &mut seed, new_records: Vec::new() };
+                let mut bot_rng = Rng::new(self.next_u64());
+                let now = self.now_ms();
+                let events = match table
+                    .check_timeout(now, &mut ctx, &mut |level, view| player::decide(level, view, &mut bot_rng))
+                {
+                    Ok(ev) => ev,
+                    Err(e) => {
+                        tracing::error!(error = %e, "turn timeout failed");
+                        return Ok(Vec::new());
+                    }
+                };
+                if events.is_empty() {
+                    return Ok(Vec::new());
+                }
+                table.update_clock(now);
+                let records = std::mem::take(&mut ctx.new_records);
+                let json = serde_json::to_string(&table)?;
+                match self.store.commit(ch, version, &json, &records).await? {
+                    Commit::Done(_) => {}
+                    Commit::Conflict => continue,
+                }
+                let mut out = Vec::new();
+                if let Some(text) = render::events(&table, &events) {
+                    let mut m = Message::public(Kind::Events, text);
+                    m.mention = self.to_act(&table).into_iter().collect();
+                    out.push(m);
+                }
+                let mut m = Message::public(Kind::Table, render::table(&table));
+                m.mention = self.to_act(&table).into_iter().collect();
+                out.push(m);
+                if let Some(u) = self.to_act(&table)
+                    && let Some(v) = table.view_for(&u)
+                {
+                    out.push(Message::private(&u, Kind::Hand, render::hand(table.lang, &v)));
+                }
+                return Ok(out);
+            }
+            Err(ServiceError::Contention)
+        }
+        .instrument(span)
+        .await
     }
 
     /// The store.
@@ -134,6 +198,7 @@ impl<S: Store> Service<S> {
                     }
                 }
                 let records = std::mem::take(&mut ctx.new_records);
+                table.update_clock(self.now_ms());
                 if table != before || !records.is_empty() {
                     let json = serde_json::to_string(&table)?;
                     match self.store.commit(ch, version, &json, &records).await? {
@@ -218,12 +283,10 @@ impl<S: Store> Service<S> {
 
     /// The person who must act now, if a person must.
     fn to_act(&self, t: &Table) -> Option<UserId> {
-        let g = t.game().ok()??;
-        let s = g.mandatory_announcement().or(g.to_act())?;
-        let ts = t.table_seat(s)?;
+        let (_, ts) = t.person_to_act()?;
         match &t.seats[ts].occupant {
-            Occupant::Human { user } if t.seats[ts].stand_in.is_none() => Some(user.clone()),
-            _ => None,
+            Occupant::Human { user } => Some(user.clone()),
+            Occupant::Computer { .. } => None,
         }
     }
 

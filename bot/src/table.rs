@@ -16,7 +16,7 @@ use doko_engine::{
 };
 use serde::{Deserialize, Serialize};
 
-use crate::command::{BotLevel, Command, PovertyStep, RulesCmd};
+use crate::command::{BotLevel, Command, PovertyStep, RulesCmd, TimeoutPolicy};
 use crate::ids::{Actor, UserId};
 use crate::lang::Lang;
 
@@ -161,6 +161,23 @@ pub struct Table {
     /// ids), so that a duplicate delivery changes state once.
     #[serde(default)]
     pub delivered: std::collections::VecDeque<String>,
+    /// What happens when a player's time runs out.
+    #[serde(default)]
+    pub policy: TimeoutPolicy,
+    /// Who must act and since when (for `turn_timeout`).
+    #[serde(default)]
+    pub turn: Option<TurnClock>,
+}
+
+/// The turn clock: which person must act and since when.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TurnClock {
+    /// The seat's key.
+    pub key: String,
+    /// Since when, in milliseconds since the Unix epoch.
+    pub since_ms: u64,
+    /// Whether the reminder was sent.
+    pub reminded: bool,
 }
 
 /// How many delivery ids a table remembers.
@@ -188,6 +205,8 @@ impl Default for Table {
             records: 0,
             computers: 0,
             delivered: Default::default(),
+            policy: TimeoutPolicy::StandIn,
+            turn: None,
         }
     }
 }
@@ -309,6 +328,12 @@ pub enum Event {
     SessionOver,
     /// Rules changed.
     RulesChanged,
+    /// A person's time is running out.
+    Reminder(String),
+    /// A person's time ran out; a computer plays for them.
+    TimedOut(String),
+    /// A person's time ran out; the deal is aborted.
+    Aborted(String),
     /// Language changed.
     LangChanged,
 }
@@ -547,6 +572,11 @@ impl Table {
                 self.lang = *l;
                 ev.push(Event::LangChanged);
             }
+            Command::Policy(p) => {
+                self.require_admin(actor)?;
+                self.policy = *p;
+                ev.push(Event::RulesChanged);
+            }
             Command::Record(Some(n)) if *n == 0 || *n > self.records => return Err(CommandError::NoRecord(*n)),
             Command::Record(None) if self.records == 0 => return Err(CommandError::NoRecord(0)),
             Command::Hand
@@ -770,6 +800,67 @@ impl Table {
             bock: deal.bock,
         };
         ev.push(Event::Scored(Box::new(summary)));
+    }
+
+    /// The person who must act now (seat key and table seat), if a person must.
+    pub fn person_to_act(&self) -> Option<(String, usize)> {
+        let g = self.game().ok()??;
+        let s = g.mandatory_announcement().or(g.to_act())?;
+        let ts = self.table_seat(s)?;
+        let seat = &self.seats[ts];
+        match &seat.occupant {
+            Occupant::Human { .. } if seat.stand_in.is_none() => Some((seat.key(), ts)),
+            _ => None,
+        }
+    }
+
+    /// Keeps the turn clock: restarts it when another person must act.
+    pub fn update_clock(&mut self, now_ms: u64) {
+        let who = self.person_to_act().map(|(k, _)| k);
+        match (&self.turn, who) {
+            (Some(t), Some(k)) if t.key == k => {}
+            (_, Some(k)) => self.turn = Some(TurnClock { key: k, since_ms: now_ms, reminded: false }),
+            (_, None) => self.turn = None,
+        }
+    }
+
+    /// Applies the turn timeout at `now_ms`: a reminder at half time, then
+    /// the table's policy. Returns the events (none when nothing is due).
+    pub fn check_timeout(
+        &mut self,
+        now_ms: u64,
+        ctx: &mut Ctx<'_>,
+        decide: &mut dyn FnMut(BotLevel, &SeatView) -> Action,
+    ) -> Result<Vec<Event>, CommandError> {
+        let limit = self.game()?.map_or(self.rules.turn_timeout, |g| g.rules().turn_timeout) as u64 * 1000;
+        let Some(turn) = self.turn.clone() else { return Ok(Vec::new()) };
+        let Some((key, ts)) = self.person_to_act() else { return Ok(Vec::new()) };
+        if limit == 0 || key != turn.key {
+            return Ok(Vec::new());
+        }
+        let elapsed = now_ms.saturating_sub(turn.since_ms);
+        let name = self.seats[ts].name.clone();
+        let mut ev = Vec::new();
+        if elapsed >= limit {
+            match self.policy {
+                TimeoutPolicy::StandIn => {
+                    self.seats[ts].stand_in = Some(BotLevel::Basic);
+                    ev.push(Event::TimedOut(name));
+                    ev.extend(self.run_computers(ctx, decide)?);
+                }
+                TimeoutPolicy::Abort => {
+                    if let Some(s) = &mut self.session {
+                        s.deal = None;
+                    }
+                    ev.push(Event::Aborted(name));
+                }
+            }
+            self.update_clock(now_ms);
+        } else if elapsed * 2 >= limit && !turn.reminded {
+            self.turn.as_mut().expect("clock").reminded = true;
+            ev.push(Event::Reminder(name));
+        }
+        Ok(ev)
     }
 
     /// Lets computer players (and stand-ins) act until a person must act or
