@@ -550,6 +550,26 @@ fn no_more(command: &'static str, rest: &[&str]) -> Result<(), ParseError> {
     }
 }
 
+impl Command {
+    /// The command a person would give for an engine action (a solo's
+    /// compulsory flag is the table's business, so it is dropped).
+    pub fn from_action(a: doko_engine::Action) -> Command {
+        use doko_engine::Action;
+        match a {
+            Action::Bid(Bid::Reserve(Reservation::Solo { kind, .. })) => {
+                Command::Bid(Bid::Reserve(Reservation::Solo { kind, duty: false }))
+            }
+            Action::Bid(b) => Command::Bid(b),
+            Action::Play(c) => Command::Play(c),
+            Action::Announce(c) => Command::Announce(c),
+            Action::Give(c) => Command::Poverty(PovertyStep::Give(c.iter().collect())),
+            Action::Answer(true) => Command::Poverty(PovertyStep::Accept),
+            Action::Answer(false) => Command::Poverty(PovertyStep::Decline),
+            Action::Return(c) => Command::Poverty(PovertyStep::Return(c.iter().collect())),
+        }
+    }
+}
+
 /// Parses a command. Case-insensitive; a leading `/` or `!` is ignored;
 /// a bare card (`CQ`, `kreuz dame`) means `play`.
 ///

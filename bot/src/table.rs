@@ -87,8 +87,10 @@ pub struct SheetRow {
 pub struct DealState {
     /// Session player index of each game seat 0..4.
     pub seats: [usize; 4],
-    /// The deal so far as a `doko-record/1` value.
-    pub record: serde_json::Value,
+    /// The deal so far; stored as its `doko-record/1` record and rebuilt
+    /// by replaying it when loaded.
+    #[serde(with = "game_serde", rename = "record")]
+    pub game: Game,
     /// Whether it counts double.
     pub bock: bool,
     /// A forced compulsory solo (vorführen) by this session player.
@@ -182,6 +184,18 @@ pub struct TurnClock {
 
 /// How many delivery ids a table remembers.
 pub const DELIVERIES_KEPT: usize = 256;
+
+mod game_serde {
+    use super::*;
+    pub fn serialize<S: serde::Serializer>(g: &Game, s: S) -> Result<S::Ok, S::Error> {
+        Record::from_game(g).to_value().serialize(s)
+    }
+    pub fn deserialize<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Game, D::Error> {
+        let v = serde_json::Value::deserialize(d)?;
+        let rec = Record::from_value(&v).map_err(serde::de::Error::custom)?;
+        rec.to_game().map_err(serde::de::Error::custom)
+    }
+}
 
 mod rules_serde {
     use super::*;
@@ -383,9 +397,7 @@ impl Table {
 
     /// The deal being played, rebuilt from its record.
     pub fn game(&self) -> Result<Option<Game>, CommandError> {
-        let Some(d) = self.session.as_ref().and_then(|s| s.deal.as_ref()) else { return Ok(None) };
-        let rec = Record::from_value(&d.record).map_err(|e| CommandError::Damaged(e.to_string()))?;
-        rec.to_game().map(Some).map_err(|e| CommandError::Damaged(e.to_string()))
+        Ok(self.session.as_ref().and_then(|s| s.deal.as_ref()).map(|d| d.game.clone()))
     }
 
     /// The table seat index (into `seats`) playing game seat `s` now.
@@ -516,21 +528,21 @@ impl Table {
                 let (mut g, seat) = self.my_game(actor)?;
                 let bid = self.adjust_bid(seat, *bid, &g)?;
                 g.act(seat, Action::Bid(bid))?;
-                self.push_action(seat, Action::Bid(bid));
+                self.put_game(&g);
                 ev.push(Event::Bid { name: actor.name.clone(), reserved: bid != Bid::Healthy });
                 self.after_action(g, ctx, &mut ev)?;
             }
             Command::Play(card) => {
                 let (mut g, seat) = self.my_game(actor)?;
                 g.act(seat, Action::Play(*card))?;
-                self.push_action(seat, Action::Play(*card));
+                self.put_game(&g);
                 ev.push(Event::Played { name: actor.name.clone(), card: *card });
                 self.after_action(g, ctx, &mut ev)?;
             }
             Command::Announce(call) => {
                 let (mut g, seat) = self.my_game(actor)?;
                 g.act(seat, Action::Announce(*call))?;
-                self.push_action(seat, Action::Announce(*call));
+                self.put_game(&g);
                 ev.push(Event::Announced { name: actor.name.clone(), call: *call });
                 self.after_action(g, ctx, &mut ev)?;
             }
@@ -543,7 +555,7 @@ impl Table {
                     PovertyStep::Return(c) => (Action::Return(cards_of(c)), "returned"),
                 };
                 g.act(seat, action)?;
-                self.push_action(seat, action);
+                self.put_game(&g);
                 ev.push(Event::Poverty { name: actor.name.clone(), step: name });
                 self.after_action(g, ctx, &mut ev)?;
             }
@@ -643,14 +655,10 @@ impl Table {
         }
     }
 
-    fn push_action(&mut self, seat: Seat, action: Action) {
+    /// Keeps the deal's game after an action.
+    fn put_game(&mut self, g: &Game) {
         let d = self.session.as_mut().and_then(|s| s.deal.as_mut()).expect("a deal is running");
-        let mut rec = Record::from_value(&d.record).expect("stored record reads");
-        match action {
-            Action::Bid(b) => rec.bids.get_or_insert_with(Vec::new).push((seat, b)),
-            a => rec.actions.push((seat, a)),
-        }
-        d.record = rec.to_value();
+        d.game = g.clone();
     }
 
     fn deal_next(&mut self, ctx: &mut Ctx<'_>, ev: &mut Vec<Event>) {
@@ -675,10 +683,8 @@ impl Table {
         // game seat i = player dealer+1+i; with five, the dealer sits out
         let seats = [(dealer + 1) % n, (dealer + 2) % n, (dealer + 3) % n, (dealer + 4) % n];
         let game = Game::deal(rules, Seat::new(3), (ctx.seed)());
-        let mut rec = Record::from_game(&game);
-        rec.bids = Some(Vec::new());
         let bock = sess.bock_left > 0;
-        sess.deal = Some(DealState { seats, record: rec.to_value(), bock, forced });
+        sess.deal = Some(DealState { seats, game, bock, forced });
         ev.push(Event::Dealt {
             number: sess.deals + 1,
             dealer: sess.names[dealer].clone(),
@@ -893,7 +899,7 @@ impl Table {
                 g2.act(seat, action)?;
             }
             let name = self.seats[ts].name.clone();
-            self.push_action(seat, action);
+            self.put_game(&g2);
             ev.push(match action {
                 Action::Bid(b) => Event::Bid { name, reserved: b != Bid::Healthy },
                 Action::Play(c) => Event::Played { name, card: c },

@@ -25,3 +25,144 @@ pub fn run(games: u64, seed: u64, nines: bool) {
         secs * 1e9 / games as f64
     );
 }
+
+/// Options of the table benchmark.
+pub struct TablesOpts {
+    /// Redis URL; none: start a redis-server of our own.
+    pub redis: Option<String>,
+    /// Concurrent tables.
+    pub tables: usize,
+    /// Actions per table (a deal is 4 bids and 48 cards).
+    pub actions: usize,
+}
+
+struct OwnRedis(std::process::Child, std::path::PathBuf);
+
+impl Drop for OwnRedis {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+        let _ = std::fs::remove_dir_all(&self.1);
+    }
+}
+
+fn start_redis() -> anyhow::Result<(OwnRedis, String)> {
+    use anyhow::Context;
+    let port = std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
+    let dir = std::env::temp_dir().join(format!("doko-bench-redis-{port}"));
+    std::fs::create_dir_all(&dir)?;
+    let child = std::process::Command::new("redis-server")
+        .args(["--port", &port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
+        .arg("--dir")
+        .arg(&dir)
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .context("starting redis-server")?;
+    let guard = OwnRedis(child, dir);
+    let start = Instant::now();
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        anyhow::ensure!(start.elapsed().as_secs() < 20, "redis-server did not start");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    Ok((guard, format!("redis://127.0.0.1:{port}/")))
+}
+
+async fn used_memory(url: &str) -> anyhow::Result<u64> {
+    let client = redis::Client::open(url)?;
+    let mut c = client.get_multiplexed_async_connection().await?;
+    let info: String = redis::cmd("INFO").arg("memory").query_async(&mut c).await?;
+    Ok(info.lines().find_map(|l| l.strip_prefix("used_memory:")).and_then(|v| v.trim().parse().ok()).unwrap_or(0))
+}
+
+/// Plays `tables` tables at once on Redis, four people each, and prints
+/// actions per second, latency (median, p99) and Redis memory per table.
+pub async fn tables(o: TablesOpts) -> anyhow::Result<()> {
+    use std::sync::Arc;
+
+    use doko_bot::command::Command;
+    use doko_bot::player::{BasicPlayer, Player};
+    use doko_bot::{Actor, ChannelId, Kind, Platform, RedisStore, Service, UserId};
+
+    let (_guard, url) = match o.redis {
+        Some(u) => (None, u),
+        None => {
+            let (g, u) = start_redis()?;
+            (Some(g), u)
+        }
+    };
+    let before = used_memory(&url).await?;
+    let svc = Arc::new(Service::new(RedisStore::connect(&url, 3600).await?, 5));
+    let setup = Instant::now();
+    let mut handles = Vec::new();
+    for t in 0..o.tables {
+        let svc = svc.clone();
+        handles.push(tokio::spawn(async move {
+            let ch = ChannelId::new(Platform::Discord, format!("bench-{t}"));
+            let people: Vec<Actor> = (0..4)
+                .map(|i| Actor::new(UserId::new(Platform::Discord, format!("{t}-{i}")), format!("P{i}"), i == 0))
+                .collect();
+            for p in &people {
+                svc.execute(&ch, p, Command::Join).await?;
+            }
+            svc.execute(&ch, &people[0], Command::Start).await?;
+            Ok::<_, anyhow::Error>((ch, people))
+        }));
+    }
+    let mut tables = Vec::new();
+    for h in handles {
+        tables.push(h.await??);
+    }
+    let setup_s = setup.elapsed().as_secs_f64();
+    let start = Instant::now();
+    let mut handles = Vec::new();
+    for (ch, people) in tables {
+        let svc = svc.clone();
+        let n = o.actions;
+        handles.push(tokio::spawn(async move {
+            let mut lat = Vec::with_capacity(n);
+            for _ in 0..n {
+                let (t, _) = svc.table(&ch).await?;
+                let Some(g) = t.game()? else { break };
+                let Some(seat) = g.mandatory_announcement().or(g.to_act()) else { break };
+                let Some(ts) = t.table_seat(seat) else { break };
+                let Some(actor) = people.iter().find(|a| t.seat_of(&a.user) == Some(ts)) else { break };
+                let cmd = Command::from_action(BasicPlayer.decide(&g.view(seat)));
+                let t0 = Instant::now();
+                let msgs = svc.execute(&ch, actor, cmd).await?;
+                lat.push(t0.elapsed());
+                if msgs.iter().any(|m| m.kind == Kind::Error) {
+                    // a refused choice (a forced solo): take the first legal action
+                    let cmd = Command::from_action(g.view(seat).legal[0]);
+                    svc.execute(&ch, actor, cmd).await?;
+                }
+            }
+            Ok::<_, anyhow::Error>(lat)
+        }));
+    }
+    let mut lat = Vec::new();
+    for h in handles {
+        lat.extend(h.await??);
+    }
+    let secs = start.elapsed().as_secs_f64();
+    lat.sort();
+    let pct = |p: f64| {
+        lat.get(((lat.len() as f64 * p) as usize).min(lat.len().saturating_sub(1))).copied().unwrap_or_default()
+    };
+    let after = used_memory(&url).await?;
+    println!(
+        "{} tables on Redis: {} actions in {secs:.2} s = {:.0} actions/s; latency median {:.2} ms, p99 {:.2} ms; setup {setup_s:.2} s",
+        o.tables,
+        lat.len(),
+        lat.len() as f64 / secs,
+        pct(0.5).as_secs_f64() * 1e3,
+        pct(0.99).as_secs_f64() * 1e3,
+    );
+    println!(
+        "Redis memory: {} KiB for {} tables ({:.1} KiB per table, records included)",
+        (after.saturating_sub(before)) / 1024,
+        o.tables,
+        after.saturating_sub(before) as f64 / 1024.0 / o.tables as f64
+    );
+    Ok(())
+}

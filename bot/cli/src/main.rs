@@ -55,6 +55,17 @@ enum Cmd {
         #[arg(long)]
         no_nines: bool,
     },
+    /// Measure the service: many tables at once on Redis (actions per
+    /// second, latency, Redis memory per table). Starts its own
+    /// redis-server unless --redis is given.
+    BenchTables {
+        /// Concurrent tables.
+        #[arg(long, default_value_t = 1000)]
+        tables: usize,
+        /// Actions per table.
+        #[arg(long, default_value_t = 52)]
+        actions: usize,
+    },
     /// Play at a table in this terminal (the default).
     Play,
 }
@@ -130,6 +141,17 @@ fn main() -> ExitCode {
         Some(Cmd::Bench { games, seed, no_nines }) => {
             bench::run(*games, *seed, !no_nines);
             ExitCode::SUCCESS
+        }
+        Some(Cmd::BenchTables { tables, actions }) => {
+            let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("tokio runtime");
+            let opts = bench::TablesOpts { redis: cli.redis.clone(), tables: *tables, actions: *actions };
+            match rt.block_on(bench::tables(opts)) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("doko: {e:#}");
+                    ExitCode::FAILURE
+                }
+            }
         }
         Some(Cmd::Play) | None => {
             tracing_subscriber::fmt()

@@ -9,10 +9,10 @@ use std::path::PathBuf;
 use std::process::{Child, Command as Proc, Stdio};
 use std::time::{Duration, Instant};
 
-use doko_bot::command::{Command, PovertyStep};
+use doko_bot::command::Command;
 use doko_bot::player::{BasicPlayer, Player};
 use doko_bot::{Actor, ChannelId, Kind, Message, Service, Store};
-use doko_engine::{Action, Bid, Reservation};
+use doko_engine::Action;
 
 /// A redis-server started for one test, stopped when dropped.
 pub struct RedisServer {
@@ -65,18 +65,7 @@ impl Drop for RedisServer {
 
 /// The command a person would type for an engine action.
 pub fn command_for(a: Action) -> Command {
-    match a {
-        Action::Bid(Bid::Reserve(Reservation::Solo { kind, .. })) => {
-            Command::Bid(Bid::Reserve(Reservation::Solo { kind, duty: false }))
-        }
-        Action::Bid(b) => Command::Bid(b),
-        Action::Play(c) => Command::Play(c),
-        Action::Announce(c) => Command::Announce(c),
-        Action::Give(c) => Command::Poverty(PovertyStep::Give(c.iter().collect())),
-        Action::Answer(true) => Command::Poverty(PovertyStep::Accept),
-        Action::Answer(false) => Command::Poverty(PovertyStep::Decline),
-        Action::Return(c) => Command::Poverty(PovertyStep::Return(c.iter().collect())),
-    }
+    Command::from_action(a)
 }
 
 fn refused(msgs: &[Message]) -> bool {
