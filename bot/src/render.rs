@@ -523,6 +523,99 @@ pub fn rules(t: &Table) -> String {
     s
 }
 
+/// A rule the engine enforced, told with names and card symbols.
+pub fn rule_error(t: &Table, e: &doko_engine::ActionError) -> String {
+    use doko_engine::ActionError as A;
+    let l = t.lang;
+    let n = |s: doko_engine::Seat| t.name_of(s);
+    match e {
+        A::DealOver => l.t("the deal is over", "das Spiel ist vorbei").into(),
+        A::WrongPhase { now, .. } => format!("{}: {now}", l.t("not now", "nicht jetzt")),
+        A::NotYourTurn { turn, .. } => {
+            format!("{} {}", l.t("it is not your turn; it is", "du bist nicht dran, sondern"), n(*turn))
+        }
+        A::NotInHand { card, .. } => format!("{} {}", l.t("you do not hold", "du hast kein"), l.card(*card)),
+        A::MustFollow { class, holds, .. } => {
+            let suit = match (l, class) {
+                (Lang::De, doko_engine::Class::Trump) => "Trumpf",
+                (Lang::De, doko_engine::Class::Clubs) => "Kreuz",
+                (Lang::De, doko_engine::Class::Spades) => "Pik",
+                (Lang::De, doko_engine::Class::Hearts) => "Herz",
+                (Lang::De, doko_engine::Class::Diamonds) => "Karo",
+                (_, c) => c.name(),
+            };
+            format!(
+                "{} {suit} ({} {})",
+                l.t("you must follow", "du musst bedienen:"),
+                l.t("you hold", "du hast"),
+                l.card(*holds)
+            )
+        }
+        A::MustAnnounce { points, .. } => format!(
+            "{points} {}",
+            l.t(
+                "points in the first trick: you must announce first (Pflichtansage)",
+                "Augen im ersten Stich: du musst zuerst ansagen (Pflichtansage)"
+            )
+        ),
+        A::WeddingNeedsQueens { .. } => {
+            l.t("a wedding needs both queens of clubs", "eine Hochzeit braucht beide Kreuz-Damen").into()
+        }
+        A::RuleOff { what, .. } => {
+            format!("{what}: {}", l.t("not allowed under these rules", "nach diesen Regeln nicht erlaubt"))
+        }
+        A::TooManyTrumps { trumps, max, .. } => format!(
+            "{} {trumps} {}; {} {max}",
+            l.t("you hold", "du hast"),
+            l.t("trumps", "Trümpfe"),
+            l.t("poverty allows at most", "Armut erlaubt höchstens")
+        ),
+        A::CannotThrowIn { nines, kings, .. } => format!(
+            "{} ({nines} {}, {kings} {})",
+            l.t("not enough to throw in", "zu wenig zum Schmeißen"),
+            l.t("nines", "Neunen"),
+            l.t("kings", "Könige")
+        ),
+        A::SoloNotAllowed { kind, .. } => {
+            format!("solo {kind}: {}", l.t("not allowed under these rules", "nach diesen Regeln nicht erlaubt"))
+        }
+        A::ExchangeCount { expected, got, .. } => {
+            format!("{} {expected} {} ({got})", l.t("pass exactly", "genau"), l.t("cards", "Karten abgeben"))
+        }
+        A::MustGiveTrumps { keeps, .. } => format!(
+            "{} ({} {})",
+            l.t("put down all your trumps", "lege alle Trümpfe ab"),
+            l.t("you keep", "du behältst"),
+            l.card(*keeps)
+        ),
+        A::BeforeClarification { .. } => l
+            .t("no announcement before the wedding is clarified", "keine Ansage, bevor die Hochzeit geklärt ist")
+            .into(),
+        A::WrongParty { party, call, .. } => format!(
+            "{} {}: {} {}",
+            l.t("you play", "du spielst"),
+            l.party(*party),
+            l.t("you cannot announce", "du kannst nicht ansagen:"),
+            l.call(*call)
+        ),
+        A::AlreadyAnnounced { party, call, .. } => {
+            format!("{} {} {}", l.party(*party), l.t("has already announced", "hat schon angesagt:"), l.call(*call))
+        }
+        A::TooLate { call, cards, needed, .. } => format!(
+            "{}: {} {cards} {}, {} {needed}",
+            l.call(*call),
+            l.t("too late - you hold", "zu spät - du hast"),
+            l.t("cards", "Karten"),
+            l.t("it needs", "nötig sind")
+        ),
+        A::AfterLateReply { call, .. } => format!(
+            "{}: {}",
+            l.call(*call),
+            l.t("no further announcement after a late reply", "keine weitere Ansage nach einer späten Erwiderung")
+        ),
+    }
+}
+
 /// A refused command.
 pub fn error(l: Lang, e: &CommandError) -> String {
     if l == Lang::En {

@@ -186,7 +186,11 @@ impl<S: Store> Service<S> {
                 let mut events = match table.apply(actor, &cmd, &mut ctx) {
                     Ok(ev) => ev,
                     Err(e) => {
-                        return Ok(vec![Message::private(&actor.user, Kind::Error, render::error(table.lang, &e))]);
+                        let text = match &e {
+                            crate::table::CommandError::Rule(r) => render::rule_error(&before, r),
+                            e => render::error(table.lang, e),
+                        };
+                        return Ok(vec![Message::private(&actor.user, Kind::Error, text)]);
                     }
                 };
                 let mut bot_rng = Rng::new(self.next_u64());

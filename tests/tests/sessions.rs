@@ -350,10 +350,16 @@ async fn commands_are_checked_for_seat_and_turn() {
     let not_on_turn = ps.iter().find(|a| t.seat_of(&a.user) != Some(to_act)).unwrap();
     let m = say(&svc, &ch, not_on_turn, "gesund").await;
     assert_eq!(m[0].kind, Kind::Error);
-    assert!(m[0].text.contains("not on turn"), "{}", m[0].text);
+    let turn_name = &t.seats[to_act].name;
+    assert_eq!(m[0].text, format!("it is not your turn; it is {turn_name}"));
+    // the same refusal in a German channel
+    say(&svc, &ch, &ps[0], "sprache de").await;
+    let m = say(&svc, &ch, not_on_turn, "gesund").await;
+    assert_eq!(m[0].text, format!("du bist nicht dran, sondern {turn_name}"));
+    say(&svc, &ch, &ps[0], "lang en").await;
     let m = say(&svc, &ch, not_on_turn, "tanz").await;
     assert!(m[0].text.contains("unknown command"), "{}", m[0].text);
     let (_, v2) = svc.table(&ch).await.unwrap();
-    assert_eq!(v, v2, "refused commands change nothing");
+    assert_eq!(v + 2, v2, "refused commands change nothing (two language changes do)");
     let _ = BotLevel::Basic;
 }
