@@ -18,6 +18,8 @@ pub enum BotLevel {
     Basic,
     /// Random legal actions (for tests and beginners' tables).
     Random,
+    /// Determinized Monte Carlo within a time budget.
+    Strong,
 }
 
 impl BotLevel {
@@ -26,6 +28,7 @@ impl BotLevel {
         match self {
             BotLevel::Basic => "basic",
             BotLevel::Random => "random",
+            BotLevel::Strong => "strong",
         }
     }
 }
@@ -186,7 +189,7 @@ fn de_what(w: &str) -> &str {
         "a number" => "eine Zahl",
         "a key and a value" => "Schlüssel und Wert",
         "a preset name" => "ein Regelsatz",
-        "a computer level (basic, random)" => "eine Stufe (basic, random)",
+        "a computer level (basic, strong, random)" => "eine Stufe (basic, strong, random)",
         "give, accept, decline or return" => "gib, annehmen, ablehnen oder zurück",
         "standin or abort" => "standin oder abort",
         "show, set, preset or reset" => "zeigen, set, preset oder reset",
@@ -236,7 +239,7 @@ pub const COMMANDS: &[CommandInfo] = &[
     CommandInfo {
         name: "addbot",
         aliases: &["bot", "computer"],
-        args: "[basic|random]",
+        args: "[basic|strong|random]",
         help_en: "seat a computer player",
         help_de: "einen Computerspieler hinsetzen",
     },
@@ -611,11 +614,12 @@ pub fn parse(text: &str) -> Result<Command, ParseError> {
                 None => BotLevel::Basic,
                 Some(&"basic") | Some(&"einfach") => BotLevel::Basic,
                 Some(&"random") | Some(&"zufall") => BotLevel::Random,
+                Some(&"strong") | Some(&"stark") => BotLevel::Strong,
                 Some(w) => {
                     return Err(ParseError::Bad {
                         command: "addbot",
                         arg: w.to_string(),
-                        expected: "a computer level (basic, random)",
+                        expected: "a computer level (basic, strong, random)",
                     });
                 }
             };
@@ -828,7 +832,7 @@ mod tests {
         assert_eq!(parse(""), Err(ParseError::Empty));
         assert_eq!(parse("dance"), Err(ParseError::Unknown("dance".into())));
         assert!(parse("play").unwrap_err().message(Lang::De).contains("es fehlt eine Karte"));
-        assert!(help(Lang::En, None).contains("addbot [basic|random]"));
+        assert!(help(Lang::En, None).contains("addbot [basic|strong|random]"));
         assert!(help(Lang::De, Some("spiele")).starts_with("play CARD"));
     }
 

@@ -9,6 +9,7 @@
 
 #![warn(missing_docs)]
 
+pub mod arena;
 pub mod command;
 pub mod ids;
 pub mod lang;
@@ -16,6 +17,7 @@ pub mod player;
 pub mod render;
 pub mod service;
 pub mod store;
+pub mod strong;
 pub mod table;
 
 pub use command::{Command, ParseError, parse};

@@ -209,5 +209,8 @@ pub fn decide(level: BotLevel, view: &SeatView, rng: &mut Rng) -> Action {
     match level {
         BotLevel::Basic => BasicPlayer.decide(view),
         BotLevel::Random => RandomPlayer(Rng::new(rng.next_u64())).decide(view),
+        BotLevel::Strong => {
+            crate::strong::StrongPlayer::new(crate::strong::StrongConfig::default(), rng.next_u64()).decide(view)
+        }
     }
 }

@@ -851,6 +851,26 @@ impl Game {
     }
 }
 
+impl Game {
+    /// Plays random legal cards (and the owed announcements) to the end
+    /// of the deal. For simulations.
+    pub fn random_playout(&mut self, rng: &mut crate::rng::Rng) {
+        while self.phase == Phase::Playing {
+            let s = self.to_act;
+            if self.mandatory == Some(s) {
+                let p = self.party(s);
+                if self.announce(s, Call::of(Level::Win, p)).is_err() {
+                    self.mandatory = None;
+                }
+                continue;
+            }
+            let legal = self.playable(s).distinct();
+            let card = legal.nth(rng.below(legal.len())).expect("a hand in play is never empty");
+            self.play(s, card).expect("a legal card");
+        }
+    }
+}
+
 fn phase_name(p: Phase) -> &'static str {
     match p {
         Phase::Bidding => "the reservations are being asked",

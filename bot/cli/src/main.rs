@@ -66,6 +66,32 @@ enum Cmd {
         #[arg(long, default_value_t = 52)]
         actions: usize,
     },
+    /// Duplicate matches between two kinds of computer player (random,
+    /// basic, strong): points per deal with a 95% confidence interval and
+    /// decision times.
+    Arena {
+        /// Kind A.
+        #[arg(long, default_value = "strong")]
+        a: String,
+        /// Kind B.
+        #[arg(long, default_value = "basic")]
+        b: String,
+        /// Deals (each played twice, seats swapped).
+        #[arg(long, default_value_t = 200)]
+        deals: usize,
+        /// Seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// The strong player's time per decision in milliseconds.
+        #[arg(long, default_value_t = 60)]
+        budget_ms: u64,
+        /// The strong player's sampled worlds per decision.
+        #[arg(long, default_value_t = 40)]
+        worlds: usize,
+        /// Threads (deals are split between them).
+        #[arg(long, default_value_t = 2)]
+        threads: usize,
+    },
     /// Play at a table in this terminal (the default).
     Play,
 }
@@ -152,6 +178,61 @@ fn main() -> ExitCode {
                     ExitCode::FAILURE
                 }
             }
+        }
+        Some(Cmd::Arena { a, b, deals, seed, budget_ms, worlds, threads }) => {
+            use doko_bot::arena;
+            let (Some(ka), Some(kb)) = (arena::Kind::from_name(a), arena::Kind::from_name(b)) else {
+                eprintln!("doko: kinds are random, basic, strong");
+                return ExitCode::from(2);
+            };
+            let cfg = doko_bot::strong::StrongConfig {
+                worlds: *worlds,
+                budget: std::time::Duration::from_millis(*budget_ms),
+                ..Default::default()
+            };
+            let rules = doko_engine::Rules::default();
+            let threads = (*threads).max(1);
+            let per = deals.div_ceil(threads);
+            let start = std::time::Instant::now();
+            let parts: Vec<arena::ArenaResult> = std::thread::scope(|sc| {
+                let hs: Vec<_> = (0..threads)
+                    .map(|t| {
+                        let n = per.min(deals.saturating_sub(t * per));
+                        let s = seed.wrapping_add(t as u64 * 0x9E37_79B9);
+                        let rules = &rules;
+                        sc.spawn(move || arena::run(ka, kb, n, s, rules, cfg))
+                    })
+                    .collect();
+                hs.into_iter().map(|h| h.join().expect("arena thread")).collect()
+            });
+            let mut all = arena::ArenaResult::default();
+            for p in parts {
+                all.per_deal.extend(p.per_deal);
+                all.times[0].extend(p.times[0].iter().copied());
+                all.times[1].extend(p.times[1].iter().copied());
+                all.illegal += p.illegal;
+            }
+            let (mean, ci) = all.mean_ci();
+            let (am, ap) = all.time_stats(0);
+            let (bm, bp) = all.time_stats(1);
+            println!(
+                "{} duplicate deals ({} plays), {:.0} s: {a} vs {b}: {a} {mean:+.3} points per deal (95% CI {:+.3} .. {:+.3}), {b} {:+.3}",
+                all.per_deal.len(),
+                2 * all.per_deal.len(),
+                start.elapsed().as_secs_f64(),
+                mean - ci,
+                mean + ci,
+                -mean
+            );
+            println!(
+                "decision time {a}: median {:.2} ms, p99 {:.2} ms; {b}: median {:.2} ms, p99 {:.2} ms; illegal choices {}",
+                am.as_secs_f64() * 1e3,
+                ap.as_secs_f64() * 1e3,
+                bm.as_secs_f64() * 1e3,
+                bp.as_secs_f64() * 1e3,
+                all.illegal
+            );
+            ExitCode::SUCCESS
         }
         Some(Cmd::Play) | None => {
             tracing_subscriber::fmt()

@@ -1,0 +1,126 @@
+//! The arena: duplicate matches between two kinds of computer player.
+//! Each deal is played twice with the same cards, the two kinds swapping
+//! seats, so card luck cancels; reported are the points per deal of kind A
+//! with a 95% confidence interval, and decision times.
+
+use std::time::{Duration, Instant};
+
+use doko_engine::{Action, Game, Rng, Rules, Seat};
+
+use crate::player::{BasicPlayer, Player, RandomPlayer};
+use crate::strong::{StrongConfig, StrongPlayer};
+
+/// A kind of computer player.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Uniformly random legal actions.
+    Random,
+    /// Conventions.
+    Basic,
+    /// Determinized Monte Carlo.
+    Strong,
+}
+
+impl Kind {
+    /// The kind for a name.
+    pub fn from_name(s: &str) -> Option<Kind> {
+        match s {
+            "random" => Some(Kind::Random),
+            "basic" => Some(Kind::Basic),
+            "strong" => Some(Kind::Strong),
+            _ => None,
+        }
+    }
+
+    fn player(self, seed: u64, strong: StrongConfig) -> Box<dyn Player> {
+        match self {
+            Kind::Random => Box::new(RandomPlayer(Rng::new(seed))),
+            Kind::Basic => Box::new(BasicPlayer),
+            Kind::Strong => Box::new(StrongPlayer::new(strong, seed)),
+        }
+    }
+}
+
+/// The outcome of an arena run.
+#[derive(Clone, Debug, Default)]
+pub struct ArenaResult {
+    /// Points of kind A per deal (the two plays of a deal averaged).
+    pub per_deal: Vec<f64>,
+    /// Decision times of kind A and of kind B.
+    pub times: [Vec<Duration>; 2],
+    /// Actions a player chose that the engine refused (must stay 0).
+    pub illegal: usize,
+}
+
+impl ArenaResult {
+    /// Mean points per deal of A and the half-width of the 95% interval.
+    pub fn mean_ci(&self) -> (f64, f64) {
+        let n = self.per_deal.len() as f64;
+        if n < 2.0 {
+            return (self.per_deal.first().copied().unwrap_or(0.0), f64::INFINITY);
+        }
+        let mean = self.per_deal.iter().sum::<f64>() / n;
+        let var = self.per_deal.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0);
+        (mean, 1.96 * (var / n).sqrt())
+    }
+
+    /// Median and 99th percentile of a kind's decision times.
+    pub fn time_stats(&self, side: usize) -> (Duration, Duration) {
+        let mut t = self.times[side].clone();
+        t.sort();
+        let at =
+            |p: f64| t.get(((t.len() as f64 * p) as usize).min(t.len().saturating_sub(1))).copied().unwrap_or_default();
+        (at(0.5), at(0.99))
+    }
+}
+
+/// Plays one deal to its end with a player per seat; returns the scores
+/// (zero for a void deal), and records decision times per side.
+fn play(
+    rules: &Rules,
+    dealer: Seat,
+    seed: u64,
+    players: &mut [Box<dyn Player>; 4],
+    side: [usize; 4],
+    out: &mut ArenaResult,
+) -> [i32; 4] {
+    let mut g = Game::deal(*rules, dealer, seed);
+    let mut steps = 0;
+    while let Some(s) = g.mandatory_announcement().or(g.to_act()) {
+        steps += 1;
+        assert!(steps < 1000, "a deal never ends");
+        let view = g.view(s);
+        let t0 = Instant::now();
+        let a = players[s.index()].decide(&view);
+        out.times[side[s.index()]].push(t0.elapsed());
+        if g.act(s, a).is_err() {
+            out.illegal += 1;
+            let fallback: Action = view.legal[0];
+            g.act(s, fallback).expect("a listed action is legal");
+        }
+    }
+    g.score().map_or([0; 4], |s| s.scores)
+}
+
+/// Runs `deals` duplicate deals of kind `a` against kind `b` from `seed`.
+pub fn run(a: Kind, b: Kind, deals: usize, seed: u64, rules: &Rules, strong: StrongConfig) -> ArenaResult {
+    let mut out = ArenaResult::default();
+    let mut rng = Rng::new(seed);
+    for d in 0..deals {
+        let deal_seed = rng.next_u64();
+        let dealer = Seat::new(d % 4);
+        let mut points = 0.0;
+        // play 1: A on seats 0 and 2; play 2: A on seats 1 and 3
+        for (round, a_seats) in [[true, false, true, false], [false, true, false, true]].into_iter().enumerate() {
+            let mut players: [Box<dyn Player>; 4] = std::array::from_fn(|i| {
+                let kind = if a_seats[i] { a } else { b };
+                kind.player(deal_seed ^ (i as u64 + 1) ^ ((round as u64) << 8), strong)
+            });
+            let side = a_seats.map(|x| if x { 0 } else { 1 });
+            let scores = play(rules, dealer, deal_seed, &mut players, side, &mut out);
+            points += (0..4).filter(|i| a_seats[*i]).map(|i| scores[i] as f64).sum::<f64>();
+        }
+        out.per_deal.push(points / 2.0);
+    }
+    out
+}

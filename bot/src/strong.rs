@@ -1,0 +1,277 @@
+//! The strong computer player: determinized Monte Carlo.
+//!
+//! For a card decision it samples deals of the unseen cards that fit
+//! everything its seat has observed (cards played, suits not followed,
+//! revealed queens of clubs and parties, the wedding declarer's queens),
+//! rebuilds each as a full game by replaying the public history through the
+//! engine (a world the history does not fit is refused by the engine and
+//! dropped), and evaluates every playable card by playouts in the sampled
+//! worlds. It stays within a time budget. Reservations and the poverty
+//! exchange use the basic player's conventions.
+
+use std::time::{Duration, Instant};
+
+use doko_engine::{
+    Action, Bid, Call, Card, Cards, Contract, Game, Level, Party, Phase, Record, Rng, Seat, SeatView, SeenBid,
+};
+
+use crate::player::{BasicPlayer, Player};
+
+/// The strong player's budget.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct StrongConfig {
+    /// Sampled worlds per decision at most.
+    pub worlds: usize,
+    /// Playouts per candidate card and world.
+    pub playouts: usize,
+    /// Time per decision at most.
+    pub budget: Duration,
+}
+
+impl Default for StrongConfig {
+    fn default() -> StrongConfig {
+        StrongConfig { worlds: 40, playouts: 2, budget: Duration::from_millis(60) }
+    }
+}
+
+/// Determinized Monte Carlo over sampled consistent worlds.
+pub struct StrongPlayer {
+    /// Its budget.
+    pub config: StrongConfig,
+    rng: Rng,
+}
+
+impl StrongPlayer {
+    /// A strong player with a budget and a seed.
+    pub fn new(config: StrongConfig, seed: u64) -> StrongPlayer {
+        StrongPlayer { config, rng: Rng::new(seed) }
+    }
+}
+
+/// What the view tells about the cards others hold.
+struct Knowledge {
+    unseen: Vec<Card>,
+    need: [usize; 4],
+    void: [[bool; 5]; 4],
+    /// queens of clubs each seat must still hold at least / at most
+    cq_min: [usize; 4],
+    cq_max: [usize; 4],
+}
+
+fn knowledge(v: &SeatView) -> Option<Knowledge> {
+    let pv = &v.public;
+    let order = &v.order;
+    let mut unseen_set = Cards::pack(pv.rules.nines).checked_sub(v.hand)?;
+    let mut played_by = [Cards::EMPTY; 4];
+    let mut void = [[false; 5]; 4];
+    let mut note_trick = |leader: Seat, cards: &[Card]| {
+        if let Some(first) = cards.first() {
+            let led = order.class(*first);
+            for (i, c) in cards.iter().enumerate() {
+                let s = leader.plus(i);
+                played_by[s.index()].insert(*c);
+                if order.class(*c) != led {
+                    void[s.index()][led as usize] = true;
+                }
+            }
+        }
+    };
+    for t in &pv.tricks {
+        note_trick(t.leader, &t.cards);
+    }
+    note_trick(pv.trick.leader, pv.trick.played());
+    for p in played_by {
+        unseen_set = unseen_set.checked_sub(p)?;
+    }
+    let mut need = pv.hand_sizes;
+    need[v.seat.index()] = 0;
+    let mut cq_min = [0usize; 4];
+    let mut cq_max = [2usize; 4];
+    let cq_played = |s: Seat| played_by[s.index()].count(Card::CQ);
+    match pv.contract {
+        Some(Contract::Normal) => {
+            for s in Seat::ALL {
+                match pv.parties[s.index()] {
+                    // a revealed Re player holds a queen of clubs unless one was played
+                    Some(Party::Re) if cq_played(s) == 0 => cq_min[s.index()] = 1,
+                    Some(Party::Kontra) => cq_max[s.index()] = 0,
+                    _ => {}
+                }
+            }
+        }
+        Some(Contract::Wedding) => {
+            if let Some(d) = pv.declarer {
+                cq_min[d.index()] = 2 - cq_played(d);
+            }
+        }
+        _ => {}
+    }
+    for s in Seat::ALL {
+        if s == v.seat {
+            cq_min[s.index()] = 0;
+            cq_max[s.index()] = 0;
+        }
+        cq_max[s.index()] = cq_max[s.index()].saturating_sub(cq_played(s));
+    }
+    Some(Knowledge { unseen: unseen_set.iter().collect(), need, void, cq_min, cq_max })
+}
+
+fn sample(k: &Knowledge, v: &SeatView, rng: &mut Rng) -> Option<[Cards; 4]> {
+    let order = &v.order;
+    'attempt: for _ in 0..30 {
+        let mut hands = [Cards::EMPTY; 4];
+        hands[v.seat.index()] = v.hand;
+        let mut left = k.need;
+        let mut cards = k.unseen.clone();
+        for i in (1..cards.len()).rev() {
+            cards.swap(i, rng.below(i + 1));
+        }
+        // queens of clubs first, to meet the minimums
+        cards.sort_by_key(|c| *c != Card::CQ);
+        let mut cq = [0usize; 4];
+        for c in cards {
+            let mut choices: Vec<usize> = (0..4)
+                .filter(|s| left[*s] > 0 && !k.void[*s][order.class(c) as usize])
+                .filter(|s| c != Card::CQ || cq[*s] < k.cq_max[*s])
+                .collect();
+            if c == Card::CQ {
+                let short: Vec<usize> = choices.iter().copied().filter(|s| cq[*s] < k.cq_min[*s]).collect();
+                if !short.is_empty() {
+                    choices = short;
+                }
+            }
+            if choices.is_empty() {
+                continue 'attempt;
+            }
+            let s = choices[rng.below(choices.len())];
+            hands[s].insert(c);
+            left[s] -= 1;
+            if c == Card::CQ {
+                cq[s] += 1;
+            }
+        }
+        if (0..4).any(|s| cq[s] < k.cq_min[s]) {
+            continue;
+        }
+        return Some(hands);
+    }
+    None
+}
+
+/// Rebuilds a full game from the view's public history and sampled hands
+/// (current hands; the cards played are given back to their players).
+fn world(v: &SeatView, hands: [Cards; 4]) -> Option<Game> {
+    let pv = &v.public;
+    if pv.poverty.is_some() {
+        return None; // the dealt hands before the exchange are unknown
+    }
+    let mut dealt = hands;
+    let mut plays: Vec<(Seat, Card)> = Vec::new();
+    for t in &pv.tricks {
+        for i in 0..4 {
+            plays.push((t.player(i), t.cards[i]));
+        }
+    }
+    for (i, c) in pv.trick.played().iter().enumerate() {
+        plays.push((pv.trick.leader.plus(i), *c));
+    }
+    for (s, c) in &plays {
+        dealt[s.index()].insert(*c);
+    }
+    let forehand = pv.dealer.next();
+    let bids: Vec<(Seat, Bid)> = forehand
+        .clockwise()
+        .into_iter()
+        .map(|s| {
+            let b = match (s == v.seat, pv.bids[s.index()]) {
+                (true, _) => v.own_bid.unwrap_or(Bid::Healthy),
+                (_, Some(SeenBid::Decided(r))) => Bid::Reserve(r),
+                _ => Bid::Healthy,
+            };
+            (s, b)
+        })
+        .collect();
+    let mut actions = Vec::with_capacity(plays.len() + pv.announcements.len());
+    let mut ai = 0;
+    for (pi, (s, c)) in plays.iter().enumerate() {
+        while ai < pv.announcements.len() && pv.announcements[ai].after_plays as usize == pi {
+            let a = pv.announcements[ai];
+            actions.push((a.seat, Action::Announce(a.call())));
+            ai += 1;
+        }
+        actions.push((*s, Action::Play(*c)));
+    }
+    for a in &pv.announcements[ai..] {
+        actions.push((a.seat, Action::Announce(a.call())));
+    }
+    let rec = Record { rules: pv.rules, dealer: pv.dealer, hands: dealt, bids: Some(bids), actions };
+    let g = rec.to_game().ok()?;
+    (g.phase() == Phase::Playing && g.hand(v.seat) == v.hand).then_some(g)
+}
+
+impl StrongPlayer {
+    fn card(&mut self, v: &SeatView) -> Option<Action> {
+        let start = Instant::now();
+        let legal = v.legal_cards().distinct();
+        let cands: Vec<Card> = legal.iter().collect();
+        if cands.len() <= 1 {
+            return cands.first().map(|c| Action::Play(*c));
+        }
+        let k = knowledge(v)?;
+        let me = v.seat;
+        let mut total = vec![0f64; cands.len()];
+        let mut wins = vec![0u32; cands.len()];
+        let mut n = 0u32;
+        let mut worlds = 0;
+        let mut tries = 0;
+        while worlds < self.config.worlds && start.elapsed() < self.config.budget && tries < self.config.worlds * 4 {
+            tries += 1;
+            let Some(hands) = sample(&k, v, &mut self.rng) else { continue };
+            let Some(g) = world(v, hands) else { continue };
+            worlds += 1;
+            for (i, c) in cands.iter().enumerate() {
+                for _ in 0..self.config.playouts {
+                    let mut w = g.clone();
+                    if w.play(me, *c).is_err() {
+                        break;
+                    }
+                    w.random_playout(&mut self.rng);
+                    if let Some(s) = w.score() {
+                        total[i] += s.scores[me.index()] as f64;
+                        wins[i] += s.winner.is_some_and(|p| p == w.party(me)) as u32;
+                    }
+                }
+            }
+            n += self.config.playouts as u32;
+        }
+        if worlds == 0 {
+            return None;
+        }
+        let best = (0..cands.len()).max_by(|a, b| total[*a].total_cmp(&total[*b])).expect("candidates");
+        // announce when the chosen line wins nearly always
+        if let Some(p) = v.own_party
+            && !v.public.announcements.iter().any(|a| a.party == p)
+            && n >= 16
+            && wins[best] as f64 / n as f64 >= 0.85
+        {
+            let call = Call::of(Level::Win, p);
+            if v.legal.contains(&Action::Announce(call)) {
+                return Some(Action::Announce(call));
+            }
+        }
+        Some(Action::Play(cands[best]))
+    }
+}
+
+impl Player for StrongPlayer {
+    fn decide(&mut self, v: &SeatView) -> Action {
+        if v.public.phase == Phase::Playing
+            && v.public.to_act == Some(v.seat)
+            && v.public.mandatory != Some(v.seat)
+            && let Some(a) = self.card(v)
+        {
+            return a;
+        }
+        BasicPlayer.decide(v)
+    }
+}

@@ -1,0 +1,54 @@
+//! Computer players: never an illegal action, never over the time budget
+//! (over many seeded deals), and the strong player decides from its seat's
+//! view only (its `decide` takes a `SeatView`, which holds no other hand).
+
+use std::time::Duration;
+
+use doko_bot::arena::{self, Kind};
+use doko_bot::player::Player;
+use doko_bot::strong::{StrongConfig, StrongPlayer};
+use doko_engine::{Game, Rules, Seat};
+
+#[test]
+fn no_player_ever_chooses_an_illegal_action() {
+    let rules = Rules::default();
+    let cfg = StrongConfig { worlds: 12, playouts: 1, budget: Duration::from_millis(40) };
+    for (a, b) in [(Kind::Strong, Kind::Random), (Kind::Basic, Kind::Random), (Kind::Strong, Kind::Basic)] {
+        let r = arena::run(a, b, 12, 7, &rules, cfg);
+        assert_eq!(r.illegal, 0, "{a:?} vs {b:?}");
+        assert_eq!(r.per_deal.len(), 12);
+    }
+    // casual rules: poverty, piglets, soloist leads
+    let casual = Rules::preset(doko_engine::Preset::Casual);
+    let r = arena::run(Kind::Strong, Kind::Basic, 12, 8, &casual, cfg);
+    assert_eq!(r.illegal, 0);
+}
+
+#[test]
+fn the_strong_player_stays_within_its_budget() {
+    // The budget is checked between sampled worlds; one world costs
+    // microseconds, so the slack below only absorbs a loaded machine.
+    let cfg = StrongConfig { worlds: 100_000, playouts: 4, budget: Duration::from_millis(30) };
+    let r = arena::run(Kind::Strong, Kind::Basic, 6, 9, &Rules::default(), cfg);
+    let worst = r.times[0].iter().max().copied().unwrap_or_default();
+    assert!(worst < cfg.budget + Duration::from_millis(250), "slowest decision {worst:?}");
+    assert!(r.times[0].iter().filter(|t| **t >= cfg.budget).count() > 0, "the budget was actually used");
+}
+
+#[test]
+fn the_strong_player_is_reproducible_from_its_seed_and_view() {
+    // The player only ever receives a `SeatView` (the type holds no other
+    // hand); given the same view and seed it decides the same, legally.
+    let rules = Rules::default();
+    let mut g = Game::deal(rules, Seat::new(3), 5);
+    for s in g.forehand().clockwise() {
+        g.act(s, doko_engine::Action::Bid(doko_engine::Bid::Healthy)).unwrap();
+    }
+    let me = g.to_act().unwrap();
+    let view = g.view(me);
+    let cfg = StrongConfig { worlds: 20, playouts: 2, budget: Duration::from_secs(5) };
+    let a1 = StrongPlayer::new(cfg, 1).decide(&view);
+    let a2 = StrongPlayer::new(cfg, 1).decide(&view.clone());
+    assert_eq!(a1, a2);
+    assert!(view.legal.contains(&a1));
+}
