@@ -204,13 +204,12 @@ impl Player for BasicPlayer {
     }
 }
 
-/// A decision by a computer of the given level.
-pub fn decide(level: BotLevel, view: &SeatView, rng: &mut Rng) -> Action {
+/// A decision by a computer of the given level (the strong one within
+/// `strong`'s budget).
+pub fn decide(level: BotLevel, view: &SeatView, rng: &mut Rng, strong: crate::strong::StrongConfig) -> Action {
     match level {
         BotLevel::Basic => BasicPlayer.decide(view),
         BotLevel::Random => RandomPlayer(Rng::new(rng.next_u64())).decide(view),
-        BotLevel::Strong => {
-            crate::strong::StrongPlayer::new(crate::strong::StrongConfig::default(), rng.next_u64()).decide(view)
-        }
+        BotLevel::Strong => crate::strong::StrongPlayer::new(strong, rng.next_u64()).decide(view),
     }
 }

@@ -39,6 +39,7 @@ pub struct Service<S: Store> {
     /// clock (which tests can pause and advance).
     base_ms: u64,
     base: tokio::time::Instant,
+    strong: crate::strong::StrongConfig,
 }
 
 impl<S: Store> Service<S> {
@@ -47,7 +48,20 @@ impl<S: Store> Service<S> {
     pub fn new(store: S, seed: u64) -> Service<S> {
         let base_ms =
             std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64);
-        Service { store, rng: Mutex::new(Rng::new(seed)), base_ms, base: tokio::time::Instant::now() }
+        Service {
+            store,
+            rng: Mutex::new(Rng::new(seed)),
+            base_ms,
+            base: tokio::time::Instant::now(),
+            strong: Default::default(),
+        }
+    }
+
+    /// Sets the strong computer player's budget (time and samples per
+    /// decision).
+    pub fn with_strong(mut self, strong: crate::strong::StrongConfig) -> Service<S> {
+        self.strong = strong;
+        self
     }
 
     /// Milliseconds since the Unix epoch, by tokio's clock.
@@ -67,9 +81,9 @@ impl<S: Store> Service<S> {
                 let mut ctx = Ctx { seed: &mut seed, new_records: Vec::new() };
                 let mut bot_rng = Rng::new(self.next_u64());
                 let now = self.now_ms();
-                let events = match table
-                    .check_timeout(now, &mut ctx, &mut |level, view| player::decide(level, view, &mut bot_rng))
-                {
+                let events = match table.check_timeout(now, &mut ctx, &mut |level, view| {
+                    player::decide(level, view, &mut bot_rng, self.strong)
+                }) {
                     Ok(ev) => ev,
                     Err(e) => {
                         tracing::error!(error = %e, "turn timeout failed");
@@ -194,7 +208,9 @@ impl<S: Store> Service<S> {
                     }
                 };
                 let mut bot_rng = Rng::new(self.next_u64());
-                match table.run_computers(&mut ctx, &mut |level, view| player::decide(level, view, &mut bot_rng)) {
+                match table
+                    .run_computers(&mut ctx, &mut |level, view| player::decide(level, view, &mut bot_rng, self.strong))
+                {
                     Ok(ev) => events.extend(ev),
                     Err(e) => {
                         tracing::error!(error = %e, "computer players failed");

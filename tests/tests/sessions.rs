@@ -363,3 +363,28 @@ async fn commands_are_checked_for_seat_and_turn() {
     assert_eq!(v + 2, v2, "refused commands change nothing (two language changes do)");
     let _ = BotLevel::Basic;
 }
+
+#[tokio::test]
+async fn one_person_with_a_strong_a_basic_and_a_random_computer() {
+    let svc = Service::new(MemoryStore::default(), 31);
+    let ch = ChannelId::new(Platform::Discord, "levels");
+    let ps = people(1, Platform::Discord);
+    say(&svc, &ch, &ps[0], "join").await;
+    for level in ["addbot strong", "addbot", "addbot random"] {
+        let m = say(&svc, &ch, &ps[0], level).await;
+        assert!(m.iter().all(|m| m.kind != Kind::Error), "{m:?}");
+    }
+    say(&svc, &ch, &ps[0], "rules set games_per_session 3").await;
+    say(&svc, &ch, &ps[0], "rules set compulsory_solos 0").await;
+    say(&svc, &ch, &ps[0], "start").await;
+    for _ in 0..500 {
+        if !act_once(&svc, &ch, &ps).await {
+            break;
+        }
+    }
+    let (t, _) = svc.table(&ch).await.unwrap();
+    let s = t.session.unwrap();
+    assert!(s.over);
+    assert_eq!(s.sheet.len(), 3);
+    assert_eq!(s.totals.iter().sum::<i64>(), 0);
+}

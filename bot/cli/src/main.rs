@@ -28,6 +28,10 @@ struct Cli {
     /// Your name at the terminal table.
     #[arg(long, global = true, default_value = "You")]
     name: String,
+    /// Time the strong computer player may think per decision, in ms
+    /// (default: $DOKO_BOT_BUDGET_MS, else 60).
+    #[arg(long, global = true)]
+    bot_budget_ms: Option<u64>,
     #[command(subcommand)]
     command: Option<Cmd>,
 }
@@ -155,7 +159,13 @@ async fn store(cli: &Cli) -> anyhow::Result<AnyStore> {
 }
 
 async fn play(cli: &Cli) -> anyhow::Result<()> {
-    let service = Service::new(store(cli).await?, entropy());
+    let budget = cli
+        .bot_budget_ms
+        .or_else(|| std::env::var("DOKO_BOT_BUDGET_MS").ok().and_then(|v| v.parse().ok()))
+        .unwrap_or(60);
+    let strong =
+        doko_bot::strong::StrongConfig { budget: std::time::Duration::from_millis(budget), ..Default::default() };
+    let service = Service::new(store(cli).await?, entropy()).with_strong(strong);
     let stdin = tokio::io::BufReader::new(tokio::io::stdin());
     doko_terminal::run(&service, stdin, tokio::io::stdout(), &cli.name).await
 }
