@@ -166,17 +166,11 @@ fn world(v: &SeatView, hands: [Cards; 4]) -> Option<Game> {
         return None; // the dealt hands before the exchange are unknown
     }
     let mut dealt = hands;
-    let mut plays: Vec<(Seat, Card)> = Vec::new();
-    for t in &pv.tricks {
-        for i in 0..4 {
-            plays.push((t.player(i), t.cards[i]));
+    let actions = pv.history();
+    for (s, a) in &actions {
+        if let Action::Play(c) = a {
+            dealt[s.index()].insert(*c);
         }
-    }
-    for (i, c) in pv.trick.played().iter().enumerate() {
-        plays.push((pv.trick.leader.plus(i), *c));
-    }
-    for (s, c) in &plays {
-        dealt[s.index()].insert(*c);
     }
     let forehand = pv.dealer.next();
     let bids: Vec<(Seat, Bid)> = forehand
@@ -191,19 +185,6 @@ fn world(v: &SeatView, hands: [Cards; 4]) -> Option<Game> {
             (s, b)
         })
         .collect();
-    let mut actions = Vec::with_capacity(plays.len() + pv.announcements.len());
-    let mut ai = 0;
-    for (pi, (s, c)) in plays.iter().enumerate() {
-        while ai < pv.announcements.len() && pv.announcements[ai].after_plays as usize == pi {
-            let a = pv.announcements[ai];
-            actions.push((a.seat, Action::Announce(a.call())));
-            ai += 1;
-        }
-        actions.push((*s, Action::Play(*c)));
-    }
-    for a in &pv.announcements[ai..] {
-        actions.push((a.seat, Action::Announce(a.call())));
-    }
     let rec = Record { rules: pv.rules, dealer: pv.dealer, hands: dealt, bids: Some(bids), actions };
     let g = rec.to_game().ok()?;
     (g.phase() == Phase::Playing && g.hand(v.seat) == v.hand).then_some(g)

@@ -524,40 +524,17 @@ impl Table {
                 }
                 self.deal_next(ctx, &mut ev);
             }
-            Command::Bid(bid) => {
-                let (mut g, seat) = self.my_game(actor)?;
-                let bid = self.adjust_bid(seat, *bid, &g)?;
-                g.act(seat, Action::Bid(bid))?;
-                self.put_game(&g);
-                ev.push(Event::Bid { name: actor.name.clone(), reserved: bid != Bid::Healthy });
-                self.after_action(g, ctx, &mut ev)?;
-            }
-            Command::Play(card) => {
-                let (mut g, seat) = self.my_game(actor)?;
-                g.act(seat, Action::Play(*card))?;
-                self.put_game(&g);
-                ev.push(Event::Played { name: actor.name.clone(), card: *card });
-                self.after_action(g, ctx, &mut ev)?;
-            }
-            Command::Announce(call) => {
-                let (mut g, seat) = self.my_game(actor)?;
-                g.act(seat, Action::Announce(*call))?;
-                self.put_game(&g);
-                ev.push(Event::Announced { name: actor.name.clone(), call: *call });
-                self.after_action(g, ctx, &mut ev)?;
-            }
+            Command::Bid(bid) => self.act_for(actor, Action::Bid(*bid), ctx, &mut ev)?,
+            Command::Play(card) => self.act_for(actor, Action::Play(*card), ctx, &mut ev)?,
+            Command::Announce(call) => self.act_for(actor, Action::Announce(*call), ctx, &mut ev)?,
             Command::Poverty(step) => {
-                let (mut g, seat) = self.my_game(actor)?;
-                let (action, name) = match step {
-                    PovertyStep::Give(c) => (Action::Give(cards_of(c)), "gave"),
-                    PovertyStep::Accept => (Action::Answer(true), "accepted"),
-                    PovertyStep::Decline => (Action::Answer(false), "declined"),
-                    PovertyStep::Return(c) => (Action::Return(cards_of(c)), "returned"),
+                let action = match step {
+                    PovertyStep::Give(c) => Action::Give(cards_of(c)),
+                    PovertyStep::Accept => Action::Answer(true),
+                    PovertyStep::Decline => Action::Answer(false),
+                    PovertyStep::Return(c) => Action::Return(cards_of(c)),
                 };
-                g.act(seat, action)?;
-                self.put_game(&g);
-                ev.push(Event::Poverty { name: actor.name.clone(), step: name });
-                self.after_action(g, ctx, &mut ev)?;
+                self.act_for(actor, action, ctx, &mut ev)?
             }
             Command::Rules(rc) => match rc {
                 RulesCmd::Show => {}
@@ -599,6 +576,25 @@ impl Table {
             | Command::Help(_) => {}
         }
         Ok(ev)
+    }
+
+    /// A person's game action: checked by the engine, kept, reported.
+    fn act_for(
+        &mut self,
+        actor: &Actor,
+        action: Action,
+        ctx: &mut Ctx<'_>,
+        ev: &mut Vec<Event>,
+    ) -> Result<(), CommandError> {
+        let (mut g, seat) = self.my_game(actor)?;
+        let action = match action {
+            Action::Bid(b) => Action::Bid(self.adjust_bid(seat, b, &g)?),
+            a => a,
+        };
+        g.act(seat, action)?;
+        self.put_game(&g);
+        ev.push(event_for(actor.name.clone(), action));
+        self.after_action(g, ctx, ev)
     }
 
     fn require_admin(&self, actor: &Actor) -> Result<(), CommandError> {
@@ -900,18 +896,23 @@ impl Table {
             }
             let name = self.seats[ts].name.clone();
             self.put_game(&g2);
-            ev.push(match action {
-                Action::Bid(b) => Event::Bid { name, reserved: b != Bid::Healthy },
-                Action::Play(c) => Event::Played { name, card: c },
-                Action::Announce(c) => Event::Announced { name, call: c },
-                Action::Give(_) => Event::Poverty { name, step: "gave" },
-                Action::Answer(true) => Event::Poverty { name, step: "accepted" },
-                Action::Answer(false) => Event::Poverty { name, step: "declined" },
-                Action::Return(_) => Event::Poverty { name, step: "returned" },
-            });
+            ev.push(event_for(name, action));
             self.after_action(g2, ctx, &mut ev)?;
         }
         Ok(ev)
+    }
+}
+
+/// The public event of a game action.
+fn event_for(name: String, action: Action) -> Event {
+    match action {
+        Action::Bid(b) => Event::Bid { name, reserved: b != Bid::Healthy },
+        Action::Play(card) => Event::Played { name, card },
+        Action::Announce(call) => Event::Announced { name, call },
+        Action::Give(_) => Event::Poverty { name, step: "gave" },
+        Action::Answer(true) => Event::Poverty { name, step: "accepted" },
+        Action::Answer(false) => Event::Poverty { name, step: "declined" },
+        Action::Return(_) => Event::Poverty { name, step: "returned" },
     }
 }
 

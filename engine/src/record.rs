@@ -3,11 +3,12 @@
 
 use serde_json::{Map, Value, json};
 
+use crate::announce::Announcement;
 use crate::card::Card;
 use crate::cards::Cards;
 use crate::contract::{Bid, Reservation};
 use crate::error::ActionError;
-use crate::game::{Action, Game, Phase, Trick};
+use crate::game::{Action, CurrentTrick, Game, Phase, Trick};
 use crate::rules::{KEYS, Preset, Rules};
 use crate::score::Score;
 use crate::seat::{Party, Seat};
@@ -333,28 +334,7 @@ impl Record {
                 }
             }
         }
-        let mut plays: Vec<(Seat, Card)> = Vec::new();
-        for t in g.tricks() {
-            for i in 0..4 {
-                plays.push((t.player(i), t.cards[i]));
-            }
-        }
-        let cur = g.current_trick();
-        for (i, c) in cur.played().iter().enumerate() {
-            plays.push((cur.leader.plus(i), *c));
-        }
-        let anns = g.announcements();
-        let mut ai = 0;
-        for (pi, (s, c)) in plays.iter().enumerate() {
-            while ai < anns.len() && anns[ai].after_plays as usize == pi {
-                actions.push((anns[ai].seat, Action::Announce(anns[ai].call())));
-                ai += 1;
-            }
-            actions.push((*s, Action::Play(*c)));
-        }
-        for a in &anns[ai..] {
-            actions.push((a.seat, Action::Announce(a.call())));
-        }
+        actions.extend(history(&plays_of(g.tricks(), g.current_trick()), g.announcements()));
         Record { rules: *g.rules(), dealer: g.dealer(), hands: *g.dealt(), bids: Some(bids), actions }
     }
 
@@ -427,6 +407,33 @@ impl Record {
         out.push_str("}\n");
         out
     }
+}
+
+/// Every card played, in order, with its player: the completed tricks,
+/// then the trick being played.
+pub fn plays_of(tricks: &[Trick], current: &CurrentTrick) -> Vec<(Seat, Card)> {
+    let mut plays = Vec::with_capacity(4 * tricks.len() + 4);
+    for t in tricks {
+        plays.extend((0..4).map(|i| (t.player(i), t.cards[i])));
+    }
+    plays.extend(current.played().iter().enumerate().map(|(i, c)| (current.leader.plus(i), *c)));
+    plays
+}
+
+/// The plays and announcements of a deal as actions in the order they
+/// happened: each announcement before the card played after it.
+pub fn history(plays: &[(Seat, Card)], announcements: &[Announcement]) -> Vec<(Seat, Action)> {
+    let mut out = Vec::with_capacity(plays.len() + announcements.len());
+    let mut ai = 0;
+    for (pi, (s, c)) in plays.iter().enumerate() {
+        while ai < announcements.len() && announcements[ai].after_plays as usize == pi {
+            out.push((announcements[ai].seat, Action::Announce(announcements[ai].call())));
+            ai += 1;
+        }
+        out.push((*s, Action::Play(*c)));
+    }
+    out.extend(announcements[ai..].iter().map(|a| (a.seat, Action::Announce(a.call()))));
+    out
 }
 
 /// The result of a replayed deal, as `doko replay` prints it.

@@ -99,6 +99,13 @@ pub struct SeatView {
     pub legal: Vec<Action>,
 }
 
+impl PublicView {
+    /// The plays and announcements so far as actions, in order.
+    pub fn history(&self) -> Vec<(Seat, Action)> {
+        crate::record::history(&crate::record::plays_of(&self.tricks, &self.trick), &self.announcements)
+    }
+}
+
 impl SeatView {
     /// The cards this seat may play now.
     pub fn legal_cards(&self) -> Cards {
@@ -110,11 +117,8 @@ impl SeatView {
     }
 }
 
-fn played(g: &Game) -> impl Iterator<Item = (Seat, Card)> + '_ {
-    let done = g.tricks().iter().flat_map(|t| (0..4).map(move |i| (t.player(i), t.cards[i])));
-    let cur = g.current_trick();
-    let now = cur.played().iter().enumerate().map(move |(i, c)| (cur.leader.plus(i), *c));
-    done.chain(now)
+fn played(g: &Game) -> impl Iterator<Item = (Seat, Card)> {
+    crate::record::plays_of(g.tricks(), g.current_trick()).into_iter()
 }
 
 fn piglet_cards(rules: &Rules) -> (Card, Card) {
