@@ -244,8 +244,99 @@ impl StrongPlayer {
     }
 }
 
+/// Plays a game to its end with basic players in every seat.
+fn basic_playout(g: &mut Game) {
+    for _ in 0..1000 {
+        let Some(s) = g.mandatory_announcement().or(g.to_act()) else { return };
+        let view = g.view(s);
+        let a = BasicPlayer.decide(&view);
+        if g.act(s, a).is_err() {
+            let _ = g.act(s, view.legal[0]);
+        }
+    }
+}
+
+impl StrongPlayer {
+    /// Solo or not: the expected score of each plausible solo against
+    /// staying healthy, over sampled deals played out by basic players.
+    fn bid(&mut self, v: &SeatView) -> Option<Action> {
+        let start = Instant::now();
+        let hand = v.hand;
+        let solos: Vec<Bid> = v
+            .legal
+            .iter()
+            .filter_map(|a| match a {
+                Action::Bid(b @ Bid::Reserve(doko_engine::Reservation::Solo { kind, duty: false })) => {
+                    let order = doko_engine::Order::new(kind.trumps());
+                    let trumps = hand.iter().filter(|c| order.is_trump(*c)).count();
+                    let aces =
+                        hand.iter().filter(|c| c.rank() == doko_engine::Rank::Ace && !order.is_trump(*c)).count();
+                    // only hands a solo could suit are simulated
+                    let plausible = match kind.trumps() {
+                        doko_engine::Trumps::Suit(_) => trumps >= 9,
+                        doko_engine::Trumps::Rank(_) => trumps >= 4 && trumps + aces >= 7,
+                        doko_engine::Trumps::None => aces >= 5,
+                    };
+                    plausible.then_some(*b)
+                }
+                _ => None,
+            })
+            .collect();
+        if solos.is_empty() {
+            return None;
+        }
+        let mut cands = vec![BasicPlayer.decide(v)];
+        cands.extend(solos.into_iter().map(Action::Bid));
+        let pv = &v.public;
+        let unseen: Vec<Card> = Cards::pack(pv.rules.nines).checked_sub(hand)?.iter().collect();
+        let mut total = vec![0f64; cands.len()];
+        let mut n = 0;
+        while n < self.config.worlds && start.elapsed() < self.config.budget {
+            let mut cards = unseen.clone();
+            for i in (1..cards.len()).rev() {
+                cards.swap(i, self.rng.below(i + 1));
+            }
+            let mut hands = [Cards::EMPTY; 4];
+            let mut it = cards.into_iter();
+            for s in Seat::ALL {
+                hands[s.index()] = if s == v.seat { hand } else { it.by_ref().take(hand.len()).collect() };
+            }
+            let Ok(base) = Game::new(pv.rules, pv.dealer, hands) else { return None };
+            for (i, c) in cands.iter().enumerate() {
+                let mut g = base.clone();
+                // the seats before this one bid as they did (healthy unless a reservation showed)
+                for _ in 0..1000 {
+                    let Some(s) = g.to_act() else { break };
+                    if g.phase() != Phase::Bidding {
+                        break;
+                    }
+                    let a = if s == v.seat { *c } else { BasicPlayer.decide(&g.view(s)) };
+                    if g.act(s, a).is_err() {
+                        let _ = g.act(s, Action::Bid(Bid::Healthy));
+                    }
+                }
+                basic_playout(&mut g);
+                total[i] += g.score().map_or(0, |s| s.scores[v.seat.index()]) as f64;
+            }
+            n += 1;
+        }
+        if n < 8 {
+            return None;
+        }
+        let best = (0..cands.len()).max_by(|a, b| total[*a].total_cmp(&total[*b])).expect("candidates");
+        // a solo only when clearly better than staying in the normal game
+        (best != 0 && (total[best] - total[0]) / n as f64 >= 1.0).then_some(cands[best])
+    }
+}
+
 impl Player for StrongPlayer {
     fn decide(&mut self, v: &SeatView) -> Action {
+        if v.public.phase == Phase::Bidding
+            && v.public.to_act == Some(v.seat)
+            && let Some(a) = self.bid(v)
+        {
+            return a;
+        }
         if v.public.phase == Phase::Playing
             && v.public.to_act == Some(v.seat)
             && v.public.mandatory != Some(v.seat)

@@ -52,3 +52,32 @@ fn the_strong_player_is_reproducible_from_its_seed_and_view() {
     assert_eq!(a1, a2);
     assert!(view.legal.contains(&a1));
 }
+
+fn cards(s: &str) -> doko_engine::Cards {
+    s.split_whitespace().map(|c| c.parse::<doko_engine::Card>().unwrap()).collect()
+}
+
+#[test]
+fn the_strong_player_bids_a_solo_with_a_solo_hand_and_not_without() {
+    use doko_engine::{Action, Bid, Reservation, SoloKind};
+    // seat 0 is forehand (dealer 3) and holds all eight queens and four aces
+    let hands = [
+        cards("CQ CQ SQ SQ HQ HQ DQ DQ CA SA HA DA"),
+        cards("CA C10 C10 CK CK C9 C9 SA S10 S10 SK SK"),
+        cards("S9 S9 HA H10 H10 HK HK H9 H9 DA D10 D10"),
+        cards("DK DK D9 D9 CJ CJ SJ SJ HJ HJ DJ DJ"),
+    ];
+    let g = Game::new(Rules::default(), Seat::new(3), hands).unwrap();
+    let cfg = StrongConfig { worlds: 24, playouts: 1, budget: Duration::from_secs(5) };
+    let a = StrongPlayer::new(cfg, 3).decide(&g.view(Seat::new(0)));
+    assert!(
+        matches!(a, Action::Bid(Bid::Reserve(Reservation::Solo { .. }))),
+        "a queens solo hand is played as a solo: {a:?}"
+    );
+    assert_ne!(a, Action::Bid(Bid::Reserve(Reservation::Solo { kind: SoloKind::Kings, duty: false })));
+    // seat 1's hand of clubs and spades without trumps stays healthy
+    let mut g = g;
+    g.act(Seat::new(0), Action::Bid(Bid::Healthy)).unwrap();
+    let a = StrongPlayer::new(cfg, 4).decide(&g.view(Seat::new(1)));
+    assert_eq!(a, Action::Bid(Bid::Healthy));
+}
