@@ -13,6 +13,8 @@
 //! - Every delivery carries its interaction id to the service, so a
 //!   duplicate delivery changes the table once.
 
+pub mod handler;
+
 use doko_bot::command::{BotLevel, Command, PovertyStep, RulesCmd, TimeoutPolicy, parse_card};
 use doko_bot::{Actor, ChannelId, Lang, Platform, UserId};
 use doko_engine::{Action, Bid, Call, Card, Reservation, SeatView, SoloKind};

@@ -1,0 +1,198 @@
+//! The outbound side: answers interactions and keeps the table message,
+//! through serenity's HTTP client.
+//!
+//! - A person's own messages (hand, refusals, help) go only into the
+//!   ephemeral response to their interaction (flag 64); a click on a hand
+//!   button updates that same message, with a fresh token each time.
+//! - Everything public (what happened, the table) goes into one table
+//!   message per channel, edited in place; score sheet, statistics and rules
+//!   are new messages. Public text is built from the public view only.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use doko_bot::render::Audience;
+use doko_bot::{Kind, Message, Service, Store};
+use serenity::all::{
+    ChannelId as DiscordChannelId, CommandInteraction, ComponentInteraction, CreateAutocompleteResponse,
+    CreateInteractionResponse, CreateInteractionResponseMessage, CreateMessage, EditMessage, Http, Interaction,
+    MessageId,
+};
+use tokio::sync::Mutex;
+use tracing::{Instrument, info_span};
+
+use crate::{Inbound, hand_components, my_hand_button, play_choices, translate};
+
+/// A failure answering Discord.
+#[derive(Debug, thiserror::Error)]
+pub enum AdapterError {
+    /// Discord (or serenity) failed.
+    #[error("discord: {0}")]
+    Discord(#[from] serenity::Error),
+    /// The bot failed.
+    #[error(transparent)]
+    Service(#[from] doko_bot::ServiceError),
+}
+
+/// The Discord adapter around the service.
+pub struct Adapter<S: Store> {
+    /// The bot.
+    pub service: Arc<Service<S>>,
+    /// Discord's HTTP API.
+    pub http: Arc<Http>,
+    /// Mention the person to act in a short message (configurable).
+    pub mention: bool,
+    table_messages: Mutex<HashMap<String, MessageId>>,
+}
+
+const LIMIT: usize = 1900;
+
+fn clip(text: &str) -> String {
+    if text.chars().count() <= LIMIT {
+        text.to_string()
+    } else {
+        let cut: String = text.chars().take(LIMIT).collect();
+        format!("{cut}\n…")
+    }
+}
+
+impl<S: Store> Adapter<S> {
+    /// An adapter.
+    pub fn new(service: Arc<Service<S>>, http: Arc<Http>, mention: bool) -> Adapter<S> {
+        Adapter { service, http, mention, table_messages: Mutex::new(HashMap::new()) }
+    }
+
+    /// Handles one interaction: translate, run the command, answer.
+    pub async fn handle(&self, interaction: &Interaction) -> Result<(), AdapterError> {
+        let span = info_span!("discord_interaction", id = %interaction.id());
+        async {
+            match (translate(interaction), interaction) {
+                (Inbound::Command { channel, actor, command, delivery, from_button }, _) => {
+                    let msgs = self.service.execute_delivery(&channel, &actor, command, Some(&delivery)).await?;
+                    let lang = self.service.lang(&channel).await?;
+                    let mine: Vec<&Message> =
+                        msgs.iter().filter(|m| m.to == Audience::Private(actor.user.clone())).collect();
+                    let hand = self.service.table(&channel).await?.0.view_for(&actor.user);
+                    let mut response = CreateInteractionResponseMessage::new().ephemeral(true);
+                    let text: Vec<String> = mine.iter().map(|m| m.text.clone()).collect();
+                    let text = if msgs.is_empty() {
+                        lang.t("already done", "schon erledigt").to_string()
+                    } else if text.is_empty() {
+                        "✓".to_string()
+                    } else {
+                        text.join("\n")
+                    };
+                    response = response.content(clip(&text));
+                    if mine.iter().any(|m| m.kind == Kind::Hand)
+                        && let Some(v) = &hand
+                    {
+                        response = response.components(hand_components(v, lang));
+                    }
+                    let r = if from_button {
+                        CreateInteractionResponse::UpdateMessage(response)
+                    } else {
+                        CreateInteractionResponse::Message(response)
+                    };
+                    self.respond(interaction, r).await?;
+                    self.publish(&channel, interaction_channel(interaction), &msgs, lang).await?;
+                }
+                (Inbound::Autocomplete { channel, user, prefix }, _) => {
+                    let (t, _) = self.service.table(&channel).await?;
+                    let view = t.view_for(&user);
+                    let mut a = CreateAutocompleteResponse::new();
+                    for (label, value) in play_choices(view.as_ref(), t.lang, &prefix) {
+                        a = a.add_string_choice(label, value);
+                    }
+                    self.respond(interaction, CreateInteractionResponse::Autocomplete(a)).await?;
+                }
+                (Inbound::Refused { reason }, _) => {
+                    let r = CreateInteractionResponseMessage::new().ephemeral(true).content(clip(&reason));
+                    self.respond(interaction, CreateInteractionResponse::Message(r)).await?;
+                }
+            }
+            Ok(())
+        }
+        .instrument(span)
+        .await
+    }
+
+    async fn respond(&self, i: &Interaction, r: CreateInteractionResponse) -> Result<(), AdapterError> {
+        match i {
+            Interaction::Command(ci) | Interaction::Autocomplete(ci) => respond_command(ci, &self.http, r).await,
+            Interaction::Component(ci) => respond_component(ci, &self.http, r).await,
+            _ => Ok(()),
+        }
+    }
+
+    /// Public messages: events and table into the table message (edited in
+    /// place), other public messages as new ones; a mention when a person
+    /// is to act.
+    async fn publish(
+        &self,
+        ch: &doko_bot::ChannelId,
+        discord: DiscordChannelId,
+        msgs: &[Message],
+        lang: doko_bot::Lang,
+    ) -> Result<(), AdapterError> {
+        let public: Vec<&Message> = msgs.iter().filter(|m| m.to == Audience::Public).collect();
+        let table_text: Vec<&str> =
+            public.iter().filter(|m| matches!(m.kind, Kind::Events | Kind::Table)).map(|m| m.text.as_str()).collect();
+        if !table_text.is_empty() {
+            let content = clip(&table_text.join("\n"));
+            let mut known = self.table_messages.lock().await;
+            let edited = match known.get(&ch.key()) {
+                Some(id) => discord
+                    .edit_message(&self.http, *id, EditMessage::new().content(&content))
+                    .await
+                    .map(|_| true)
+                    .unwrap_or(false),
+                None => false,
+            };
+            if !edited {
+                let m = discord
+                    .send_message(
+                        &self.http,
+                        CreateMessage::new().content(&content).components(vec![my_hand_button(lang)]),
+                    )
+                    .await?;
+                known.insert(ch.key(), m.id);
+            }
+        }
+        for m in public.iter().filter(|m| !matches!(m.kind, Kind::Events | Kind::Table)) {
+            discord.send_message(&self.http, CreateMessage::new().content(clip(&m.text))).await?;
+        }
+        if self.mention
+            && let Some(u) = public.iter().find(|m| m.kind == Kind::Table).and_then(|m| m.mention.first())
+        {
+            let text = format!("<@{}> {}", u.id, lang.t("your turn", "du bist dran"));
+            discord.send_message(&self.http, CreateMessage::new().content(text)).await?;
+        }
+        Ok(())
+    }
+}
+
+fn interaction_channel(i: &Interaction) -> DiscordChannelId {
+    match i {
+        Interaction::Command(ci) | Interaction::Autocomplete(ci) => ci.channel_id,
+        Interaction::Component(ci) => ci.channel_id,
+        _ => DiscordChannelId::new(1),
+    }
+}
+
+async fn respond_command(
+    ci: &CommandInteraction,
+    http: &Http,
+    r: CreateInteractionResponse,
+) -> Result<(), AdapterError> {
+    ci.create_response(http, r).await?;
+    Ok(())
+}
+
+async fn respond_component(
+    ci: &ComponentInteraction,
+    http: &Http,
+    r: CreateInteractionResponse,
+) -> Result<(), AdapterError> {
+    ci.create_response(http, r).await?;
+    Ok(())
+}

@@ -1,0 +1,202 @@
+//! Outbound seam: serenity's HTTP client pointed at a local recording
+//! server (`HttpBuilder::proxy`, rate limiter disabled) while the adapter
+//! handles a scripted deal: four people join by slash command, start, and
+//! play the whole deal by clicking hand buttons. Asserted: one callback
+//! per interaction, hands only ever in ephemeral responses (flag 64) with
+//! card buttons, clicks answered by updating the clicked message, one table
+//! message per channel edited in place, and no hand in anything public.
+
+use std::sync::{Arc, Mutex};
+
+use doko_bot::{MemoryStore, Service};
+use doko_discord::handler::Adapter;
+use doko_discord::{decode, play_choices};
+use serde_json::{Value, json};
+use serenity::all::HttpBuilder;
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+
+#[derive(Clone, Debug)]
+struct Req {
+    method: String,
+    path: String,
+    body: Value,
+}
+
+fn message_json(id: u64) -> String {
+    json!({
+        "id": id.to_string(), "channel_id": "910000000000000000",
+        "author": {"id": "1100000000000000000", "username": "doko", "discriminator": "0", "avatar": null, "bot": true},
+        "content": "", "timestamp": "2026-11-21T10:00:00.000000+00:00", "edited_timestamp": null, "tts": false,
+        "mention_everyone": false, "mentions": [], "mention_roles": [], "attachments": [], "embeds": [],
+        "pinned": false, "type": 0, "flags": 0, "components": []
+    })
+    .to_string()
+}
+
+/// A tiny HTTP/1.1 server that records every request and answers like
+/// Discord: 204 for interaction callbacks, a message for message posts and
+/// edits.
+async fn recording_server() -> (String, Arc<Mutex<Vec<Req>>>) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let log = Arc::new(Mutex::new(Vec::new()));
+    let l2 = log.clone();
+    tokio::spawn(async move {
+        let mut next_id = 1_400_000_000_000_000_000u64;
+        loop {
+            let (sock, _) = listener.accept().await.unwrap();
+            let log = l2.clone();
+            next_id += 1000;
+            let mut id = next_id;
+            tokio::spawn(async move {
+                let (r, mut w) = sock.into_split();
+                let mut r = BufReader::new(r);
+                loop {
+                    let mut line = String::new();
+                    if r.read_line(&mut line).await.unwrap_or(0) == 0 {
+                        return;
+                    }
+                    let mut parts = line.split_whitespace();
+                    let method = parts.next().unwrap_or("").to_string();
+                    let path = parts.next().unwrap_or("").to_string();
+                    let mut len = 0usize;
+                    loop {
+                        let mut h = String::new();
+                        r.read_line(&mut h).await.unwrap();
+                        if h == "\r\n" || h.is_empty() {
+                            break;
+                        }
+                        if let Some(v) = h.to_ascii_lowercase().strip_prefix("content-length:") {
+                            len = v.trim().parse().unwrap_or(0);
+                        }
+                    }
+                    let mut body = vec![0u8; len];
+                    r.read_exact(&mut body).await.unwrap();
+                    let body: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+                    log.lock().unwrap().push(Req { method: method.clone(), path: path.clone(), body });
+                    let resp = if path.contains("/interactions/") {
+                        "HTTP/1.1 204 No Content\r\ncontent-length: 0\r\n\r\n".to_string()
+                    } else if path.contains("/messages") {
+                        id += 1;
+                        let b = message_json(id);
+                        format!(
+                            "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{b}",
+                            b.len()
+                        )
+                    } else {
+                        "HTTP/1.1 404 Not Found\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n{}"
+                            .to_string()
+                    };
+                    w.write_all(resp.as_bytes()).await.unwrap();
+                }
+            });
+        }
+    });
+    (url, log)
+}
+
+fn payload(name: &str) -> Value {
+    let p = format!("{}/tests/payloads/{name}.json", env!("CARGO_MANIFEST_DIR"));
+    serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap()
+}
+
+struct Script {
+    next: u64,
+}
+
+impl Script {
+    fn id(&mut self) -> String {
+        self.next += 1;
+        self.next.to_string()
+    }
+
+    fn slash(&mut self, user: usize, sub: &str) -> serenity::all::Interaction {
+        let mut p = payload("slash-play");
+        p["id"] = json!(self.id());
+        p["member"]["user"]["id"] = json!(format!("80000000000000000{user}"));
+        p["member"]["user"]["username"] = json!(format!("p{user}"));
+        p["member"]["nick"] = json!(format!("Player {user}"));
+        p["data"]["options"] = json!([{"name": sub, "type": 1, "options": []}]);
+        decode(&p.to_string()).unwrap()
+    }
+
+    fn click(&mut self, user: usize, custom_id: &str) -> serenity::all::Interaction {
+        let mut p = payload("button-play");
+        p["id"] = json!(self.id());
+        p["token"] = json!(format!("token-{}", self.next));
+        p["member"]["user"]["id"] = json!(format!("80000000000000000{user}"));
+        p["member"]["nick"] = json!(format!("Player {user}"));
+        p["data"]["custom_id"] = json!(custom_id);
+        decode(&p.to_string()).unwrap()
+    }
+}
+
+#[tokio::test]
+async fn a_scripted_deal_through_the_adapter() {
+    let (url, log) = recording_server().await;
+    let http = Arc::new(HttpBuilder::new("Bot test-token").proxy(url).ratelimiter_disabled(true).build());
+    let service = Arc::new(Service::new(MemoryStore::default(), 17));
+    let adapter = Adapter::new(service.clone(), http, true);
+    let ch = doko_bot::ChannelId::new(doko_bot::Platform::Discord, "910000000000000000");
+    let mut s = Script { next: 1_500_000_000_000_000_000 };
+    let mut interactions = 0;
+    for u in 1..=4 {
+        adapter.handle(&s.slash(u, "join")).await.unwrap();
+        interactions += 1;
+    }
+    adapter.handle(&s.slash(1, "start")).await.unwrap();
+    interactions += 1;
+    // every person clicks the first legal action in their own hand buttons
+    for _ in 0..200 {
+        let (t, _) = service.table(&ch).await.unwrap();
+        if t.session.as_ref().unwrap().deals >= 1 {
+            break;
+        }
+        let Some((key, _)) = t.person_to_act() else { break };
+        let user: usize = key.chars().last().unwrap().to_digit(10).unwrap() as usize;
+        let uid = doko_bot::UserId::new(doko_bot::Platform::Discord, format!("80000000000000000{user}"));
+        let view = t.view_for(&uid).unwrap();
+        // autocomplete agrees with the view
+        let choices = play_choices(Some(&view), t.lang, "");
+        assert_eq!(choices.len(), view.legal_cards().distinct().len());
+        let action = view.legal[0];
+        let id = doko_discord::button_id(&action).expect("bids, cards and announcements have buttons");
+        adapter.handle(&s.click(user, &id)).await.unwrap();
+        interactions += 1;
+    }
+    let (t, _) = service.table(&ch).await.unwrap();
+    assert_eq!(t.session.as_ref().unwrap().deals, 1, "the deal was played to the end");
+
+    let reqs = log.lock().unwrap().clone();
+    let callbacks: Vec<&Req> = reqs.iter().filter(|r| r.path.contains("/interactions/")).collect();
+    assert_eq!(callbacks.len(), interactions, "one response per interaction");
+    assert!(callbacks.iter().all(|r| r.method == "POST" && r.path.starts_with("/api/v10/interactions/")));
+    for r in &callbacks {
+        // every response is ephemeral
+        assert_eq!(r.body["data"]["flags"], 64, "{:?}", r.body);
+    }
+    // clicks update the clicked message (type 7); slash commands answer (type 4)
+    assert_eq!(callbacks.iter().filter(|r| r.body["type"] == 4).count(), 5);
+    assert_eq!(callbacks.iter().filter(|r| r.body["type"] == 7).count(), interactions - 5);
+    // hands come with card buttons
+    let with_cards =
+        callbacks.iter().filter(|r| r.body["data"]["components"].to_string().contains("doko:play:")).count();
+    assert!(with_cards > 40, "{with_cards} hands with card buttons");
+    // public: one table message posted, then edited in place
+    let posts: Vec<&Req> = reqs
+        .iter()
+        .filter(|r| r.method == "POST" && r.path.ends_with("/channels/910000000000000000/messages"))
+        .collect();
+    let edits: Vec<&Req> = reqs.iter().filter(|r| r.method == "PATCH" && r.path.contains("/messages/")).collect();
+    let table_posts = posts.iter().filter(|r| r.body["content"].as_str().unwrap_or("").contains("Rules:")).count();
+    assert_eq!(table_posts, 1, "one table message");
+    assert!(edits.len() > 40, "{} edits of the table message", edits.len());
+    for r in posts.iter().chain(edits.iter()) {
+        let body = r.body.to_string();
+        assert!(!body.contains("Your hand"), "a hand in a public message: {body}");
+        assert!(!body.contains("doko:play:"), "card buttons in a public message: {body}");
+        assert!(r.body.get("flags").is_none_or(|f| f.as_u64().unwrap_or(0) & 64 == 0));
+    }
+    // the person to act was mentioned
+    assert!(posts.iter().any(|r| r.body["content"].as_str().unwrap_or("").starts_with("<@80000000000000000")));
+}
