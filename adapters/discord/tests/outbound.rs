@@ -120,6 +120,15 @@ impl Script {
         decode(&p.to_string()).unwrap()
     }
 
+    fn rules_set(&mut self, user: usize, key: &str, value: &str) -> serenity::all::Interaction {
+        let mut p = payload("slash-rules-admin");
+        p["id"] = json!(self.id());
+        p["member"]["user"]["id"] = json!(format!("80000000000000000{user}"));
+        p["data"]["options"] = json!([{"name": "set", "type": 1, "options": [
+            {"name": "key", "type": 3, "value": key}, {"name": "value", "type": 3, "value": value}]}]);
+        decode(&p.to_string()).unwrap()
+    }
+
     fn click(&mut self, user: usize, custom_id: &str) -> serenity::all::Interaction {
         let mut p = payload("button-play");
         p["id"] = json!(self.id());
@@ -133,23 +142,74 @@ impl Script {
 
 #[tokio::test]
 async fn a_scripted_deal_through_the_adapter() {
+    scripted(MemoryStore::default(), None).await;
+}
+
+/// A redis-server of the test's own (free port, own data directory).
+struct OwnRedis(std::process::Child, std::path::PathBuf, u16);
+
+impl Drop for OwnRedis {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+        let _ = std::fs::remove_dir_all(&self.1);
+    }
+}
+
+fn own_redis() -> OwnRedis {
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let dir = std::env::temp_dir().join(format!("doko-discord-redis-{port}"));
+    std::fs::create_dir_all(&dir).unwrap();
+    let child = std::process::Command::new("redis-server")
+        .args(["--port", &port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
+        .arg("--dir")
+        .arg(&dir)
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .expect("redis-server (scripts/test installs it)");
+    let start = std::time::Instant::now();
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(start.elapsed().as_secs() < 20, "redis-server did not start");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    OwnRedis(child, dir, port)
+}
+
+#[tokio::test]
+async fn a_scripted_deal_through_the_adapter_on_redis() {
+    let r = own_redis();
+    let store = doko_bot::RedisStore::connect(&format!("redis://127.0.0.1:{}/", r.2), 3600).await.unwrap();
+    // a whole session: two deals, then the compulsory solos still owed
+    scripted(store, Some(2)).await;
+}
+
+/// One deal, or with `session` a whole session of that many deals.
+async fn scripted<S: doko_bot::Store>(store: S, session: Option<u32>) {
     let (url, log) = recording_server().await;
     let http = Arc::new(HttpBuilder::new("Bot test-token").proxy(url).ratelimiter_disabled(true).build());
-    let service = Arc::new(Service::new(MemoryStore::default(), 17));
+    let service = Arc::new(Service::new(store, 17));
     let adapter = Adapter::new(service.clone(), http, true);
     let ch = doko_bot::ChannelId::new(doko_bot::Platform::Discord, "910000000000000000");
     let mut s = Script { next: 1_500_000_000_000_000_000 };
     let mut interactions = 0;
+    let mut slash = 0;
     for u in 1..=4 {
         adapter.handle(&s.slash(u, "join")).await.unwrap();
-        interactions += 1;
+        slash += 1;
+    }
+    if let Some(n) = session {
+        adapter.handle(&s.rules_set(1, "games_per_session", &n.to_string())).await.unwrap();
+        slash += 1;
     }
     adapter.handle(&s.slash(1, "start")).await.unwrap();
-    interactions += 1;
+    slash += 1;
+    interactions += slash;
     // every person clicks the first legal action in their own hand buttons
-    for _ in 0..200 {
+    for _ in 0..3000 {
         let (t, _) = service.table(&ch).await.unwrap();
-        if t.session.as_ref().unwrap().deals >= 1 {
+        let sess = t.session.as_ref().unwrap();
+        if (session.is_none() && sess.deals >= 1) || sess.over {
             break;
         }
         let Some((key, _)) = t.person_to_act() else { break };
@@ -159,13 +219,29 @@ async fn a_scripted_deal_through_the_adapter() {
         // autocomplete agrees with the view
         let choices = play_choices(Some(&view), t.lang, "");
         assert_eq!(choices.len(), view.legal_cards().distinct().len());
-        let action = view.legal[0];
-        let id = doko_discord::button_id(&action).expect("bids, cards and announcements have buttons");
-        adapter.handle(&s.click(user, &id)).await.unwrap();
-        interactions += 1;
+        // the first legal button; when the table refuses it (a forced solo
+        // must be a solo), the next one, as a person would
+        let (_, version) = service.table(&ch).await.unwrap();
+        for action in view.legal.iter().filter(|a| doko_discord::button_id(a).is_some()) {
+            let id = doko_discord::button_id(action).expect("filtered");
+            adapter.handle(&s.click(user, &id)).await.unwrap();
+            interactions += 1;
+            if service.table(&ch).await.unwrap().1 != version {
+                break;
+            }
+        }
     }
     let (t, _) = service.table(&ch).await.unwrap();
-    assert_eq!(t.session.as_ref().unwrap().deals, 1, "the deal was played to the end");
+    let sess = t.session.as_ref().unwrap();
+    match session {
+        None => assert_eq!(sess.deals, 1, "the deal was played to the end"),
+        Some(n) => {
+            assert!(sess.over, "the session ended");
+            assert!(sess.deals >= n, "{} deals", sess.deals);
+            assert!(sess.duty_left.iter().all(|d| *d == 0), "the compulsory solos were played");
+            assert_eq!(sess.totals.iter().sum::<i64>(), 0);
+        }
+    }
 
     let reqs = log.lock().unwrap().clone();
     let callbacks: Vec<&Req> = reqs.iter().filter(|r| r.path.contains("/interactions/")).collect();
@@ -176,8 +252,8 @@ async fn a_scripted_deal_through_the_adapter() {
         assert_eq!(r.body["data"]["flags"], 64, "{:?}", r.body);
     }
     // clicks update the clicked message (type 7); slash commands answer (type 4)
-    assert_eq!(callbacks.iter().filter(|r| r.body["type"] == 4).count(), 5);
-    assert_eq!(callbacks.iter().filter(|r| r.body["type"] == 7).count(), interactions - 5);
+    assert_eq!(callbacks.iter().filter(|r| r.body["type"] == 4).count(), slash);
+    assert_eq!(callbacks.iter().filter(|r| r.body["type"] == 7).count(), interactions - slash);
     // hands come with card buttons
     let with_cards =
         callbacks.iter().filter(|r| r.body["data"]["components"].to_string().contains("doko:play:")).count();
