@@ -114,6 +114,8 @@ pub enum Command {
     Lang(Lang),
     /// What happens when a player's time (`turn_timeout`) runs out (admins).
     Policy(TimeoutPolicy),
+    /// Also send one's hand as a direct message (where the platform has them).
+    Dm(bool),
     /// Help, on one command or all.
     Help(Option<String>),
 }
@@ -192,6 +194,7 @@ fn de_what(w: &str) -> &str {
         "a computer level (basic, strong, random)" => "eine Stufe (basic, strong, random)",
         "give, accept, decline or return" => "gib, annehmen, ablehnen oder zurück",
         "standin or abort" => "standin oder abort",
+        "on or off" => "on oder off",
         "show, set, preset or reset" => "zeigen, set, preset oder reset",
         "cards" => "Karten",
         other => other,
@@ -357,6 +360,13 @@ pub const COMMANDS: &[CommandInfo] = &[
         args: "en|de",
         help_en: "the channel's language (admins)",
         help_de: "die Sprache des Kanals (Admins)",
+    },
+    CommandInfo {
+        name: "dm",
+        aliases: &["direkt"],
+        args: "on|off",
+        help_en: "also send your hand as a direct message (Discord; DMs must be open)",
+        help_de: "dein Blatt auch als Direktnachricht (Discord; Direktnachrichten müssen offen sein)",
     },
     CommandInfo {
         name: "policy",
@@ -719,6 +729,12 @@ pub fn parse(text: &str) -> Result<Command, ParseError> {
             })?),
             [] => return Err(ParseError::Missing { command: "lang", what: "a language (en, de)" }),
             [_, extra, ..] => return Err(ParseError::TooMany { command: "lang", extra: extra.to_string() }),
+        },
+        "dm" => match rest {
+            ["on" | "an" | "ja" | "yes"] => Command::Dm(true),
+            ["off" | "aus" | "nein" | "no"] => Command::Dm(false),
+            [w, ..] => return Err(ParseError::Bad { command: "dm", arg: w.to_string(), expected: "on or off" }),
+            [] => return Err(ParseError::Missing { command: "dm", what: "on or off" }),
         },
         "policy" => match rest {
             ["standin" | "stand-in" | "computer" | "vertreten"] => Command::Policy(TimeoutPolicy::StandIn),

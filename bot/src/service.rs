@@ -261,6 +261,16 @@ impl<S: Store> Service<S> {
                 };
                 out.push(Message::private(me, Kind::Record, text));
             }
+            Command::Dm(on) => out.push(Message::private(
+                me,
+                Kind::Help,
+                if *on {
+                    l.t("Your hand will also come as a direct message.", "Dein Blatt kommt auch als Direktnachricht.")
+                } else {
+                    l.t("No more direct messages.", "Keine Direktnachrichten mehr.")
+                }
+                .to_string(),
+            )),
             Command::Hand => match t.view_for(me) {
                 Some(v) => out.push(Message::private(me, Kind::Hand, render::hand(l, &v))),
                 None => out.push(Message::private(

@@ -47,6 +47,9 @@ pub struct SeatInfo {
     pub name: String,
     /// A computer playing for the absent person, if any.
     pub stand_in: Option<BotLevel>,
+    /// Also send this person's hand as a direct message.
+    #[serde(default)]
+    pub dm: bool,
 }
 
 impl SeatInfo {
@@ -454,6 +457,7 @@ impl Table {
                     occupant: Occupant::Human { user: actor.user.clone() },
                     name: actor.name.clone(),
                     stand_in: None,
+                    dm: false,
                 });
                 ev.push(Event::Joined(actor.name.clone()));
             }
@@ -481,6 +485,7 @@ impl Table {
                     occupant: Occupant::Computer { level: *level, id: self.computers },
                     name: name.clone(),
                     stand_in: None,
+                    dm: false,
                 });
                 ev.push(Event::ComputerJoined(name));
             }
@@ -560,6 +565,10 @@ impl Table {
                 self.require_admin(actor)?;
                 self.lang = *l;
                 ev.push(Event::LangChanged);
+            }
+            Command::Dm(on) => {
+                let i = self.require_seat(actor)?;
+                self.seats[i].dm = *on;
             }
             Command::Policy(p) => {
                 self.require_admin(actor)?;

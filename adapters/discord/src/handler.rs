@@ -14,9 +14,9 @@ use std::sync::Arc;
 use doko_bot::render::Audience;
 use doko_bot::{Kind, Message, Service, Store};
 use serenity::all::{
-    ChannelId as DiscordChannelId, CommandInteraction, ComponentInteraction, CreateAutocompleteResponse,
-    CreateInteractionResponse, CreateInteractionResponseMessage, CreateMessage, EditMessage, Http, Interaction,
-    MessageId,
+    ChannelId as DiscordChannelId, CommandInteraction, ComponentInteraction, CreateAttachment,
+    CreateAutocompleteResponse, CreateInteractionResponse, CreateInteractionResponseMessage, CreateMessage,
+    EditMessage, Http, Interaction, MessageId,
 };
 use tokio::sync::Mutex;
 use tracing::{Instrument, info_span};
@@ -74,6 +74,14 @@ impl<S: Store> Adapter<S> {
                         msgs.iter().filter(|m| m.to == Audience::Private(actor.user.clone())).collect();
                     let hand = self.service.table(&channel).await?.0.view_for(&actor.user);
                     let mut response = CreateInteractionResponseMessage::new().ephemeral(true);
+                    // a record is a file, not a (too long) message
+                    for (i, m) in mine.iter().filter(|m| m.kind == Kind::Record).enumerate() {
+                        response = response.add_file(CreateAttachment::bytes(
+                            m.text.as_bytes().to_vec(),
+                            format!("record-{}.json", i + 1),
+                        ));
+                    }
+                    let mine: Vec<&Message> = mine.into_iter().filter(|m| m.kind != Kind::Record).collect();
                     let text: Vec<String> = mine.iter().map(|m| m.text.clone()).collect();
                     let text = if msgs.is_empty() {
                         lang.t("already done", "schon erledigt").to_string()
@@ -94,7 +102,10 @@ impl<S: Store> Adapter<S> {
                         CreateInteractionResponse::Message(response)
                     };
                     self.respond(interaction, r).await?;
-                    self.publish(&channel, interaction_channel(interaction), &msgs, lang).await?;
+                    if let Some(discord) = interaction_channel(interaction) {
+                        self.publish(&channel, discord, &msgs, lang).await?;
+                        self.direct_messages(&channel, discord, &msgs, lang).await?;
+                    }
                 }
                 (Inbound::Autocomplete { channel, user, prefix }, _) => {
                     let (t, _) = self.service.table(&channel).await?;
@@ -127,7 +138,7 @@ impl<S: Store> Adapter<S> {
     /// Public messages: events and table into the table message (edited in
     /// place), other public messages as new ones; a mention when a person
     /// is to act.
-    async fn publish(
+    pub async fn publish(
         &self,
         ch: &doko_bot::ChannelId,
         discord: DiscordChannelId,
@@ -171,11 +182,58 @@ impl<S: Store> Adapter<S> {
     }
 }
 
-fn interaction_channel(i: &Interaction) -> DiscordChannelId {
+impl<S: Store> Adapter<S> {
+    /// Hands of players who asked for them by direct message. DMs can be
+    /// closed: then the table is told (nothing secret in that).
+    async fn direct_messages(
+        &self,
+        ch: &doko_bot::ChannelId,
+        discord: DiscordChannelId,
+        msgs: &[Message],
+        lang: doko_bot::Lang,
+    ) -> Result<(), AdapterError> {
+        let hands: Vec<&Message> = msgs.iter().filter(|m| m.kind == Kind::Hand).collect();
+        if hands.is_empty() {
+            return Ok(());
+        }
+        let (t, _) = self.service.table(ch).await?;
+        for m in hands {
+            let Audience::Private(u) = &m.to else { continue };
+            let Some(i) = t.seat_of(u) else { continue };
+            let Ok(uid) = u.id.parse::<u64>() else { continue };
+            if !t.seats[i].dm || uid == 0 {
+                continue;
+            }
+            let mut msg = CreateMessage::new().content(clip(&format!("#{}\n{}", discord, m.text)));
+            if let Some(v) = t.view_for(u) {
+                msg = msg.components(crate::hand_components_for(&v, lang, Some(&discord.to_string())));
+            }
+            let sent = match serenity::all::UserId::new(uid).create_dm_channel(&self.http).await {
+                Ok(dm) => dm.id.send_message(&self.http, msg).await.map(|_| ()),
+                Err(e) => Err(e),
+            };
+            if let Err(e) = sent {
+                tracing::info!(error = %e, "a direct message was refused");
+                let text = format!(
+                    "<@{uid}> {}",
+                    lang.t(
+                        "I cannot send you direct messages (they are closed); use /doko hand.",
+                        "Ich kann dir keine Direktnachrichten schicken (sie sind geschlossen); nutze /doko hand."
+                    )
+                );
+                discord.send_message(&self.http, CreateMessage::new().content(text)).await?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The Discord channel an interaction came from.
+pub fn interaction_channel(i: &Interaction) -> Option<DiscordChannelId> {
     match i {
-        Interaction::Command(ci) | Interaction::Autocomplete(ci) => ci.channel_id,
-        Interaction::Component(ci) => ci.channel_id,
-        _ => DiscordChannelId::new(1),
+        Interaction::Command(ci) | Interaction::Autocomplete(ci) => Some(ci.channel_id),
+        Interaction::Component(ci) => Some(ci.channel_id),
+        _ => None,
     }
 }
 

@@ -14,6 +14,7 @@
 //!   duplicate delivery changes the table once.
 
 pub mod handler;
+pub mod run;
 
 use doko_bot::command::{BotLevel, Command, PovertyStep, RulesCmd, TimeoutPolicy, parse_card};
 use doko_bot::{Actor, ChannelId, Lang, Platform, UserId};
@@ -91,6 +92,10 @@ pub fn commands() -> Vec<CreateCommand> {
                         .add_string_choice("return", "return"),
                 )
                 .add_sub_option(opt(CommandOptionType::String, "cards", "the cards, e.g. C9 S9 H9")),
+        )
+        .add_option(
+            sub("dm", "also get your hand as a direct message")
+                .add_sub_option(opt(CommandOptionType::Boolean, "on", "on or off").required(true)),
         )
         .add_option(sub("table", "show the table"))
         .add_option(sub("score", "show the score sheet"))
@@ -257,6 +262,12 @@ fn command_of(top: &str, sub: &str, opts: &[CommandDataOption]) -> Result<Comman
             "return" => Command::Poverty(PovertyStep::Return(parse_cards(&need("cards")?)?)),
             other => return Err(format!("unknown step {other}")),
         },
+        (COMMAND, "dm") => Command::Dm(
+            opts.iter()
+                .find(|o| o.name == "on")
+                .and_then(|o| if let CommandDataOptionValue::Boolean(b) = o.value { Some(b) } else { None })
+                .ok_or_else(|| "missing option on".to_string())?,
+        ),
         (COMMAND, "table") => Command::Table,
         (COMMAND, "score") => Command::Score,
         (COMMAND, "record") => Command::Record(int_opt(opts, "number").map(|n| n.clamp(0, u32::MAX as i64) as u32)),
@@ -318,7 +329,11 @@ pub fn button_id(action: &Action) -> Option<String> {
 }
 
 fn from_component(ci: &ComponentInteraction) -> Inbound {
-    let id = ci.data.custom_id.as_str();
+    // a hand sent by direct message names its table's channel: `...@channel`
+    let (id, table) = match ci.data.custom_id.rsplit_once('@') {
+        Some((id, ch)) if ch.chars().all(|c| c.is_ascii_digit()) && !ch.is_empty() => (id, Some(ch)),
+        _ => (ci.data.custom_id.as_str(), None),
+    };
     let Some(rest) = id.strip_prefix(BUTTON_PREFIX) else {
         return Inbound::Refused { reason: format!("unknown button {id}") };
     };
@@ -334,8 +349,9 @@ fn from_component(ci: &ComponentInteraction) -> Inbound {
     };
     match command {
         Ok(command) => Inbound::Command {
-            channel: channel(ci.channel_id),
-            actor: actor(&ci.user, ci.member.as_ref(), ci.guild_id.is_some()),
+            channel: table.map_or_else(|| channel(ci.channel_id), |t| ChannelId::new(Platform::Discord, t)),
+            // in a DM there are no guild permissions: never an admin there
+            actor: actor(&ci.user, ci.member.as_ref(), ci.guild_id.is_some() || table.is_some()),
             command,
             delivery: ci.id.to_string(),
             from_button: true,
@@ -388,7 +404,28 @@ pub fn play_choices(view: Option<&SeatView>, lang: Lang, prefix: &str) -> Vec<(S
 
 /// The hand as buttons: every card (the playable ones enabled), then the
 /// bids, announcements and poverty answers that are legal now, and a
-/// refresh button. At most five rows of five (Discord's limits).
+/// refresh button. At most five rows of five (Discord's limits). A hand
+/// sent by direct message names its table's channel in every button.
+pub fn hand_components_for(view: &SeatView, lang: Lang, table: Option<&str>) -> Vec<CreateActionRow> {
+    let suffix = table.map(|t| format!("@{t}")).unwrap_or_default();
+    hand_components(view, lang)
+        .into_iter()
+        .map(|row| match row {
+            CreateActionRow::Buttons(bs) => CreateActionRow::Buttons(
+                bs.into_iter()
+                    .map(|b| {
+                        let v = serde_json::to_value(&b).unwrap_or_default();
+                        let id = v["custom_id"].as_str().unwrap_or_default().to_string();
+                        b.custom_id(format!("{id}{suffix}"))
+                    })
+                    .collect(),
+            ),
+            other => other,
+        })
+        .collect()
+}
+
+/// The hand as buttons (see [`hand_components_for`]).
 pub fn hand_components(view: &SeatView, lang: Lang) -> Vec<CreateActionRow> {
     let playable = view.legal_cards();
     let mut buttons: Vec<CreateButton> = Vec::new();

@@ -61,6 +61,25 @@ fn a_button_click_and_a_direct_message() {
 }
 
 #[test]
+fn a_click_in_a_direct_message_acts_at_the_table_it_names() {
+    let mut p: serde_json::Value = serde_json::from_str(&payload("button-play")).unwrap();
+    p.as_object_mut().unwrap().remove("guild_id");
+    p.as_object_mut().unwrap().remove("member");
+    p["user"] =
+        serde_json::json!({"id": "800000000000000002", "username": "ben", "discriminator": "0", "avatar": null});
+    p["channel_id"] = serde_json::json!("930000000000000000");
+    p["channel"] = serde_json::json!({"id": "930000000000000000", "type": 1});
+    p["context"] = serde_json::json!(1);
+    p["data"]["custom_id"] = serde_json::json!("doko:play:H10@910000000000000000");
+    let Inbound::Command { channel, actor, command, .. } = translate(&decode(&p.to_string()).unwrap()) else {
+        panic!("a command")
+    };
+    assert_eq!(channel.id, "910000000000000000");
+    assert_eq!(command, Command::Play("H10".parse().unwrap()));
+    assert!(!actor.admin, "a DM click is never an admin action at the table");
+}
+
+#[test]
 fn autocomplete_offers_only_playable_cards() {
     let Inbound::Autocomplete { prefix, user, .. } = inbound("autocomplete-play") else { panic!("autocomplete") };
     assert_eq!(prefix, "h");

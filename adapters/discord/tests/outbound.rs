@@ -74,7 +74,15 @@ async fn recording_server() -> (String, Arc<Mutex<Vec<Req>>>) {
                     r.read_exact(&mut body).await.unwrap();
                     let body: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
                     log.lock().unwrap().push(Req { method: method.clone(), path: path.clone(), body });
-                    let resp = if path.contains("/interactions/") {
+                    let resp = if path.ends_with("/users/@me/channels") {
+                        let b = json!({"id": "930000000000000000", "type": 1, "last_message_id": null,
+                            "recipients": [{"id": "800000000000000002", "username": "p2", "discriminator": "0", "avatar": null}]})
+                        .to_string();
+                        format!(
+                            "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{b}",
+                            b.len()
+                        )
+                    } else if path.contains("/interactions/") {
                         "HTTP/1.1 204 No Content\r\ncontent-length: 0\r\n\r\n".to_string()
                     } else if path.contains("/messages") {
                         id += 1;
@@ -117,6 +125,15 @@ impl Script {
         p["member"]["user"]["username"] = json!(format!("p{user}"));
         p["member"]["nick"] = json!(format!("Player {user}"));
         p["data"]["options"] = json!([{"name": sub, "type": 1, "options": []}]);
+        decode(&p.to_string()).unwrap()
+    }
+
+    fn dm_on(&mut self, user: usize) -> serenity::all::Interaction {
+        let mut p = payload("slash-play");
+        p["id"] = json!(self.id());
+        p["member"]["user"]["id"] = json!(format!("80000000000000000{user}"));
+        p["data"]["options"] =
+            json!([{"name": "dm", "type": 1, "options": [{"name": "on", "type": 5, "value": true}]}]);
         decode(&p.to_string()).unwrap()
     }
 
@@ -202,6 +219,9 @@ async fn scripted<S: doko_bot::Store>(store: S, session: Option<u32>) {
         adapter.handle(&s.rules_set(1, "games_per_session", &n.to_string())).await.unwrap();
         slash += 1;
     }
+    // player 2 also wants the hand by direct message
+    adapter.handle(&s.dm_on(2)).await.unwrap();
+    slash += 1;
     adapter.handle(&s.slash(1, "start")).await.unwrap();
     slash += 1;
     interactions += slash;
@@ -272,6 +292,19 @@ async fn scripted<S: doko_bot::Store>(store: S, session: Option<u32>) {
         assert!(!body.contains("Your hand"), "a hand in a public message: {body}");
         assert!(!body.contains("doko:play:"), "card buttons in a public message: {body}");
         assert!(r.body.get("flags").is_none_or(|f| f.as_u64().unwrap_or(0) & 64 == 0));
+    }
+    // player 2's hands also went to a direct message, with buttons that
+    // name the table's channel
+    assert!(reqs.iter().any(|r| r.method == "POST" && r.path.ends_with("/users/@me/channels")));
+    let dms: Vec<&Req> = reqs
+        .iter()
+        .filter(|r| r.method == "POST" && r.path.ends_with("/channels/930000000000000000/messages"))
+        .collect();
+    assert!(!dms.is_empty(), "hands by direct message");
+    for r in &dms {
+        let body = r.body.to_string();
+        assert!(body.contains("Your hand"), "{body}");
+        assert!(body.contains("@910000000000000000"), "buttons name the table: {body}");
     }
     // the person to act was mentioned
     assert!(posts.iter().any(|r| r.body["content"].as_str().unwrap_or("").starts_with("<@80000000000000000")));

@@ -166,6 +166,11 @@ async fn play(cli: &Cli) -> anyhow::Result<()> {
     let strong =
         doko_bot::strong::StrongConfig { budget: std::time::Duration::from_millis(budget), ..Default::default() };
     let service = Service::new(store(cli).await?, entropy()).with_strong(strong);
+    if let Some(discord) = doko_discord::run::DiscordConfig::from_env()? {
+        tracing::info!(dev_guild = ?discord.dev_guild, "serving Discord");
+        doko_discord::run::run(std::sync::Arc::new(service), discord).await?;
+        return Ok(());
+    }
     let stdin = tokio::io::BufReader::new(tokio::io::stdin());
     doko_terminal::run(&service, stdin, tokio::io::stdout(), &cli.name).await
 }
