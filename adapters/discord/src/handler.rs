@@ -16,7 +16,7 @@ use doko_bot::{Kind, Message, Service, Store};
 use serenity::all::{
     ChannelId as DiscordChannelId, CommandInteraction, ComponentInteraction, CreateAttachment,
     CreateAutocompleteResponse, CreateInteractionResponse, CreateInteractionResponseMessage, CreateMessage,
-    EditMessage, Http, Interaction, MessageId,
+    EditInteractionResponse, EditMessage, Http, Interaction, MessageId,
 };
 use tokio::sync::Mutex;
 use tracing::{Instrument, info_span};
@@ -42,6 +42,10 @@ pub struct Adapter<S: Store> {
     pub http: Arc<Http>,
     /// Mention the person to act in a short message (configurable).
     pub mention: bool,
+    /// When a command has not finished by then, the interaction is
+    /// acknowledged first (deferred) and answered by an edit; Discord
+    /// wants an answer within 3 seconds.
+    pub defer_after: std::time::Duration,
     table_messages: Mutex<HashMap<String, MessageId>>,
 }
 
@@ -59,7 +63,13 @@ fn clip(text: &str) -> String {
 impl<S: Store> Adapter<S> {
     /// An adapter.
     pub fn new(service: Arc<Service<S>>, http: Arc<Http>, mention: bool) -> Adapter<S> {
-        Adapter { service, http, mention, table_messages: Mutex::new(HashMap::new()) }
+        Adapter {
+            service,
+            http,
+            mention,
+            defer_after: std::time::Duration::from_millis(1500),
+            table_messages: Mutex::new(HashMap::new()),
+        }
     }
 
     /// Handles one interaction: translate, run the command, answer.
@@ -68,7 +78,23 @@ impl<S: Store> Adapter<S> {
         async {
             match (translate(interaction), interaction) {
                 (Inbound::Command { channel, actor, command, delivery, from_button }, _) => {
-                    let msgs = self.service.execute_delivery(&channel, &actor, command, Some(&delivery)).await?;
+                    let exec = self.service.execute_delivery(&channel, &actor, command, Some(&delivery));
+                    tokio::pin!(exec);
+                    let mut deferred = false;
+                    let msgs = tokio::select! {
+                        r = &mut exec => r?,
+                        _ = tokio::time::sleep(self.defer_after) => {
+                            let ack = CreateInteractionResponseMessage::new().ephemeral(true);
+                            let r = if from_button {
+                                CreateInteractionResponse::Acknowledge
+                            } else {
+                                CreateInteractionResponse::Defer(ack)
+                            };
+                            self.respond(interaction, r).await?;
+                            deferred = true;
+                            exec.await?
+                        }
+                    };
                     let lang = self.service.lang(&channel).await?;
                     let mine: Vec<&Message> =
                         msgs.iter().filter(|m| m.to == Audience::Private(actor.user.clone())).collect();
@@ -91,17 +117,20 @@ impl<S: Store> Adapter<S> {
                         text.join("\n")
                     };
                     response = response.content(clip(&text));
-                    if mine.iter().any(|m| m.kind == Kind::Hand)
-                        && let Some(v) = &hand
-                    {
+                    let has_hand = mine.iter().any(|m| m.kind == Kind::Hand);
+                    if has_hand && let Some(v) = &hand {
                         response = response.components(hand_components(v, lang));
                     }
-                    let r = if from_button {
-                        CreateInteractionResponse::UpdateMessage(response)
+                    if deferred {
+                        self.edit(interaction, &text, hand.as_ref().filter(|_| has_hand), lang).await?;
                     } else {
-                        CreateInteractionResponse::Message(response)
-                    };
-                    self.respond(interaction, r).await?;
+                        let r = if from_button {
+                            CreateInteractionResponse::UpdateMessage(response)
+                        } else {
+                            CreateInteractionResponse::Message(response)
+                        };
+                        self.respond(interaction, r).await?;
+                    }
                     if let Some(discord) = interaction_channel(interaction) {
                         self.publish(&channel, discord, &msgs, lang).await?;
                         self.direct_messages(&channel, discord, &msgs, lang).await?;
@@ -125,6 +154,30 @@ impl<S: Store> Adapter<S> {
         }
         .instrument(span)
         .await
+    }
+
+    /// Answers a deferred interaction by editing its response.
+    async fn edit(
+        &self,
+        i: &Interaction,
+        text: &str,
+        hand: Option<&doko_engine::SeatView>,
+        lang: doko_bot::Lang,
+    ) -> Result<(), AdapterError> {
+        let mut e = EditInteractionResponse::new().content(clip(text));
+        if let Some(v) = hand {
+            e = e.components(hand_components(v, lang));
+        }
+        match i {
+            Interaction::Command(ci) => {
+                ci.edit_response(&self.http, e).await?;
+            }
+            Interaction::Component(ci) => {
+                ci.edit_response(&self.http, e).await?;
+            }
+            _ => {}
+        }
+        Ok(())
     }
 
     async fn respond(&self, i: &Interaction, r: CreateInteractionResponse) -> Result<(), AdapterError> {

@@ -309,3 +309,54 @@ async fn scripted<S: doko_bot::Store>(store: S, session: Option<u32>) {
     // the person to act was mentioned
     assert!(posts.iter().any(|r| r.body["content"].as_str().unwrap_or("").starts_with("<@80000000000000000")));
 }
+
+/// A store that answers slowly (a slow Redis, a busy machine).
+#[derive(Clone, Default)]
+struct SlowStore(MemoryStore);
+
+impl doko_bot::Store for SlowStore {
+    async fn load(&self, ch: &doko_bot::ChannelId) -> Result<Option<doko_bot::Stored>, doko_bot::StoreError> {
+        tokio::time::sleep(std::time::Duration::from_millis(150)).await;
+        self.0.load(ch).await
+    }
+    async fn commit(
+        &self,
+        ch: &doko_bot::ChannelId,
+        expected: u64,
+        json: &str,
+        records: &[String],
+    ) -> Result<doko_bot::Commit, doko_bot::StoreError> {
+        self.0.commit(ch, expected, json, records).await
+    }
+    async fn record(&self, ch: &doko_bot::ChannelId, n: u32) -> Result<Option<String>, doko_bot::StoreError> {
+        self.0.record(ch, n).await
+    }
+}
+
+#[tokio::test]
+async fn slow_work_is_deferred_then_answered_by_an_edit() {
+    let (url, log) = recording_server().await;
+    let http = Arc::new(
+        HttpBuilder::new("Bot test-token")
+            .proxy(url)
+            .ratelimiter_disabled(true)
+            .application_id(serenity::all::ApplicationId::new(1_100_000_000_000_000_000))
+            .build(),
+    );
+    let service = Arc::new(Service::new(SlowStore::default(), 18));
+    let mut adapter = Adapter::new(service.clone(), http, false);
+    adapter.defer_after = std::time::Duration::from_millis(50);
+    let mut s = Script { next: 1_600_000_000_000_000_000 };
+    adapter.handle(&s.slash(1, "join")).await.unwrap();
+    adapter.handle(&s.click(1, "doko:hand")).await.unwrap();
+    let reqs = log.lock().unwrap().clone();
+    let callbacks: Vec<&Req> = reqs.iter().filter(|r| r.path.contains("/interactions/")).collect();
+    assert_eq!(callbacks.len(), 2);
+    assert_eq!(callbacks[0].body["type"], 5, "a deferred (ephemeral) answer first");
+    assert_eq!(callbacks[0].body["data"]["flags"], 64);
+    assert_eq!(callbacks[1].body["type"], 6, "a deferred update for a click");
+    let edits: Vec<&Req> =
+        reqs.iter().filter(|r| r.method == "PATCH" && r.path.contains("/messages/@original")).collect();
+    assert_eq!(edits.len(), 2, "then the original response is edited: {reqs:?}");
+    assert!(edits[0].path.starts_with("/api/v10/webhooks/1100000000000000000/"));
+}
