@@ -410,9 +410,9 @@ pub fn hand(l: Lang, view: &SeatView) -> String {
             Action::Announce(c) => can.push(l.call(*c).to_string()),
             Action::Answer(true) => can.push(l.t("accept", "annehmen").into()),
             Action::Answer(false) => can.push(l.t("decline", "ablehnen").into()),
-            Action::Give(_) => {
+            Action::Give(c) => {
                 if !can.iter().any(|s| s.starts_with("give") || s.starts_with("gib")) {
-                    can.push(format!("{} ({})", l.t("give CARDS", "gib KARTEN"), view.public.poverty.map_or(3, |_| 3)));
+                    can.push(format!("{} ({})", l.t("give CARDS", "gib KARTEN"), c.len()));
                 }
             }
             Action::Return(_) => {

@@ -684,6 +684,13 @@ impl Table {
         } else {
             None
         };
+        // with five, the dealer sits out: a forced solo never falls on them
+        if n == 5
+            && let Some(f) = forced
+            && f == sess.dealer
+        {
+            sess.dealer = (f + n - 1) % n;
+        }
         let dealer = sess.dealer;
         // game seat i = player dealer+1+i; with five, the dealer sits out
         let seats = [(dealer + 1) % n, (dealer + 2) % n, (dealer + 3) % n, (dealer + 4) % n];

@@ -388,3 +388,30 @@ async fn one_person_with_a_strong_a_basic_and_a_random_computer() {
     assert_eq!(s.sheet.len(), 3);
     assert_eq!(s.totals.iter().sum::<i64>(), 0);
 }
+
+#[tokio::test]
+async fn five_at_the_table_a_forced_solo_never_falls_on_the_dealer_who_sits_out() {
+    use doko_bot::table::{Ctx, Table};
+    let ps = people(5, Platform::Discord);
+    let mut t = Table::default();
+    let mut seed = || 5u64;
+    let mut ctx = Ctx { seed: &mut seed, new_records: Vec::new() };
+    for p in &ps {
+        t.apply(p, &Command::Join, &mut ctx).unwrap();
+    }
+    t.rules.set("games_per_session", "1").unwrap();
+    t.apply(&ps[0], &Command::Start, &mut ctx).unwrap();
+    // pretend the session's deals are done and only the dealer owes a solo
+    let s = t.session.as_mut().unwrap();
+    s.deal = None;
+    s.deals = 1;
+    let dealer = s.dealer;
+    s.duty_left = vec![0; 5];
+    s.duty_left[dealer] = 1;
+    t.apply(&ps[0], &Command::Start, &mut ctx).unwrap();
+    let s = t.session.as_ref().unwrap();
+    let deal = s.deal.as_ref().expect("a forced deal");
+    assert_eq!(deal.forced, Some(dealer));
+    assert!(deal.seats.contains(&dealer), "the forced player plays: {:?}", deal.seats);
+    assert_ne!(s.dealer, dealer, "someone else deals and sits out");
+}

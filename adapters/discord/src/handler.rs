@@ -47,6 +47,8 @@ pub struct Adapter<S: Store> {
     /// wants an answer within 3 seconds.
     pub defer_after: std::time::Duration,
     table_messages: Mutex<HashMap<String, MessageId>>,
+    /// Tables this adapter has served (for the turn timer).
+    active: Mutex<HashMap<String, (doko_bot::ChannelId, DiscordChannelId)>>,
 }
 
 const LIMIT: usize = 1900;
@@ -69,6 +71,26 @@ impl<S: Store> Adapter<S> {
             mention,
             defer_after: std::time::Duration::from_millis(1500),
             table_messages: Mutex::new(HashMap::new()),
+            active: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Applies the turn timer to every table this adapter has served and
+    /// publishes reminders and time-outs.
+    pub async fn tick(&self) {
+        let channels: Vec<(doko_bot::ChannelId, DiscordChannelId)> =
+            self.active.lock().await.values().cloned().collect();
+        for (ch, discord) in channels {
+            match self.service.tick(&ch).await {
+                Ok(msgs) if !msgs.is_empty() => {
+                    let lang = self.service.lang(&ch).await.unwrap_or_default();
+                    if let Err(e) = self.publish(&ch, discord, &msgs, lang).await {
+                        tracing::warn!(error = %e, channel = %ch, "publishing a timeout failed");
+                    }
+                }
+                Ok(_) => {}
+                Err(e) => tracing::warn!(error = %e, channel = %ch, "turn timer failed"),
+            }
         }
     }
 
@@ -131,7 +153,12 @@ impl<S: Store> Adapter<S> {
                         };
                         self.respond(interaction, r).await?;
                     }
-                    if let Some(discord) = interaction_channel(interaction) {
+                    // the table's own channel (a click in a DM names it)
+                    if let Ok(id) = channel.id.parse::<u64>()
+                        && id != 0
+                    {
+                        let discord = DiscordChannelId::new(id);
+                        self.active.lock().await.insert(channel.key(), (channel.clone(), discord));
                         self.publish(&channel, discord, &msgs, lang).await?;
                         self.direct_messages(&channel, discord, &msgs, lang).await?;
                     }
@@ -278,15 +305,6 @@ impl<S: Store> Adapter<S> {
             }
         }
         Ok(())
-    }
-}
-
-/// The Discord channel an interaction came from.
-pub fn interaction_channel(i: &Interaction) -> Option<DiscordChannelId> {
-    match i {
-        Interaction::Command(ci) | Interaction::Autocomplete(ci) => Some(ci.channel_id),
-        Interaction::Component(ci) => Some(ci.channel_id),
-        _ => None,
     }
 }
 

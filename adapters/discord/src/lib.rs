@@ -156,7 +156,8 @@ pub enum Inbound {
         command: Command,
         /// The interaction id (duplicate deliveries change state once).
         delivery: String,
-        /// A button click: answer by updating the clicked message.
+        /// A click on a private hand: answer by updating the clicked
+        /// message (false for the public "my hand" button).
         from_button: bool,
     },
     /// Autocomplete for `play`: the typed prefix.
@@ -354,7 +355,11 @@ fn from_component(ci: &ComponentInteraction) -> Inbound {
             actor: actor(&ci.user, ci.member.as_ref(), ci.guild_id.is_some() || table.is_some()),
             command,
             delivery: ci.id.to_string(),
-            from_button: true,
+            // only a private hand (ephemeral, or in a DM) is updated in
+            // place; a click under the public table message gets a new
+            // ephemeral reply, never an update of the public message
+            from_button: table.is_some()
+                || ci.message.flags.is_some_and(|f| f.contains(serenity::all::MessageFlags::EPHEMERAL)),
         },
         Err(reason) => Inbound::Refused { reason },
     }

@@ -3,14 +3,13 @@
 //! (development) or globally (production), the turn-timer tick, and the
 //! token from the environment or a file (never logged).
 
-use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
 use doko_bot::{Service, Store};
 use serenity::all::{
-    ChannelId, Client, Command as DiscordCommand, Context, EventHandler, GatewayIntents, GuildId, Interaction, Ready,
+    Client, Command as DiscordCommand, Context, EventHandler, GatewayIntents, GuildId, Interaction, Ready,
 };
 use serenity::async_trait;
 
@@ -70,9 +69,18 @@ impl DiscordConfig {
 struct Events<S: Store> {
     service: Arc<Service<S>>,
     config: DiscordConfig,
-    /// Channels with tables this process has served, for the turn timer.
-    active: Arc<tokio::sync::Mutex<HashMap<String, (doko_bot::ChannelId, ChannelId)>>>,
+    /// One adapter for the process (it keeps the table messages and the
+    /// tables served), made with the client's HTTP handle.
+    adapter: std::sync::OnceLock<Arc<Adapter<S>>>,
     ticking: std::sync::atomic::AtomicBool,
+}
+
+impl<S: Store> Events<S> {
+    fn adapter(&self, ctx: &Context) -> Arc<Adapter<S>> {
+        self.adapter
+            .get_or_init(|| Arc::new(Adapter::new(self.service.clone(), ctx.http.clone(), self.config.mention)))
+            .clone()
+    }
 }
 
 #[async_trait]
@@ -90,38 +98,19 @@ impl<S: Store> EventHandler for Events<S> {
         if self.ticking.swap(true, std::sync::atomic::Ordering::SeqCst) {
             return;
         }
-        // the turn timer: a tick per active channel every few seconds
-        let adapter = Arc::new(Adapter::new(self.service.clone(), ctx.http.clone(), self.config.mention));
-        let active = self.active.clone();
-        let service = self.service.clone();
+        // the turn timer: every few seconds for the tables served
+        let adapter = self.adapter(&ctx);
         tokio::spawn(async move {
             let mut every = tokio::time::interval(Duration::from_secs(5));
             loop {
                 every.tick().await;
-                let channels: Vec<(doko_bot::ChannelId, ChannelId)> = active.lock().await.values().cloned().collect();
-                for (ch, discord) in channels {
-                    match service.tick(&ch).await {
-                        Ok(msgs) if !msgs.is_empty() => {
-                            let lang = service.lang(&ch).await.unwrap_or_default();
-                            if let Err(e) = adapter.publish(&ch, discord, &msgs, lang).await {
-                                tracing::warn!(error = %e, channel = %ch, "publishing a timeout failed");
-                            }
-                        }
-                        Ok(_) => {}
-                        Err(e) => tracing::warn!(error = %e, channel = %ch, "turn timer failed"),
-                    }
-                }
+                adapter.tick().await;
             }
         });
     }
 
     async fn interaction_create(&self, ctx: Context, interaction: Interaction) {
-        if let Some(discord) = crate::handler::interaction_channel(&interaction) {
-            let ch = doko_bot::ChannelId::new(doko_bot::Platform::Discord, discord.to_string());
-            self.active.lock().await.insert(ch.key(), (ch, discord));
-        }
-        let adapter = Adapter::new(self.service.clone(), ctx.http.clone(), self.config.mention);
-        if let Err(e) = adapter.handle(&interaction).await {
+        if let Err(e) = self.adapter(&ctx).handle(&interaction).await {
             tracing::warn!(error = %e, "answering an interaction failed");
         }
     }
@@ -134,7 +123,7 @@ pub async fn run<S: Store>(service: Arc<Service<S>>, config: DiscordConfig) -> R
     let events = Events {
         service: service.clone(),
         config: config.clone(),
-        active: Default::default(),
+        adapter: std::sync::OnceLock::new(),
         ticking: std::sync::atomic::AtomicBool::new(false),
     };
     let mut client = Client::builder(&config.token, intents).event_handler(events).await?;

@@ -360,3 +360,57 @@ async fn slow_work_is_deferred_then_answered_by_an_edit() {
     assert_eq!(edits.len(), 2, "then the original response is edited: {reqs:?}");
     assert!(edits[0].path.starts_with("/api/v10/webhooks/1100000000000000000/"));
 }
+
+#[tokio::test]
+async fn the_public_my_hand_button_answers_privately_and_dm_clicks_play_at_the_table() {
+    let (url, log) = recording_server().await;
+    let http = Arc::new(HttpBuilder::new("Bot test-token").proxy(url).ratelimiter_disabled(true).build());
+    let service = Arc::new(Service::new(MemoryStore::default(), 19));
+    let adapter = Adapter::new(service.clone(), http, false);
+    let ch = doko_bot::ChannelId::new(doko_bot::Platform::Discord, "910000000000000000");
+    let mut s = Script { next: 1_700_000_000_000_000_000 };
+    for u in 1..=4 {
+        adapter.handle(&s.slash(u, "join")).await.unwrap();
+    }
+    adapter.handle(&s.slash(1, "start")).await.unwrap();
+    // a click on "my hand" under the public table message (flags 0)
+    let mut p = payload("button-play");
+    p["id"] = json!(s.id());
+    p["message"]["flags"] = json!(0);
+    p["data"]["custom_id"] = json!("doko:hand");
+    adapter.handle(&decode(&p.to_string()).unwrap()).await.unwrap();
+    let last = log.lock().unwrap().iter().rev().find(|r| r.path.contains("/interactions/")).cloned().unwrap();
+    assert_eq!(last.body["type"], 4, "a new message, not an update of the public one");
+    assert_eq!(last.body["data"]["flags"], 64, "ephemeral");
+    // the person to act clicks a card in their DM hand
+    let (t, _) = service.table(&ch).await.unwrap();
+    let (key, _) = t.person_to_act().unwrap();
+    let user: usize = key.chars().last().unwrap().to_digit(10).unwrap() as usize;
+    let uid = doko_bot::UserId::new(doko_bot::Platform::Discord, format!("80000000000000000{user}"));
+    let action = t.view_for(&uid).unwrap().legal[0];
+    let mut p = payload("button-play");
+    p["id"] = json!(s.id());
+    p.as_object_mut().unwrap().remove("guild_id");
+    p.as_object_mut().unwrap().remove("member");
+    p["user"] =
+        json!({"id": format!("80000000000000000{user}"), "username": "x", "discriminator": "0", "avatar": null});
+    p["channel_id"] = json!("930000000000000000");
+    p["channel"] = json!({"id": "930000000000000000", "type": 1});
+    p["context"] = json!(1);
+    p["data"]["custom_id"] = json!(format!("{}@910000000000000000", doko_discord::button_id(&action).unwrap()));
+    let before = log.lock().unwrap().len();
+    adapter.handle(&decode(&p.to_string()).unwrap()).await.unwrap();
+    let (t2, _) = service.table(&ch).await.unwrap();
+    assert_ne!(t.game().unwrap(), t2.game().unwrap(), "the click acted at the table");
+    let after: Vec<Req> = log.lock().unwrap()[before..].to_vec();
+    assert!(
+        after
+            .iter()
+            .any(|r| r.method == "PATCH" && r.path.starts_with("/api/v10/channels/910000000000000000/messages/")),
+        "the table message in the channel was updated: {after:?}"
+    );
+    assert!(
+        !after.iter().any(|r| r.path.starts_with("/api/v10/channels/930000000000000000/")),
+        "nothing public in the DM"
+    );
+}
