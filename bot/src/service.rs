@@ -320,6 +320,22 @@ impl<S: Store> Service<S> {
         }
     }
 
+    /// Remembers the platform's id of a channel's public table message.
+    pub async fn set_display(&self, ch: &ChannelId, id: Option<String>) -> Result<(), ServiceError> {
+        for _attempt in 0..64 {
+            let (mut table, version) = self.table(ch).await?;
+            if table.display == id {
+                return Ok(());
+            }
+            table.display = id.clone();
+            let json = serde_json::to_string(&table)?;
+            if let Commit::Done(_) = self.store.commit(ch, version, &json, &[]).await? {
+                return Ok(());
+            }
+        }
+        Err(ServiceError::Contention)
+    }
+
     /// The language of a channel.
     pub async fn lang(&self, ch: &ChannelId) -> Result<Lang, ServiceError> {
         Ok(self.table(ch).await?.0.lang)

@@ -172,6 +172,10 @@ pub struct Table {
     /// Who must act and since when (for `turn_timeout`).
     #[serde(default)]
     pub turn: Option<TurnClock>,
+    /// The platform's id of the public table message (kept for the adapter,
+    /// so every process edits the same message).
+    #[serde(default)]
+    pub display: Option<String>,
 }
 
 /// The turn clock: which person must act and since when.
@@ -224,6 +228,7 @@ impl Default for Table {
             delivered: Default::default(),
             policy: TimeoutPolicy::StandIn,
             turn: None,
+            display: None,
         }
     }
 }

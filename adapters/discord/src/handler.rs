@@ -46,7 +46,6 @@ pub struct Adapter<S: Store> {
     /// acknowledged first (deferred) and answered by an edit; Discord
     /// wants an answer within 3 seconds.
     pub defer_after: std::time::Duration,
-    table_messages: Mutex<HashMap<String, MessageId>>,
     /// Tables this adapter has served (for the turn timer).
     active: Mutex<HashMap<String, (doko_bot::ChannelId, DiscordChannelId)>>,
 }
@@ -70,7 +69,6 @@ impl<S: Store> Adapter<S> {
             http,
             mention,
             defer_after: std::time::Duration::from_millis(1500),
-            table_messages: Mutex::new(HashMap::new()),
             active: Mutex::new(HashMap::new()),
         }
     }
@@ -230,10 +228,12 @@ impl<S: Store> Adapter<S> {
             public.iter().filter(|m| matches!(m.kind, Kind::Events | Kind::Table)).map(|m| m.text.as_str()).collect();
         if !table_text.is_empty() {
             let content = clip(&table_text.join("\n"));
-            let mut known = self.table_messages.lock().await;
-            let edited = match known.get(&ch.key()) {
+            // the message id lives with the table: every process edits the same one
+            let stored = self.service.table(ch).await?.0.display;
+            let stored = stored.and_then(|s| s.parse::<u64>().ok()).filter(|v| *v != 0).map(MessageId::new);
+            let edited = match stored {
                 Some(id) => discord
-                    .edit_message(&self.http, *id, EditMessage::new().content(&content))
+                    .edit_message(&self.http, id, EditMessage::new().content(&content))
                     .await
                     .map(|_| true)
                     .unwrap_or(false),
@@ -246,7 +246,7 @@ impl<S: Store> Adapter<S> {
                         CreateMessage::new().content(&content).components(vec![my_hand_button(lang)]),
                     )
                     .await?;
-                known.insert(ch.key(), m.id);
+                self.service.set_display(ch, Some(m.id.to_string())).await?;
             }
         }
         for m in public.iter().filter(|m| !matches!(m.kind, Kind::Events | Kind::Table)) {

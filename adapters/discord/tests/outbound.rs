@@ -15,6 +15,19 @@ use serde_json::{Value, json};
 use serenity::all::HttpBuilder;
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 
+/// Hands each interaction to the next of several adapters.
+struct Alternating<'a, S: doko_bot::Store> {
+    adapters: &'a [Adapter<S>],
+    turn: &'a std::sync::atomic::AtomicUsize,
+}
+
+impl<S: doko_bot::Store> Alternating<'_, S> {
+    async fn handle(&self, i: &serenity::all::Interaction) -> Result<(), doko_discord::handler::AdapterError> {
+        let n = self.turn.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        self.adapters[n % self.adapters.len()].handle(i).await
+    }
+}
+
 #[derive(Clone, Debug)]
 struct Req {
     method: String,
@@ -202,11 +215,17 @@ async fn a_scripted_deal_through_the_adapter_on_redis() {
 }
 
 /// One deal, or with `session` a whole session of that many deals.
-async fn scripted<S: doko_bot::Store>(store: S, session: Option<u32>) {
+async fn scripted<S: doko_bot::Store + Clone>(store: S, session: Option<u32>) {
     let (url, log) = recording_server().await;
     let http = Arc::new(HttpBuilder::new("Bot test-token").proxy(url).ratelimiter_disabled(true).build());
-    let service = Arc::new(Service::new(store, 17));
-    let adapter = Adapter::new(service.clone(), http, true);
+    let service = Arc::new(Service::new(store.clone(), 17));
+    // two processes on one store take turns with the interactions
+    let adapters = [
+        Adapter::new(service.clone(), http.clone(), true),
+        Adapter::new(Arc::new(Service::new(store, 170)), http, true),
+    ];
+    let turn = std::sync::atomic::AtomicUsize::new(0);
+    let adapter = Alternating { adapters: &adapters, turn: &turn };
     let ch = doko_bot::ChannelId::new(doko_bot::Platform::Discord, "910000000000000000");
     let mut s = Script { next: 1_500_000_000_000_000_000 };
     let mut interactions = 0;
@@ -285,7 +304,7 @@ async fn scripted<S: doko_bot::Store>(store: S, session: Option<u32>) {
         .collect();
     let edits: Vec<&Req> = reqs.iter().filter(|r| r.method == "PATCH" && r.path.contains("/messages/")).collect();
     let table_posts = posts.iter().filter(|r| r.body["content"].as_str().unwrap_or("").contains("Rules:")).count();
-    assert_eq!(table_posts, 1, "one table message");
+    assert_eq!(table_posts, 1, "one table message, though two processes served the table");
     assert!(edits.len() > 40, "{} edits of the table message", edits.len());
     for r in posts.iter().chain(edits.iter()) {
         let body = r.body.to_string();
