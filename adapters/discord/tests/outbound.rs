@@ -175,41 +175,10 @@ async fn a_scripted_deal_through_the_adapter() {
     scripted(MemoryStore::default(), None).await;
 }
 
-/// A redis-server of the test's own (free port, own data directory).
-struct OwnRedis(std::process::Child, std::path::PathBuf, u16);
-
-impl Drop for OwnRedis {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-        let _ = std::fs::remove_dir_all(&self.1);
-    }
-}
-
-fn own_redis() -> OwnRedis {
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-    let dir = std::env::temp_dir().join(format!("doko-discord-redis-{port}"));
-    std::fs::create_dir_all(&dir).unwrap();
-    let child = std::process::Command::new("redis-server")
-        .args(["--port", &port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
-        .arg("--dir")
-        .arg(&dir)
-        .stdout(std::process::Stdio::null())
-        .spawn()
-        .expect("redis-server (scripts/test installs it)");
-    let start = std::time::Instant::now();
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(start.elapsed().as_secs() < 20, "redis-server did not start");
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
-    std::thread::sleep(std::time::Duration::from_millis(100));
-    OwnRedis(child, dir, port)
-}
-
 #[tokio::test]
 async fn a_scripted_deal_through_the_adapter_on_redis() {
-    let r = own_redis();
-    let store = doko_bot::RedisStore::connect(&format!("redis://127.0.0.1:{}/", r.2), 3600).await.unwrap();
+    let r = doko_bot::LocalRedis::start().expect("redis-server (scripts/test installs it)");
+    let store = doko_bot::RedisStore::connect(&r.url(), 3600).await.unwrap();
     // a whole session: two deals, then the compulsory solos still owed
     scripted(store, Some(2)).await;
 }

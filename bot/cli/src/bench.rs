@@ -36,38 +36,6 @@ pub struct TablesOpts {
     pub actions: usize,
 }
 
-struct OwnRedis(std::process::Child, std::path::PathBuf);
-
-impl Drop for OwnRedis {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-        let _ = std::fs::remove_dir_all(&self.1);
-    }
-}
-
-fn start_redis() -> anyhow::Result<(OwnRedis, String)> {
-    use anyhow::Context;
-    let port = std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
-    let dir = std::env::temp_dir().join(format!("doko-bench-redis-{port}"));
-    std::fs::create_dir_all(&dir)?;
-    let child = std::process::Command::new("redis-server")
-        .args(["--port", &port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
-        .arg("--dir")
-        .arg(&dir)
-        .stdout(std::process::Stdio::null())
-        .spawn()
-        .context("starting redis-server")?;
-    let guard = OwnRedis(child, dir);
-    let start = Instant::now();
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        anyhow::ensure!(start.elapsed().as_secs() < 20, "redis-server did not start");
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
-    std::thread::sleep(std::time::Duration::from_millis(100));
-    Ok((guard, format!("redis://127.0.0.1:{port}/")))
-}
-
 async fn used_memory(url: &str) -> anyhow::Result<u64> {
     let client = redis::Client::open(url)?;
     let mut c = client.get_multiplexed_async_connection().await?;
@@ -87,8 +55,9 @@ pub async fn tables(o: TablesOpts) -> anyhow::Result<()> {
     let (_guard, url) = match o.redis {
         Some(u) => (None, u),
         None => {
-            let (g, u) = start_redis()?;
-            (Some(g), u)
+            let r = doko_bot::LocalRedis::start()?;
+            let u = r.url();
+            (Some(r), u)
         }
     };
     let before = used_memory(&url).await?;

@@ -4,62 +4,21 @@
 
 #![allow(dead_code)]
 
-use std::net::TcpListener;
-use std::path::PathBuf;
-use std::process::{Child, Command as Proc, Stdio};
-use std::time::{Duration, Instant};
-
 use doko_bot::command::Command;
 use doko_bot::player::{BasicPlayer, Player};
 use doko_bot::{Actor, ChannelId, Kind, Message, Service, Store};
 use doko_engine::Action;
 
 /// A redis-server started for one test, stopped when dropped.
-pub struct RedisServer {
-    child: Child,
-    pub port: u16,
-    dir: PathBuf,
-}
+pub struct RedisServer(doko_bot::LocalRedis);
 
 impl RedisServer {
     pub fn start() -> RedisServer {
-        let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-        let dir = std::env::temp_dir().join(format!("doko-redis-{}-{port}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let child = Proc::new("redis-server")
-            .args(["--port", &port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
-            .arg("--dir")
-            .arg(&dir)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("redis-server must be installed (scripts/test installs it)");
-        let start = Instant::now();
-        loop {
-            if let Ok(mut s) = std::net::TcpStream::connect(("127.0.0.1", port)) {
-                use std::io::{Read, Write};
-                let _ = s.write_all(b"PING\r\n");
-                let mut buf = [0u8; 7];
-                if s.read(&mut buf).is_ok() && buf.starts_with(b"+PONG") {
-                    break;
-                }
-            }
-            assert!(start.elapsed() < Duration::from_secs(20), "redis-server did not start");
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        RedisServer { child, port, dir }
+        RedisServer(doko_bot::LocalRedis::start().expect("redis-server must be installed (scripts/test installs it)"))
     }
 
     pub fn url(&self) -> String {
-        format!("redis://127.0.0.1:{}/", self.port)
-    }
-}
-
-impl Drop for RedisServer {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        let _ = std::fs::remove_dir_all(&self.dir);
+        self.0.url()
     }
 }
 
