@@ -48,7 +48,10 @@ impl Doko {
         loop {
             {
                 let o = self.out.lock().unwrap();
-                if o.len() > self.read_upto && o[self.read_upto..].contains("> ") {
+                // the prompt is the last thing printed, on a line of its own
+                // (a table line like "... -> Bot 1" is not a prompt)
+                let new = &o[self.read_upto..];
+                if o.len() > self.read_upto && (new == "> " || new.ends_with("\n> ")) {
                     let s = o[self.read_upto..].to_string();
                     self.read_upto = o.len();
                     return s;
