@@ -81,8 +81,11 @@ impl<S: Store> Adapter<S> {
         for (ch, discord) in channels {
             match self.service.tick(&ch).await {
                 Ok(msgs) if !msgs.is_empty() => {
-                    let lang = self.service.lang(&ch).await.unwrap_or_default();
-                    if let Err(e) = self.publish(&ch, discord, &msgs, lang).await {
+                    let published = match self.service.table(&ch).await {
+                        Ok((t, _)) => self.publish(&ch, discord, &msgs, &t).await,
+                        Err(e) => Err(e.into()),
+                    };
+                    if let Err(e) = published {
                         tracing::warn!(error = %e, channel = %ch, "publishing a timeout failed");
                     }
                 }
@@ -115,10 +118,12 @@ impl<S: Store> Adapter<S> {
                             exec.await?
                         }
                     };
-                    let lang = self.service.lang(&channel).await?;
+                    // the table after the command, loaded once for everything below
+                    let (table, _) = self.service.table(&channel).await?;
+                    let lang = table.lang;
                     let mine: Vec<&Message> =
                         msgs.iter().filter(|m| m.to == Audience::Private(actor.user.clone())).collect();
-                    let hand = self.service.table(&channel).await?.0.view_for(&actor.user);
+                    let hand = table.view_for(&actor.user);
                     let mut response = CreateInteractionResponseMessage::new().ephemeral(true);
                     // a record is a file, not a (too long) message
                     for (i, m) in mine.iter().filter(|m| m.kind == Kind::Record).enumerate() {
@@ -157,8 +162,8 @@ impl<S: Store> Adapter<S> {
                     {
                         let discord = DiscordChannelId::new(id);
                         self.active.lock().await.insert(channel.key(), (channel.clone(), discord));
-                        self.publish(&channel, discord, &msgs, lang).await?;
-                        self.direct_messages(&channel, discord, &msgs, lang).await?;
+                        self.publish(&channel, discord, &msgs, &table).await?;
+                        self.direct_messages(discord, &msgs, &table).await?;
                     }
                 }
                 (Inbound::Autocomplete { channel, user, prefix }, _) => {
@@ -221,16 +226,17 @@ impl<S: Store> Adapter<S> {
         ch: &doko_bot::ChannelId,
         discord: DiscordChannelId,
         msgs: &[Message],
-        lang: doko_bot::Lang,
+        table: &doko_bot::Table,
     ) -> Result<(), AdapterError> {
+        let lang = table.lang;
         let public: Vec<&Message> = msgs.iter().filter(|m| m.to == Audience::Public).collect();
         let table_text: Vec<&str> =
             public.iter().filter(|m| matches!(m.kind, Kind::Events | Kind::Table)).map(|m| m.text.as_str()).collect();
         if !table_text.is_empty() {
             let content = clip(&table_text.join("\n"));
             // the message id lives with the table: every process edits the same one
-            let stored = self.service.table(ch).await?.0.display;
-            let stored = stored.and_then(|s| s.parse::<u64>().ok()).filter(|v| *v != 0).map(MessageId::new);
+            let stored =
+                table.display.as_ref().and_then(|s| s.parse::<u64>().ok()).filter(|v| *v != 0).map(MessageId::new);
             let edited = match stored {
                 Some(id) => discord
                     .edit_message(&self.http, id, EditMessage::new().content(&content))
@@ -260,23 +266,20 @@ impl<S: Store> Adapter<S> {
         }
         Ok(())
     }
-}
 
-impl<S: Store> Adapter<S> {
     /// Hands of players who asked for them by direct message. DMs can be
     /// closed: then the table is told (nothing secret in that).
     async fn direct_messages(
         &self,
-        ch: &doko_bot::ChannelId,
         discord: DiscordChannelId,
         msgs: &[Message],
-        lang: doko_bot::Lang,
+        t: &doko_bot::Table,
     ) -> Result<(), AdapterError> {
+        let lang = t.lang;
         let hands: Vec<&Message> = msgs.iter().filter(|m| m.kind == Kind::Hand).collect();
         if hands.is_empty() {
             return Ok(());
         }
-        let (t, _) = self.service.table(ch).await?;
         for m in hands {
             let Audience::Private(u) = &m.to else { continue };
             let Some(i) = t.seat_of(u) else { continue };
