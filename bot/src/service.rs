@@ -11,7 +11,6 @@ use tracing::{Instrument, info_span};
 
 use crate::command::{self, Command, RulesCmd};
 use crate::ids::{Actor, ChannelId, UserId};
-use crate::lang::Lang;
 use crate::player;
 use crate::render::{self, Kind, Message};
 use crate::store::{Commit, Store, StoreError};
@@ -334,10 +333,5 @@ impl<S: Store> Service<S> {
             }
         }
         Err(ServiceError::Contention)
-    }
-
-    /// The language of a channel.
-    pub async fn lang(&self, ch: &ChannelId) -> Result<Lang, ServiceError> {
-        Ok(self.table(ch).await?.0.lang)
     }
 }

@@ -408,8 +408,7 @@ impl Order {
         let mut key = self.trick_key(cards[0], led);
         for (i, c) in cards.iter().enumerate().skip(1) {
             let k = self.trick_key(*c, led);
-            let dulle = second_wins_dulle && self.dulle && *c == Card::H10 && cards[best] == Card::H10;
-            if k > key || dulle {
+            if k > key || (second_wins_dulle && self.dulle && *c == Card::H10 && cards[best] == Card::H10) {
                 best = i;
                 key = k;
             }
@@ -417,17 +416,14 @@ impl Order {
         best
     }
 
-    /// Whether `card`, played after `best` in a trick, beats it. Equal
-    /// cards: the first wins, except two hearts tens under `second_wins`.
+    /// Whether `card`, played after `best` (the card winning the trick so
+    /// far), beats it. Equal cards: the first wins, except two hearts tens
+    /// under `second_wins`. The same rule as [`Order::trick_winner`].
     #[inline]
     pub fn beats(&self, card: Card, best: Card, second_wins_dulle: bool) -> bool {
-        let (cc, bc) = (self.class[card.index()], self.class[best.index()]);
-        if cc == bc {
-            let (cp, bp) = (self.power[card.index()], self.power[best.index()]);
-            cp > bp || (second_wins_dulle && card == Card::H10 && best == Card::H10 && self.dulle)
-        } else {
-            cc == Class::Trump
-        }
+        let led = self.class(best);
+        self.trick_key(card, led) > self.trick_key(best, led)
+            || (second_wins_dulle && self.dulle && card == Card::H10 && best == Card::H10)
     }
 
     /// Sorting key for showing a hand: trumps first (highest first), then
