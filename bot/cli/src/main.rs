@@ -141,19 +141,22 @@ fn entropy() -> u64 {
     h.finish()
 }
 
+/// The data directory: `--data`, `$DOKO_DATA`, else ~/.local/share/doko.
+fn data_dir(cli: &Cli) -> PathBuf {
+    cli.data
+        .clone()
+        .or_else(|| std::env::var_os("DOKO_DATA").map(PathBuf::from))
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share/doko")))
+        .unwrap_or_else(|| PathBuf::from(".doko"))
+}
+
 async fn store(cli: &Cli) -> anyhow::Result<AnyStore> {
     let redis = cli.redis.clone().or_else(|| std::env::var("DOKO_REDIS_URL").ok()).filter(|s| !s.is_empty());
     if let Some(url) = redis {
         let s = RedisStore::connect(&url, 90 * 24 * 3600).await.with_context(|| "connecting to Redis")?;
         return Ok(AnyStore::Redis(s));
     }
-    let dir = cli
-        .data
-        .clone()
-        .or_else(|| std::env::var_os("DOKO_DATA").map(PathBuf::from))
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share/doko")))
-        .unwrap_or_else(|| PathBuf::from(".doko"));
-    let path = dir.join("doko.redb");
+    let path = data_dir(cli).join("doko.redb");
     let s = EmbeddedStore::open(&path).with_context(|| format!("opening {}", path.display()))?;
     Ok(AnyStore::Embedded(s))
 }
@@ -165,14 +168,31 @@ async fn play(cli: &Cli) -> anyhow::Result<()> {
         .unwrap_or(60);
     let strong =
         doko_bot::strong::StrongConfig { budget: std::time::Duration::from_millis(budget), ..Default::default() };
-    let service = Service::new(store(cli).await?, entropy()).with_strong(strong);
-    if let Some(discord) = doko_discord::run::DiscordConfig::from_env()? {
-        tracing::info!(dev_guild = ?discord.dev_guild, "serving Discord");
-        doko_discord::run::run(std::sync::Arc::new(service), discord).await?;
+    let service = std::sync::Arc::new(Service::new(store(cli).await?, entropy()).with_strong(strong));
+    let discord = doko_discord::run::DiscordConfig::from_env()?;
+    let matrix = doko_matrix::MatrixConfig::from_env(data_dir(cli).join("matrix"))?;
+    if discord.is_some() || matrix.is_some() {
+        let mut platforms = tokio::task::JoinSet::new();
+        if let Some(discord) = discord {
+            tracing::info!(dev_guild = ?discord.dev_guild, "serving Discord");
+            let s = service.clone();
+            platforms.spawn(async move { doko_discord::run::run(s, discord).await.context("Discord") });
+        }
+        if let Some(matrix) = matrix {
+            tracing::info!(config = ?matrix, "serving Matrix");
+            let s = service.clone();
+            platforms.spawn(async move {
+                doko_matrix::run(s, matrix, |me| println!("doko: serving Matrix as {me}")).await.context("Matrix")
+            });
+        }
+        // the first platform to end ends the process
+        if let Some(done) = platforms.join_next().await {
+            done.context("platform task")??;
+        }
         return Ok(());
     }
     let stdin = tokio::io::BufReader::new(tokio::io::stdin());
-    doko_terminal::run(&service, stdin, tokio::io::stdout(), &cli.name).await
+    doko_terminal::run(&*service, stdin, tokio::io::stdout(), &cli.name).await
 }
 
 fn main() -> ExitCode {

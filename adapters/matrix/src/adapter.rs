@@ -1,0 +1,585 @@
+//! The Matrix side: login, sync, event handlers, one worker per table, and
+//! sending (notices, edits of the table message, direct rooms).
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use doko_bot::render::Audience;
+use doko_bot::{Actor, ChannelId, Kind, Lang, Message, Platform, Service, Store, UserId};
+use matrix_sdk::authentication::matrix::MatrixSession;
+use matrix_sdk::config::SyncSettings;
+use matrix_sdk::deserialized_responses::SyncOrStrippedState;
+use matrix_sdk::ruma::events::SyncStateEvent;
+use matrix_sdk::ruma::events::room::member::{MembershipState, StrippedRoomMemberEvent};
+use matrix_sdk::ruma::events::room::message::{
+    MessageType, OriginalSyncRoomMessageEvent, Relation, ReplacementMetadata, RoomMessageEventContent,
+};
+use matrix_sdk::ruma::events::room::power_levels::UserPowerLevel;
+use matrix_sdk::ruma::{Int, OwnedEventId, OwnedRoomId, OwnedUserId, RoomId};
+use matrix_sdk::{Client, Room, RoomState, SessionMeta, SessionTokens};
+use tokio::sync::{Mutex, mpsc};
+use tracing::{Instrument, info_span};
+
+use crate::{Auth, MatrixConfig, Route};
+
+/// A failure of the Matrix adapter.
+#[derive(Debug, thiserror::Error)]
+pub enum AdapterError {
+    /// matrix-sdk (the homeserver or the local stores) failed.
+    #[error("matrix: {0}")]
+    Matrix(#[from] matrix_sdk::Error),
+    /// Building the client failed.
+    #[error("matrix client: {0}")]
+    Build(#[from] matrix_sdk::ClientBuildError),
+    /// An id in the configuration is not a Matrix id.
+    #[error("matrix id: {0}")]
+    Id(#[from] matrix_sdk::IdParseError),
+    /// The stored session could not be read or written.
+    #[error("session file {path}: {why}")]
+    Session {
+        /// The file.
+        path: String,
+        /// What went wrong.
+        why: String,
+    },
+    /// The bot failed.
+    #[error(transparent)]
+    Service(#[from] doko_bot::ServiceError),
+}
+
+/// One unit of work for a table's worker.
+enum Job {
+    /// A command from a person.
+    Command {
+        actor: Actor,
+        text: String,
+        delivery: String,
+        /// The direct room it came from (else the table's room).
+        from_direct: Option<Room>,
+    },
+    /// The turn timer.
+    Tick,
+}
+
+/// The adapter: the service plus what it needs of Matrix.
+struct Adapter<S: Store> {
+    service: Arc<Service<S>>,
+    client: Client,
+    cfg: MatrixConfig,
+    me: OwnedUserId,
+    /// Milliseconds since the epoch at start: older events are ignored.
+    started_ms: u64,
+    /// One queue per table room, so a table's commands run in order.
+    workers: Mutex<HashMap<OwnedRoomId, mpsc::UnboundedSender<Job>>>,
+    /// Direct rooms by user, so concurrent tables do not open two.
+    dms: Mutex<HashMap<OwnedUserId, OwnedRoomId>>,
+}
+
+fn now_ms() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
+}
+
+fn channel(room: &RoomId) -> ChannelId {
+    ChannelId::new(Platform::Matrix, room.as_str())
+}
+
+fn user(u: &matrix_sdk::ruma::UserId) -> UserId {
+    UserId::new(Platform::Matrix, u.as_str())
+}
+
+fn session_error(path: &Path, why: impl std::fmt::Display) -> AdapterError {
+    AdapterError::Session { path: path.display().to_string(), why: why.to_string() }
+}
+
+/// Logs in (or restores the stored session), runs one sync, attaches the
+/// handlers and serves until the process ends. `ready` is called once the
+/// bot is listening (after the first sync).
+pub async fn run<S: Store + 'static>(
+    service: Arc<Service<S>>,
+    cfg: MatrixConfig,
+    ready: impl FnOnce(&str),
+) -> Result<(), AdapterError> {
+    let started_ms = now_ms();
+    let client = login(&cfg).await?;
+    let me = client.user_id().ok_or(matrix_sdk::Error::AuthenticationRequired)?.to_owned();
+    let device = client.device_id().map(|d| d.to_string()).unwrap_or_default();
+    if let Ok(Some(own)) = client.encryption().get_own_device().await {
+        tracing::info!(user = %me, device = %device, ed25519 = ?own.ed25519_key().map(|k| k.to_base64()), "matrix device");
+    }
+    // one sync before any handler: whatever happened while we were away is
+    // state, not commands
+    let first = client.sync_once(SyncSettings::default()).await?;
+    tracing::info!(next_batch = %first.next_batch, "first sync done");
+    let adapter = Arc::new(Adapter {
+        service,
+        client: client.clone(),
+        cfg,
+        me: me.clone(),
+        started_ms,
+        workers: Mutex::new(HashMap::new()),
+        dms: Mutex::new(HashMap::new()),
+    });
+    {
+        let a = adapter.clone();
+        client.add_event_handler(move |ev: StrippedRoomMemberEvent, room: Room| {
+            let a = a.clone();
+            async move { a.on_invite(ev, room).await }
+        });
+    }
+    {
+        let a = adapter.clone();
+        client.add_event_handler(move |ev: OriginalSyncRoomMessageEvent, room: Room| {
+            let a = a.clone();
+            async move { a.on_message(ev, room).await }
+        });
+    }
+    // invitations that arrived while we were away
+    for room in client.invited_rooms() {
+        let a = adapter.clone();
+        tokio::spawn(async move {
+            if let Ok(inv) = room.invite_details().await {
+                let direct = match &**inv.invitee.event() {
+                    SyncOrStrippedState::Stripped(e) => e.content.is_direct,
+                    SyncOrStrippedState::Sync(SyncStateEvent::Original(e)) => e.content.is_direct,
+                    _ => None,
+                }
+                .unwrap_or(false);
+                a.accept(room, inv.inviter_id.as_str(), direct).await;
+            }
+        });
+    }
+    // the turn timer for every table room
+    {
+        let a = adapter.clone();
+        tokio::spawn(async move {
+            let mut every = tokio::time::interval(Duration::from_secs(5));
+            loop {
+                every.tick().await;
+                for room in a.client.joined_rooms() {
+                    if !room.is_direct().await.unwrap_or(false) {
+                        a.enqueue(&room, Job::Tick).await;
+                    }
+                }
+            }
+        });
+    }
+    ready(me.as_str());
+    let mut backoff = Duration::from_secs(1);
+    loop {
+        match client.sync(SyncSettings::default()).await {
+            Ok(()) => return Ok(()),
+            Err(e) => {
+                tracing::warn!(error = %e, "sync failed; retrying in {backoff:?}");
+                tokio::time::sleep(backoff).await;
+                backoff = (backoff * 2).min(Duration::from_secs(60));
+            }
+        }
+    }
+}
+
+/// Builds the client on the SQLite stores and logs in once; later starts
+/// reuse the stored session (and so the same device and crypto keys).
+async fn login(cfg: &MatrixConfig) -> Result<Client, AdapterError> {
+    let store = cfg.data.join("store");
+    let session_file = cfg.data.join("session.json");
+    std::fs::create_dir_all(&cfg.data).map_err(|e| session_error(&cfg.data, e))?;
+    let stored = match std::fs::read_to_string(&session_file) {
+        Ok(text) => Some(serde_json::from_str::<MatrixSession>(&text).map_err(|e| session_error(&session_file, e))?),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => return Err(session_error(&session_file, e)),
+    };
+    if stored.is_none() && store.exists() {
+        // stores of a device we no longer have the session for
+        std::fs::remove_dir_all(&store).map_err(|e| session_error(&store, e))?;
+    }
+    let client =
+        Client::builder().homeserver_url(&cfg.homeserver).sqlite_store(&store, cfg.store_passphrase.as_deref()).build().await?;
+    if let Some(session) = stored {
+        client.restore_session(session).await?;
+        tracing::info!("restored the stored Matrix session");
+        return Ok(client);
+    }
+    match &cfg.auth {
+        Auth::Password(pw) => {
+            client.matrix_auth().login_username(&cfg.user, pw).initial_device_display_name("doko bot").send().await?;
+        }
+        Auth::Token { token, device } => {
+            let session = MatrixSession {
+                meta: SessionMeta { user_id: cfg.user.as_str().try_into()?, device_id: device.as_str().into() },
+                tokens: SessionTokens { access_token: token.clone(), refresh_token: None },
+            };
+            client.restore_session(session).await?;
+        }
+    }
+    let session = client.matrix_auth().session().ok_or(matrix_sdk::Error::AuthenticationRequired)?;
+    let text = serde_json::to_string(&session).map_err(|e| session_error(&session_file, e))?;
+    write_private(&session_file, &text).map_err(|e| session_error(&session_file, e))?;
+    tracing::info!("logged in; session stored");
+    Ok(client)
+}
+
+/// Writes a file only its owner can read (it holds the access token).
+fn write_private(path: &Path, text: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    let tmp = path.with_extension("tmp");
+    let mut opts = std::fs::OpenOptions::new();
+    opts.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        opts.mode(0o600);
+    }
+    let mut f = opts.open(&tmp)?;
+    f.write_all(text.as_bytes())?;
+    f.sync_all()?;
+    std::fs::rename(&tmp, path)
+}
+
+impl<S: Store + 'static> Adapter<S> {
+    async fn on_invite(self: Arc<Self>, ev: StrippedRoomMemberEvent, room: Room) {
+        if ev.state_key != self.me || ev.content.membership != MembershipState::Invite {
+            return;
+        }
+        let direct = ev.content.is_direct.unwrap_or(false);
+        tokio::spawn(async move { self.accept(room, ev.sender.as_str(), direct).await });
+    }
+
+    /// Joins an invited room when the allow-list lets us, else declines.
+    async fn accept(&self, room: Room, inviter: &str, direct: bool) {
+        let span = info_span!("matrix_invite", room = %room.room_id(), inviter);
+        async {
+            if !crate::invite_allowed(&self.cfg.allow, self.me.as_str(), room.room_id().as_str(), inviter) {
+                tracing::info!("invitation declined (not on the allow-list)");
+                let _ = room.leave().await;
+                return;
+            }
+            // a fresh room can refuse the join for a moment: retry
+            let mut wait = Duration::from_millis(500);
+            for _ in 0..8 {
+                match room.join().await {
+                    Ok(()) => {
+                        tracing::info!("joined");
+                        if direct && let Err(e) = room.set_is_direct(true).await {
+                            tracing::warn!(error = %e, "could not mark the room direct");
+                        }
+                        return;
+                    }
+                    Err(e) => {
+                        tracing::warn!(error = %e, "join failed; retrying");
+                        tokio::time::sleep(wait).await;
+                        wait = (wait * 2).min(Duration::from_secs(30));
+                    }
+                }
+            }
+        }
+        .instrument(span)
+        .await
+    }
+
+    async fn on_message(self: Arc<Self>, ev: OriginalSyncRoomMessageEvent, room: Room) {
+        if ev.sender == self.me || room.state() != RoomState::Joined {
+            return;
+        }
+        if u64::from(ev.origin_server_ts.0) < self.started_ms {
+            tracing::debug!(event = %ev.event_id, "older than the start: ignored");
+            return;
+        }
+        if matches!(ev.content.relates_to, Some(Relation::Replacement(_))) {
+            return; // edits are not new commands
+        }
+        let MessageType::Text(text) = &ev.content.msgtype else { return };
+        let body = text.body.clone();
+        let span = info_span!("matrix_message", room = %room.room_id(), sender = %ev.sender, event = %ev.event_id);
+        async {
+            let direct = room.is_direct().await.unwrap_or(false);
+            if !direct {
+                let Some(cmd) = crate::command_text(&self.cfg.prefix, &body) else { return };
+                let actor = self.actor(&room, &ev.sender).await;
+                let job =
+                    Job::Command { actor, text: cmd.to_string(), delivery: ev.event_id.to_string(), from_direct: None };
+                self.enqueue(&room, job).await;
+                return;
+            }
+            // a direct room: the command goes to the person's table
+            let cmd = crate::command_text(&self.cfg.prefix, &body).unwrap_or(body.trim()).to_string();
+            let tables = self.tables_of(&ev.sender).await;
+            match crate::route(tables.len(), &cmd) {
+                Route::Table(i, text) => {
+                    let table_room = tables[i].0.clone();
+                    let actor = self.actor(&table_room, &ev.sender).await;
+                    let job = Job::Command {
+                        actor,
+                        text,
+                        delivery: ev.event_id.to_string(),
+                        from_direct: Some(room.clone()),
+                    };
+                    self.enqueue(&table_room, job).await;
+                }
+                Route::NoTable => {
+                    self.send_notice(&room, None, &crate::no_table(&self.cfg.prefix), false).await;
+                }
+                Route::Ask => {
+                    let lang = tables.first().map(|t| t.2).unwrap_or_default();
+                    let names: Vec<String> = tables.iter().map(|t| t.1.clone()).collect();
+                    self.send_notice(&room, None, &crate::ask_which(lang, &names), false).await;
+                }
+            }
+        }
+        .instrument(span)
+        .await
+    }
+
+    /// The actor: name from the room's member list, admin from power levels.
+    async fn actor(&self, room: &Room, sender: &matrix_sdk::ruma::UserId) -> Actor {
+        let name = match room.get_member_no_sync(sender).await {
+            Ok(Some(m)) => m.name().to_string(),
+            _ => sender.localpart().to_string(),
+        };
+        Actor::new(user(sender), name, self.is_admin(room, sender).await)
+    }
+
+    /// A member whose power level is at least the level for changing room
+    /// state (or the configured level); creators in room version 12.
+    async fn is_admin(&self, room: &Room, sender: &matrix_sdk::ruma::UserId) -> bool {
+        match room.power_levels().await {
+            Ok(pl) => {
+                let need = match self.cfg.admin_level {
+                    Some(l) => Int::new_saturating(l),
+                    None => pl.state_default,
+                };
+                pl.for_user(sender) >= UserPowerLevel::Int(need)
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "power levels unknown: not an admin");
+                false
+            }
+        }
+    }
+
+    /// The table rooms where this person holds a seat: room, name, language.
+    async fn tables_of(&self, sender: &matrix_sdk::ruma::UserId) -> Vec<(Room, String, Lang)> {
+        let u = user(sender);
+        let mut out = Vec::new();
+        let mut rooms = self.client.joined_rooms();
+        rooms.sort_by(|a, b| a.room_id().cmp(b.room_id()));
+        for room in rooms {
+            if room.is_direct().await.unwrap_or(false) {
+                continue;
+            }
+            match self.service.table(&channel(room.room_id())).await {
+                Ok((t, _)) if t.seat_of(&u).is_some() => {
+                    let name = room_name(&room).await;
+                    out.push((room, name, t.lang));
+                }
+                Ok(_) => {}
+                Err(e) => tracing::warn!(error = %e, room = %room.room_id(), "table unreadable"),
+            }
+        }
+        out
+    }
+
+    /// Queues a job for a table room's worker (started on first use).
+    async fn enqueue(self: &Arc<Self>, room: &Room, mut job: Job) {
+        let mut workers = self.workers.lock().await;
+        let id = room.room_id().to_owned();
+        if let Some(tx) = workers.get(&id) {
+            match tx.send(job) {
+                Ok(()) => return,
+                Err(back) => job = back.0,
+            }
+        }
+        let (tx, mut rx) = mpsc::unbounded_channel::<Job>();
+        let a = self.clone();
+        let r = room.clone();
+        tokio::spawn(async move {
+            while let Some(job) = rx.recv().await {
+                a.work(&r, job).await;
+            }
+        });
+        let _ = tx.send(job);
+        workers.insert(id, tx);
+    }
+
+    async fn work(&self, room: &Room, job: Job) {
+        let ch = channel(room.room_id());
+        let span = info_span!("matrix_table", room = %room.room_id());
+        async {
+            let (msgs, actor, from_direct) = match job {
+                Job::Command { actor, text, delivery, from_direct } => {
+                    match self.service.handle_delivery(&ch, &actor, &text, &delivery).await {
+                        Ok(m) => (m, Some(actor), from_direct),
+                        Err(e) => {
+                            tracing::error!(error = %e, "command failed");
+                            let to = from_direct.as_ref().unwrap_or(room);
+                            let text = format!("⚠ {e}");
+                            self.send_notice(to, None, &text, false).await;
+                            return;
+                        }
+                    }
+                }
+                Job::Tick => match self.service.tick(&ch).await {
+                    Ok(m) => (m, None, None),
+                    Err(e) => {
+                        tracing::warn!(error = %e, "turn timer failed");
+                        return;
+                    }
+                },
+            };
+            if msgs.is_empty() {
+                return; // a duplicate delivery, or nothing to say
+            }
+            if let Err(e) = self.deliver(room, &ch, &msgs, actor.as_ref(), from_direct.as_ref()).await {
+                tracing::warn!(error = %e, "delivering the answer failed");
+            }
+        }
+        .instrument(span)
+        .await
+    }
+
+    /// Sends the service's messages: public ones into the room (events and
+    /// table as the one edited table message), hands always into the
+    /// player's direct room, the actor's other private answers where the
+    /// command came from — into the direct room while the actor holds
+    /// cards (a refusal can name a held card).
+    async fn deliver(
+        &self,
+        room: &Room,
+        ch: &ChannelId,
+        msgs: &[Message],
+        actor: Option<&Actor>,
+        from_direct: Option<&Room>,
+    ) -> Result<(), AdapterError> {
+        let (table, _) = self.service.table(ch).await?;
+        let table_text: Vec<&str> = msgs
+            .iter()
+            .filter(|m| m.to == Audience::Public && matches!(m.kind, Kind::Events | Kind::Table))
+            .map(|m| m.text.as_str())
+            .collect();
+        if !table_text.is_empty() {
+            self.table_message(room, ch, &table.display, &table_text.join("\n")).await?;
+        }
+        for m in msgs.iter().filter(|m| m.to == Audience::Public && !matches!(m.kind, Kind::Events | Kind::Table)) {
+            self.send_notice(room, None, &m.text, false).await;
+        }
+        if self.cfg.mention
+            && let Some(u) = msgs.iter().find(|m| m.kind == Kind::Table).and_then(|m| m.mention.first())
+        {
+            let text = format!("{}: {}", u.id, table.lang.t("your turn", "du bist dran"));
+            self.send_notice(room, None, &text, false).await;
+        }
+        let name = room_name(room).await;
+        for m in msgs {
+            let Audience::Private(to) = &m.to else { continue };
+            let Ok(uid) = OwnedUserId::try_from(to.id.as_str()) else { continue };
+            let is_actor = actor.is_some_and(|a| &a.user == to);
+            let in_room = m.kind != Kind::Hand && is_actor && from_direct.is_none() && table.view_for(to).is_none();
+            let code = m.kind == Kind::Record;
+            if in_room {
+                let text = format!("{}: {}", actor.map(|a| a.name.as_str()).unwrap_or(""), m.text);
+                self.send_notice(room, None, &text, code).await;
+                continue;
+            }
+            let dm = match (is_actor, from_direct) {
+                (true, Some(d)) => Some(d.clone()),
+                _ => self.direct_room(&uid).await,
+            };
+            match dm {
+                Some(d) => self.send_notice(&d, Some(&name), &m.text, code).await,
+                None => {
+                    // no direct room: say so publicly, without the secret
+                    let text = format!(
+                        "{}: {}",
+                        to.id,
+                        table.lang.t(
+                            "I could not open a direct room with you; invite me to one.",
+                            "Ich konnte keinen Direktraum mit dir öffnen; lade mich in einen ein."
+                        )
+                    );
+                    self.send_notice(room, None, &text, false).await;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Edits the table message in place, or sends a new one (and remembers
+    /// it with the table, so every bot process edits the same message).
+    async fn table_message(
+        &self,
+        room: &Room,
+        ch: &ChannelId,
+        display: &Option<String>,
+        text: &str,
+    ) -> Result<(), AdapterError> {
+        let content = RoomMessageEventContent::notice_html(crate::plain(None, text), crate::html(None, text, false));
+        if let Some(id) = display.as_deref().and_then(|d| OwnedEventId::try_from(d).ok()) {
+            let edit = content.clone().make_replacement(ReplacementMetadata::new(id, None));
+            match room.send(edit).await {
+                Ok(_) => return Ok(()),
+                Err(e) => tracing::info!(error = %e, "editing the table message failed; sending a new one"),
+            }
+        }
+        let sent = room.send(content).await?;
+        self.service.set_display(ch, Some(sent.response.event_id.to_string())).await?;
+        Ok(())
+    }
+
+    async fn send_notice(&self, room: &Room, heading: Option<&str>, text: &str, code: bool) {
+        let content =
+            RoomMessageEventContent::notice_html(crate::plain(heading, text), crate::html(heading, text, code));
+        if let Err(e) = room.send(content).await {
+            tracing::warn!(error = %e, room = %room.room_id(), "sending failed");
+        }
+    }
+
+    /// The person's direct room with the bot: an existing one they are in
+    /// (or invited to), else a new one (encrypted, marked direct).
+    async fn direct_room(&self, u: &matrix_sdk::ruma::UserId) -> Option<Room> {
+        let mut dms = self.dms.lock().await;
+        if let Some(id) = dms.get(u)
+            && let Some(r) = self.client.get_room(id)
+            && r.state() == RoomState::Joined
+            && member_present(&r, u).await
+        {
+            return Some(r);
+        }
+        let mut found = None;
+        for r in self.client.get_dm_rooms(u) {
+            if member_present(&r, u).await {
+                found = Some(r);
+                break;
+            }
+        }
+        let room = match found {
+            Some(r) => r,
+            None => match self.client.create_dm(u).await {
+                Ok(r) => {
+                    tracing::info!(user = %u, room = %r.room_id(), "opened a direct room");
+                    r
+                }
+                Err(e) => {
+                    tracing::warn!(error = %e, user = %u, "could not open a direct room");
+                    return None;
+                }
+            },
+        };
+        dms.insert(u.to_owned(), room.room_id().to_owned());
+        Some(room)
+    }
+}
+
+async fn member_present(room: &Room, u: &matrix_sdk::ruma::UserId) -> bool {
+    match room.get_member_no_sync(u).await {
+        Ok(Some(m)) => matches!(m.membership(), MembershipState::Join | MembershipState::Invite),
+        _ => false,
+    }
+}
+
+async fn room_name(room: &Room) -> String {
+    match room.display_name().await {
+        Ok(n) => n.to_string(),
+        Err(_) => room.room_id().to_string(),
+    }
+}

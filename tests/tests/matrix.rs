@@ -1,0 +1,391 @@
+//! The Matrix adapter against a real homeserver: Synapse on loopback
+//! (installed from PyPI and started by `scripts/synapse-test-server.sh`),
+//! the real `doko` binary as the bot, and four players as matrix-sdk
+//! clients who play a complete deal the way people would: they create an
+//! encrypted room, invite the bot, `!doko join`, read their hands in the
+//! direct rooms the bot opens (encrypted too), bid and play there without
+//! the prefix. The admin changes a rule, a non-admin is refused; the bot is
+//! killed mid-deal and restarted, and nothing is answered twice: a command
+//! sent while it was down is never answered, the deal finishes.
+//!
+//! Every wait is for an event, with a generous timeout; no fixed sleeps.
+
+#![recursion_limit = "256"]
+
+use std::io::BufRead;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use matrix_sdk::config::SyncSettings;
+use matrix_sdk::ruma::api::client::room::create_room::v3::Request as CreateRoom;
+use matrix_sdk::ruma::events::room::encryption::RoomEncryptionEventContent;
+use matrix_sdk::ruma::events::room::member::{
+    MembershipState, OriginalSyncRoomMemberEvent, StrippedRoomMemberEvent,
+};
+use matrix_sdk::ruma::events::room::message::{
+    MessageType, OriginalSyncRoomMessageEvent, Relation, RoomMessageEventContent,
+};
+use matrix_sdk::ruma::events::InitialStateEvent;
+use matrix_sdk::ruma::{OwnedRoomId, OwnedUserId};
+use matrix_sdk::{Client, Room};
+use tokio::sync::mpsc;
+
+const WAIT: Duration = Duration::from_secs(120);
+const PLAYERS: [&str; 4] = ["alice", "bob", "carol", "dave"];
+
+/// A Synapse started for this test, stopped when dropped.
+struct Synapse {
+    dir: PathBuf,
+    url: String,
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+}
+
+impl Synapse {
+    fn start() -> Synapse {
+        let port = free_port();
+        let dir = std::env::temp_dir().join(format!("doko-synapse-{}-{port}", std::process::id()));
+        let venv = std::env::var_os("DOKO_SYNAPSE_VENV").map(PathBuf::from).unwrap_or_else(|| {
+            let home = std::env::var_os("HOME").map(PathBuf::from).unwrap_or_else(std::env::temp_dir);
+            home.join(".cache/doko-synapse/venv")
+        });
+        let out = Command::new("bash")
+            .arg(workspace().join("scripts/synapse-test-server.sh"))
+            .env("SYN_DIR", &dir)
+            .env("SYN_PORT", port.to_string())
+            .env("SYN_VENV", &venv)
+            .env("SYN_USERS", "bot alice bob carol dave")
+            .output()
+            .expect("running scripts/synapse-test-server.sh");
+        eprintln!("{}", String::from_utf8_lossy(&out.stdout));
+        let syn = Synapse { dir, url: format!("http://127.0.0.1:{port}") };
+        assert!(out.status.success(), "Synapse did not start: {}", String::from_utf8_lossy(&out.stderr));
+        syn
+    }
+}
+
+impl Drop for Synapse {
+    fn drop(&mut self) {
+        if let Ok(pid) = std::fs::read_to_string(self.dir.join("synapse.pid")) {
+            let _ = Command::new("kill").arg(pid.trim()).status();
+        }
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_dir_all(&self.dir);
+        } else {
+            eprintln!("Synapse's data and log kept in {}", self.dir.display());
+        }
+    }
+}
+
+/// The `doko` binary, built by `cargo test --workspace` next to this test.
+fn doko_binary() -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    let bin = exe.parent().unwrap().parent().unwrap().join(format!("doko{}", std::env::consts::EXE_SUFFIX));
+    assert!(bin.exists(), "{} is missing: run the whole workspace's tests (scripts/test)", bin.display());
+    bin
+}
+
+/// The bot as a separate process.
+struct Bot {
+    child: Child,
+}
+
+impl Bot {
+    /// Starts the bot and waits until it says it is serving (after its
+    /// first sync, with its handlers attached).
+    fn start(url: &str, data: &Path) -> Bot {
+        let mut child = Command::new(doko_binary())
+            .env("DOKO_MATRIX_HOMESERVER", url)
+            .env("DOKO_MATRIX_USER", "bot")
+            .env("DOKO_MATRIX_PASSWORD", "pw-bot")
+            .env("DOKO_MATRIX_ALLOW", "localhost")
+            .env("DOKO_DATA", data)
+            .env_remove("DOKO_DISCORD_TOKEN")
+            .env_remove("DOKO_REDIS_URL")
+            .env("DOKO_LOG", "info,matrix_sdk=warn,matrix_sdk_crypto=warn,matrix_sdk_base=warn")
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::from(
+                std::fs::OpenOptions::new().create(true).append(true).open(data.join("bot.log")).unwrap(),
+            ))
+            .spawn()
+            .expect("starting doko");
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in std::io::BufReader::new(stdout).lines().map_while(Result::ok) {
+                if line.starts_with("doko: serving Matrix as") {
+                    let _ = tx.send(line);
+                }
+            }
+        });
+        let line = rx.recv_timeout(WAIT).unwrap_or_else(|_| {
+            let log = std::fs::read_to_string(data.join("bot.log")).unwrap_or_default();
+            panic!("the bot did not start:\n{log}")
+        });
+        assert_eq!(line, "doko: serving Matrix as @bot:localhost");
+        Bot { child }
+    }
+
+    /// Kills the bot the hard way (no shutdown).
+    fn kill(mut self) {
+        self.child.kill().unwrap();
+        self.child.wait().unwrap();
+    }
+}
+
+impl Drop for Bot {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A message a player saw: edits arrive with their new content.
+#[derive(Clone, Debug)]
+struct Seen {
+    player: usize,
+    room: OwnedRoomId,
+    sender: OwnedUserId,
+    body: String,
+    html: Option<String>,
+    notice: bool,
+    edit: bool,
+}
+
+async fn player(url: &str, i: usize, tx: mpsc::UnboundedSender<Seen>) -> Client {
+    let name = PLAYERS[i];
+    let client = Client::builder().homeserver_url(url).build().await.unwrap();
+    client.matrix_auth().login_username(name, &format!("pw-{name}")).send().await.unwrap();
+    client.sync_once(SyncSettings::default()).await.unwrap();
+    let me = client.user_id().unwrap().to_owned();
+    client.add_event_handler(move |ev: StrippedRoomMemberEvent, room: Room| {
+        let me = me.clone();
+        async move {
+            if ev.state_key == me && ev.content.membership == MembershipState::Invite {
+                tokio::spawn(async move {
+                    for _ in 0..20 {
+                        if room.join().await.is_ok() {
+                            return;
+                        }
+                        tokio::time::sleep(Duration::from_millis(300)).await;
+                    }
+                    panic!("could not join {}", room.room_id());
+                });
+            }
+        }
+    });
+    let members = tx.clone();
+    client.add_event_handler(move |ev: OriginalSyncRoomMemberEvent, room: Room| {
+        let tx = members.clone();
+        async move {
+            // memberships as pseudo-messages: "member @bot:localhost join"
+            let body = format!("member {} {}", ev.state_key, ev.content.membership);
+            let _ = tx.send(Seen {
+                player: i,
+                room: room.room_id().to_owned(),
+                sender: ev.sender,
+                body,
+                html: None,
+                notice: false,
+                edit: false,
+            });
+        }
+    });
+    client.add_event_handler(move |ev: OriginalSyncRoomMessageEvent, room: Room| {
+        let tx = tx.clone();
+        async move {
+            let (content, edit) = match &ev.content.relates_to {
+                Some(Relation::Replacement(r)) => (r.new_content.msgtype.clone(), true),
+                _ => (ev.content.msgtype.clone(), false),
+            };
+            let (body, html, notice) = match content {
+                MessageType::Notice(n) => (n.body, n.formatted.map(|f| f.body), true),
+                MessageType::Text(t) => (t.body, t.formatted.map(|f| f.body), false),
+                _ => return,
+            };
+            let _ = tx.send(Seen { player: i, room: room.room_id().to_owned(), sender: ev.sender, body, html, notice, edit });
+        }
+    });
+    let c = client.clone();
+    tokio::spawn(async move { c.sync(SyncSettings::default()).await });
+    client
+}
+
+/// Everything the players see, in one stream.
+struct Watch {
+    rx: mpsc::UnboundedReceiver<Seen>,
+    log: Vec<Seen>,
+}
+
+impl Watch {
+    async fn next(&mut self) -> Seen {
+        let s = tokio::time::timeout(WAIT, self.rx.recv())
+            .await
+            .unwrap_or_else(|_| panic!("nothing arrived for {WAIT:?}; last seen: {:#?}", self.log.iter().rev().take(8).collect::<Vec<_>>()))
+            .expect("players gone");
+        self.log.push(s.clone());
+        s
+    }
+
+    async fn until(&mut self, what: &str, f: impl Fn(&Seen) -> bool) -> Seen {
+        let deadline = tokio::time::Instant::now() + WAIT;
+        loop {
+            let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+            match tokio::time::timeout(left, self.next()).await {
+                Ok(s) if f(&s) => return s,
+                Ok(_) => {}
+                Err(_) => panic!("waited {WAIT:?} for {what}"),
+            }
+        }
+    }
+}
+
+fn from_bot(s: &Seen) -> bool {
+    s.sender.as_str() == "@bot:localhost"
+}
+
+async fn say(room: &Room, text: &str) {
+    room.send(RoomMessageEventContent::text_plain(text)).await.unwrap();
+}
+
+/// The first playable card (`[♣Q]`) of a hand message.
+fn first_playable(body: &str) -> Option<String> {
+    let line = body.lines().find(|l| l.starts_with("Your hand:"))?;
+    let start = line.find('[')? + '['.len_utf8();
+    let end = start + line[start..].find(']')?;
+    Some(line[start..end].to_string())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_complete_deal_over_matrix_with_a_restart() {
+    let syn = Synapse::start();
+    let data = syn.dir.join("bot");
+    std::fs::create_dir_all(&data).unwrap();
+    let bot = Bot::start(&syn.url, &data);
+
+    let (tx, rx) = mpsc::unbounded_channel();
+    let mut watch = Watch { rx, log: Vec::new() };
+    let mut clients = Vec::new();
+    for i in 0..4 {
+        clients.push(player(&syn.url, i, tx.clone()).await);
+    }
+    let ids: Vec<OwnedUserId> = clients.iter().map(|c| c.user_id().unwrap().to_owned()).collect();
+
+    // alice creates an encrypted room (she is its creator: an admin) and
+    // invites the bot and the others
+    let mut req = CreateRoom::new();
+    req.name = Some("Doko Abend".into());
+    req.invite = vec!["@bot:localhost".try_into().unwrap(), ids[1].clone(), ids[2].clone(), ids[3].clone()];
+    req.initial_state =
+        vec![InitialStateEvent::with_empty_state_key(RoomEncryptionEventContent::with_recommended_defaults()).to_raw_any()];
+    let room = clients[0].create_room(req).await.unwrap();
+    let rid = room.room_id().to_owned();
+    let mut rooms = vec![room.clone()];
+    for c in &clients[1..] {
+        rooms.push(c.join_room_by_id(&rid).await.unwrap());
+    }
+    for who in ["@bot:localhost", "@bob:localhost", "@carol:localhost", "@dave:localhost"] {
+        let want = format!("member {who} join");
+        watch.until("everyone joined", |s| s.player == 0 && s.room == rid && s.body == want).await;
+    }
+    say(&rooms[0], "!doko help").await;
+    let help = watch.until("the bot's help", |s| from_bot(s) && s.room == rid && s.body.contains("Commands:")).await;
+    assert!(help.notice && help.html.is_some(), "replies are m.notice with HTML: {help:?}");
+    let mut helps_answered = 1;
+
+    // a rule change: refused for bob, done for alice (the creator)
+    say(&rooms[1], "!doko rules set piglets on").await;
+    watch.until("bob refused", |s| from_bot(s) && s.room == rid && s.body.contains("only the channel's admins")).await;
+    say(&rooms[0], "!doko rules set piglets on").await;
+    say(&rooms[0], "!doko rules").await;
+    watch.until("the rule changed", |s| from_bot(s) && s.room == rid && s.body.contains("* piglets = on")).await;
+
+    for (i, r) in rooms.iter().enumerate() {
+        say(r, "!doko join").await;
+        let name = PLAYERS[i];
+        watch.until("a join", |s| from_bot(s) && s.room == rid && s.body.contains(&format!("{name} joins"))).await;
+    }
+    say(&rooms[0], "!doko start").await;
+
+    // the deal: each player acts on the hands in their direct room
+    let mut dms: Vec<Option<Room>> = vec![None, None, None, None];
+    let mut plays = 0;
+    let mut bot = Some(bot);
+    let result = loop {
+        let s = watch.next().await;
+        if !from_bot(&s) {
+            continue;
+        }
+        if s.room == rid {
+            if s.body.contains("Your hand") {
+                panic!("a hand in the public room: {s:?}");
+            }
+            if s.body.contains("Result of deal 1") && s.player == 0 {
+                break s;
+            }
+            continue;
+        }
+        if !s.body.contains("Your hand:") {
+            continue;
+        }
+        assert!(s.body.starts_with("Doko Abend\n"), "a direct message names its table: {s:?}");
+        let p = s.player;
+        let dm = match &dms[p] {
+            Some(r) => r.clone(),
+            None => {
+                let r = clients[p].get_room(&s.room).unwrap();
+                assert!(r.latest_encryption_state().await.unwrap().is_encrypted(), "direct rooms are encrypted");
+                dms[p] = Some(r.clone());
+                r
+            }
+        };
+        if s.body.contains("Your turn") {
+            let card = first_playable(&s.body).expect("a playable card");
+            if plays == 20 {
+                // mid-deal: kill the bot; a command sent meanwhile must
+                // never be answered; restart and go on
+                bot.take().unwrap().kill();
+                say(&rooms[0], "!doko help").await;
+                bot = Some(Bot::start(&syn.url, &data));
+            }
+            say(&dm, &format!("play {card}")).await;
+            plays += 1;
+        } else if s.body.lines().any(|l| l.starts_with("You can:") && l.contains("healthy")) {
+            say(&dm, "healthy").await;
+        }
+    };
+    assert_eq!(plays, 48, "every card was played once");
+    let points: Vec<u32> = result
+        .body
+        .lines()
+        .filter(|l| l.starts_with("Re:") || l.starts_with("Kontra:"))
+        .filter_map(|l| l.rsplit(" - ").next()?.split_whitespace().next()?.parse().ok())
+        .collect();
+    assert_eq!(points.len(), 2, "{}", result.body);
+    assert_eq!(points.iter().sum::<u32>(), 240, "{}", result.body);
+
+    // after the deal: one more help; when it is answered, exactly two helps
+    // have been (the one sent while the bot was down never is)
+    say(&rooms[0], "!doko help").await;
+    helps_answered += 1;
+    let is_help = |s: &Seen| from_bot(s) && s.player == 0 && s.body.contains("Commands:") && !s.edit;
+    watch.until("the last help", is_help).await;
+    let answered = watch.log.iter().filter(|s| is_help(s)).count();
+    assert_eq!(answered, helps_answered, "help answers: a command was answered twice or an old one answered");
+    // no hand ever reached another player's room
+    for s in &watch.log {
+        if from_bot(s) && s.body.contains("Your hand:") {
+            let owner = dms[s.player].as_ref().map(|r| r.room_id().to_owned());
+            assert_eq!(Some(s.room.clone()), owner, "a hand outside its owner's direct room");
+        }
+    }
+    drop(bot);
+}
