@@ -19,14 +19,12 @@ use std::time::Duration;
 
 use matrix_sdk::config::SyncSettings;
 use matrix_sdk::ruma::api::client::room::create_room::v3::Request as CreateRoom;
+use matrix_sdk::ruma::events::InitialStateEvent;
 use matrix_sdk::ruma::events::room::encryption::RoomEncryptionEventContent;
-use matrix_sdk::ruma::events::room::member::{
-    MembershipState, OriginalSyncRoomMemberEvent, StrippedRoomMemberEvent,
-};
+use matrix_sdk::ruma::events::room::member::{MembershipState, OriginalSyncRoomMemberEvent, StrippedRoomMemberEvent};
 use matrix_sdk::ruma::events::room::message::{
     MessageType, OriginalSyncRoomMessageEvent, Relation, RoomMessageEventContent,
 };
-use matrix_sdk::ruma::events::InitialStateEvent;
 use matrix_sdk::ruma::{OwnedRoomId, OwnedUserId};
 use matrix_sdk::{Client, Room};
 use tokio::sync::mpsc;
@@ -76,7 +74,7 @@ impl Drop for Synapse {
         if let Ok(pid) = std::fs::read_to_string(self.dir.join("synapse.pid")) {
             let _ = Command::new("kill").arg(pid.trim()).status();
         }
-        if !std::thread::panicking() {
+        if !std::thread::panicking() && std::env::var_os("DOKO_TEST_KEEP").is_none() {
             let _ = std::fs::remove_dir_all(&self.dir);
         } else {
             eprintln!("Synapse's data and log kept in {}", self.dir.display());
@@ -109,7 +107,7 @@ impl Bot {
             .env("DOKO_DATA", data)
             .env_remove("DOKO_DISCORD_TOKEN")
             .env_remove("DOKO_REDIS_URL")
-            .env("DOKO_LOG", "info,matrix_sdk=warn,matrix_sdk_crypto=warn,matrix_sdk_base=warn")
+            .env("DOKO_LOG", "info,doko_matrix=debug,matrix_sdk=warn,matrix_sdk_crypto=error,matrix_sdk_base=warn")
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::from(
@@ -211,7 +209,15 @@ async fn player(url: &str, i: usize, tx: mpsc::UnboundedSender<Seen>) -> Client 
                 MessageType::Text(t) => (t.body, t.formatted.map(|f| f.body), false),
                 _ => return,
             };
-            let _ = tx.send(Seen { player: i, room: room.room_id().to_owned(), sender: ev.sender, body, html, notice, edit });
+            let _ = tx.send(Seen {
+                player: i,
+                room: room.room_id().to_owned(),
+                sender: ev.sender,
+                body,
+                html,
+                notice,
+                edit,
+            });
         }
     });
     let c = client.clone();
@@ -229,7 +235,12 @@ impl Watch {
     async fn next(&mut self) -> Seen {
         let s = tokio::time::timeout(WAIT, self.rx.recv())
             .await
-            .unwrap_or_else(|_| panic!("nothing arrived for {WAIT:?}; last seen: {:#?}", self.log.iter().rev().take(8).collect::<Vec<_>>()))
+            .unwrap_or_else(|_| {
+                panic!(
+                    "nothing arrived for {WAIT:?}; last seen: {:#?}",
+                    self.log.iter().rev().take(8).collect::<Vec<_>>()
+                )
+            })
             .expect("players gone");
         self.log.push(s.clone());
         s
@@ -266,10 +277,14 @@ fn first_playable(body: &str) -> Option<String> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_complete_deal_over_matrix_with_a_restart() {
+    let t0 = std::time::Instant::now();
+    let mark = |what: &str| eprintln!("[matrix test] {what}: {} ms", t0.elapsed().as_millis());
     let syn = Synapse::start();
+    mark("synapse up");
     let data = syn.dir.join("bot");
     std::fs::create_dir_all(&data).unwrap();
     let bot = Bot::start(&syn.url, &data);
+    mark("bot serving");
 
     let (tx, rx) = mpsc::unbounded_channel();
     let mut watch = Watch { rx, log: Vec::new() };
@@ -284,8 +299,9 @@ async fn a_complete_deal_over_matrix_with_a_restart() {
     let mut req = CreateRoom::new();
     req.name = Some("Doko Abend".into());
     req.invite = vec!["@bot:localhost".try_into().unwrap(), ids[1].clone(), ids[2].clone(), ids[3].clone()];
-    req.initial_state =
-        vec![InitialStateEvent::with_empty_state_key(RoomEncryptionEventContent::with_recommended_defaults()).to_raw_any()];
+    req.initial_state = vec![
+        InitialStateEvent::with_empty_state_key(RoomEncryptionEventContent::with_recommended_defaults()).to_raw_any(),
+    ];
     let room = clients[0].create_room(req).await.unwrap();
     let rid = room.room_id().to_owned();
     let mut rooms = vec![room.clone()];
@@ -313,6 +329,7 @@ async fn a_complete_deal_over_matrix_with_a_restart() {
         let name = PLAYERS[i];
         watch.until("a join", |s| from_bot(s) && s.room == rid && s.body.contains(&format!("{name} joins"))).await;
     }
+    mark("room set up, rules changed, four joined");
     say(&rooms[0], "!doko start").await;
 
     // the deal: each player acts on the hands in their direct room
@@ -352,9 +369,11 @@ async fn a_complete_deal_over_matrix_with_a_restart() {
             if plays == 20 {
                 // mid-deal: kill the bot; a command sent meanwhile must
                 // never be answered; restart and go on
+                mark("20 cards played; killing the bot");
                 bot.take().unwrap().kill();
                 say(&rooms[0], "!doko help").await;
                 bot = Some(Bot::start(&syn.url, &data));
+                mark("bot restarted");
             }
             say(&dm, &format!("play {card}")).await;
             plays += 1;
@@ -362,6 +381,7 @@ async fn a_complete_deal_over_matrix_with_a_restart() {
             say(&dm, "healthy").await;
         }
     };
+    mark("deal finished");
     assert_eq!(plays, 48, "every card was played once");
     let points: Vec<u32> = result
         .body
@@ -380,6 +400,49 @@ async fn a_complete_deal_over_matrix_with_a_restart() {
     watch.until("the last help", is_help).await;
     let answered = watch.log.iter().filter(|s| is_help(s)).count();
     assert_eq!(answered, helps_answered, "help answers: a command was answered twice or an old one answered");
+    // the table is one message, edited in place
+    let in_room: Vec<&Seen> = watch
+        .log
+        .iter()
+        .filter(|s| s.player == 0 && s.room == rid && from_bot(s) && s.body.contains("Rules:"))
+        .collect();
+    let originals = in_room.iter().filter(|s| !s.edit).count();
+    let edits = in_room.iter().filter(|s| s.edit).count();
+    assert_eq!(originals, 1, "one table message");
+    assert!(edits >= 48, "the table message is edited as the deal goes on ({edits} edits)");
+
+    // bob at a second table: a direct-room command is ambiguous now
+    let mut req = CreateRoom::new();
+    req.name = Some("Zweiter Tisch".into());
+    req.invite = vec!["@bot:localhost".try_into().unwrap()];
+    let second = clients[1].create_room(req).await.unwrap();
+    let rid2 = second.room_id().to_owned();
+    watch
+        .until("the bot in the second room", |s| {
+            s.player == 1 && s.room == rid2 && s.body == "member @bot:localhost join"
+        })
+        .await;
+    say(&second, "!doko join").await;
+    watch.until("bob at the second table", |s| from_bot(s) && s.room == rid2 && s.body.contains("bob joins")).await;
+    let bob_dm = dms[1].clone().unwrap();
+    say(&bob_dm, "hand").await;
+    let ask = watch
+        .until("the question which table", |s| {
+            from_bot(s) && s.room == bob_dm.room_id() && s.body.contains("You sit at several tables")
+        })
+        .await;
+    let n = ask.body.lines().find_map(|l| l.strip_suffix(": Doko Abend"));
+    let n = n.unwrap_or_else(|| panic!("the question lists the tables: {}", ask.body)).to_string();
+    say(&bob_dm, &format!("{n}: hand")).await;
+    watch
+        .until("bob's hand at the first table", |s| {
+            from_bot(s)
+                && s.room == bob_dm.room_id()
+                && s.body.starts_with("Doko Abend\n")
+                && (s.body.contains("Your hand:") || s.body.contains("you hold no cards"))
+        })
+        .await;
+
     // no hand ever reached another player's room
     for s in &watch.log {
         if from_bot(s) && s.body.contains("Your hand:") {

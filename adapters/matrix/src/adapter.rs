@@ -57,7 +57,7 @@ enum Job {
         text: String,
         delivery: String,
         /// The direct room it came from (else the table's room).
-        from_direct: Option<Room>,
+        from_direct: Option<Box<Room>>,
     },
     /// The turn timer.
     Tick,
@@ -194,8 +194,11 @@ async fn login(cfg: &MatrixConfig) -> Result<Client, AdapterError> {
         // stores of a device we no longer have the session for
         std::fs::remove_dir_all(&store).map_err(|e| session_error(&store, e))?;
     }
-    let client =
-        Client::builder().homeserver_url(&cfg.homeserver).sqlite_store(&store, cfg.store_passphrase.as_deref()).build().await?;
+    let client = Client::builder()
+        .homeserver_url(&cfg.homeserver)
+        .sqlite_store(&store, cfg.store_passphrase.as_deref())
+        .build()
+        .await?;
     if let Some(session) = stored {
         client.restore_session(session).await?;
         tracing::info!("restored the stored Matrix session");
@@ -313,7 +316,7 @@ impl<S: Store + 'static> Adapter<S> {
                         actor,
                         text,
                         delivery: ev.event_id.to_string(),
-                        from_direct: Some(room.clone()),
+                        from_direct: Some(Box::new(room.clone())),
                     };
                     self.enqueue(&table_room, job).await;
                 }
@@ -406,13 +409,14 @@ impl<S: Store + 'static> Adapter<S> {
         let ch = channel(room.room_id());
         let span = info_span!("matrix_table", room = %room.room_id());
         async {
+            let t0 = std::time::Instant::now();
             let (msgs, actor, from_direct) = match job {
                 Job::Command { actor, text, delivery, from_direct } => {
                     match self.service.handle_delivery(&ch, &actor, &text, &delivery).await {
                         Ok(m) => (m, Some(actor), from_direct),
                         Err(e) => {
                             tracing::error!(error = %e, "command failed");
-                            let to = from_direct.as_ref().unwrap_or(room);
+                            let to = from_direct.as_deref().unwrap_or(room);
                             let text = format!("⚠ {e}");
                             self.send_notice(to, None, &text, false).await;
                             return;
@@ -430,9 +434,16 @@ impl<S: Store + 'static> Adapter<S> {
             if msgs.is_empty() {
                 return; // a duplicate delivery, or nothing to say
             }
-            if let Err(e) = self.deliver(room, &ch, &msgs, actor.as_ref(), from_direct.as_ref()).await {
+            let handled = t0.elapsed();
+            if let Err(e) = self.deliver(room, &ch, &msgs, actor.as_ref(), from_direct.as_deref()).await {
                 tracing::warn!(error = %e, "delivering the answer failed");
             }
+            tracing::debug!(
+                handled_ms = handled.as_millis() as u64,
+                answered_ms = t0.elapsed().as_millis() as u64,
+                messages = msgs.len(),
+                "job done"
+            );
         }
         .instrument(span)
         .await

@@ -20,6 +20,8 @@
 //!
 //! No game logic lives here: text in, the service's messages out.
 
+#![recursion_limit = "256"]
+
 use std::path::PathBuf;
 
 pub mod adapter;
@@ -73,10 +75,13 @@ impl std::fmt::Debug for MatrixConfig {
         f.debug_struct("MatrixConfig")
             .field("homeserver", &self.homeserver)
             .field("user", &self.user)
-            .field("auth", &match self.auth {
-                Auth::Password(_) => "password (hidden)",
-                Auth::Token { .. } => "access token (hidden)",
-            })
+            .field(
+                "auth",
+                &match self.auth {
+                    Auth::Password(_) => "password (hidden)",
+                    Auth::Token { .. } => "access token (hidden)",
+                },
+            )
             .field("data", &self.data)
             .field("store_passphrase", &self.store_passphrase.as_ref().map(|_| "(hidden)"))
             .field("prefix", &self.prefix)
@@ -122,7 +127,8 @@ fn secret(
         return Ok(Some(v));
     }
     if let Some(path) = env(file_var).filter(|v| !v.is_empty()) {
-        let text = std::fs::read_to_string(&path).map_err(|source| ConfigError::File { var: file_var, path, source })?;
+        let text =
+            std::fs::read_to_string(&path).map_err(|source| ConfigError::File { var: file_var, path, source })?;
         return Ok(Some(text.trim().to_string()));
     }
     Ok(None)

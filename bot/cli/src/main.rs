@@ -3,6 +3,9 @@
 //! `doko replay` checks and scores a game record; `doko bench` measures
 //! the engine.
 
+// matrix-sdk's futures are deep: proving them Send needs a higher limit
+#![recursion_limit = "256"]
+
 use std::io::Read;
 use std::path::PathBuf;
 use std::process::ExitCode;
