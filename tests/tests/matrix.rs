@@ -451,4 +451,14 @@ async fn a_complete_deal_over_matrix_with_a_restart() {
         }
     }
     drop(bot);
+
+    // logged in once, then the stored session; no secret in the log
+    let log = std::fs::read_to_string(data.join("bot.log")).unwrap();
+    assert_eq!(log.matches("logged in; session stored").count(), 1, "{log}");
+    assert_eq!(log.matches("restored the stored Matrix session").count(), 1, "{log}");
+    let session: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(data.join("matrix/session.json")).unwrap()).unwrap();
+    let token = session["access_token"].as_str().unwrap();
+    assert!(token.len() > 8 && !log.contains(token), "the access token was logged");
+    assert!(!log.contains("pw-bot"), "the password was logged");
 }
