@@ -335,6 +335,7 @@ async fn a_complete_deal_over_matrix_with_a_restart() {
     // the deal: each player acts on the hands in their direct room
     let mut dms: Vec<Option<Room>> = vec![None, None, None, None];
     let mut plays = 0;
+    let mut intruder = None;
     let mut bot = Some(bot);
     let result = loop {
         let s = watch.next().await;
@@ -366,6 +367,12 @@ async fn a_complete_deal_over_matrix_with_a_restart() {
         };
         if s.body.contains("Your turn") {
             let card = first_playable(&s.body).expect("a playable card");
+            if plays == 3 {
+                // someone else tries to play in the room: the refusal goes to
+                // their direct room (it could name a card they hold)
+                intruder = Some((p + 1) % 4);
+                say(&rooms[(p + 1) % 4], "!doko play ♣9").await;
+            }
             if plays == 20 {
                 // mid-deal: kill the bot; a command sent meanwhile must
                 // never be answered; restart and go on
@@ -442,6 +449,22 @@ async fn a_complete_deal_over_matrix_with_a_restart() {
                 && (s.body.contains("Your hand:") || s.body.contains("you hold no cards"))
         })
         .await;
+
+    let q = intruder;
+    let refused = watch.log.iter().any(|s| {
+        from_bot(s)
+            && q.is_some_and(|q| dms[q].as_ref().is_some_and(|d| s.room == d.room_id()))
+            && s.body.contains("not your turn")
+    });
+    assert!(refused, "the refusal reached the player's direct room");
+    assert!(
+        !watch.log.iter().any(|s| from_bot(s) && s.room == rid && s.body.contains("not your turn")),
+        "a refusal in the public room"
+    );
+    assert!(
+        !watch.log.iter().any(|s| from_bot(s) && s.body.contains("could not decrypt")),
+        "a message was not decrypted"
+    );
 
     // no hand ever reached another player's room
     for s in &watch.log {

@@ -11,12 +11,13 @@ use doko_bot::{Actor, ChannelId, Kind, Lang, Message, Platform, Service, Store, 
 use matrix_sdk::authentication::matrix::MatrixSession;
 use matrix_sdk::config::SyncSettings;
 use matrix_sdk::deserialized_responses::SyncOrStrippedState;
-use matrix_sdk::ruma::events::SyncStateEvent;
+use matrix_sdk::ruma::events::room::encrypted::OriginalSyncRoomEncryptedEvent;
 use matrix_sdk::ruma::events::room::member::{MembershipState, StrippedRoomMemberEvent};
 use matrix_sdk::ruma::events::room::message::{
     MessageType, OriginalSyncRoomMessageEvent, Relation, ReplacementMetadata, RoomMessageEventContent,
 };
 use matrix_sdk::ruma::events::room::power_levels::UserPowerLevel;
+use matrix_sdk::ruma::events::{Mentions, SyncStateEvent};
 use matrix_sdk::ruma::{Int, OwnedEventId, OwnedRoomId, OwnedUserId, RoomId};
 use matrix_sdk::{Client, Room, RoomState, SessionMeta, SessionTokens};
 use tokio::sync::{Mutex, mpsc};
@@ -75,6 +76,8 @@ struct Adapter<S: Store> {
     workers: Mutex<HashMap<OwnedRoomId, mpsc::UnboundedSender<Job>>>,
     /// Direct rooms by user, so concurrent tables do not open two.
     dms: Mutex<HashMap<OwnedUserId, OwnedRoomId>>,
+    /// Direct rooms this process opened.
+    created: Mutex<std::collections::HashSet<OwnedRoomId>>,
 }
 
 fn now_ms() -> u64 {
@@ -110,7 +113,8 @@ pub async fn run<S: Store + 'static>(
     }
     // one sync before any handler: whatever happened while we were away is
     // state, not commands
-    let first = client.sync_once(SyncSettings::default()).await?;
+    // (no long poll: whatever arrives after this sync is handled)
+    let first = client.sync_once(SyncSettings::default().timeout(Duration::ZERO)).await?;
     tracing::info!(next_batch = %first.next_batch, "first sync done");
     let adapter = Arc::new(Adapter {
         service,
@@ -120,6 +124,7 @@ pub async fn run<S: Store + 'static>(
         started_ms,
         workers: Mutex::new(HashMap::new()),
         dms: Mutex::new(HashMap::new()),
+        created: Mutex::new(std::collections::HashSet::new()),
     });
     {
         let a = adapter.clone();
@@ -133,6 +138,13 @@ pub async fn run<S: Store + 'static>(
         client.add_event_handler(move |ev: OriginalSyncRoomMessageEvent, room: Room| {
             let a = a.clone();
             async move { a.on_message(ev, room).await }
+        });
+    }
+    {
+        let a = adapter.clone();
+        client.add_event_handler(move |ev: OriginalSyncRoomEncryptedEvent, room: Room| {
+            let a = a.clone();
+            async move { a.on_undecryptable(ev, room).await }
         });
     }
     // invitations that arrived while we were away
@@ -158,7 +170,7 @@ pub async fn run<S: Store + 'static>(
             loop {
                 every.tick().await;
                 for room in a.client.joined_rooms() {
-                    if !room.is_direct().await.unwrap_or(false) {
+                    if !(room.is_direct().await.unwrap_or(false) && active_members(&room).await <= 2) {
                         a.enqueue(&room, Job::Tick).await;
                     }
                 }
@@ -261,12 +273,13 @@ impl<S: Store + 'static> Adapter<S> {
             // a fresh room can refuse the join for a moment: retry
             let mut wait = Duration::from_millis(500);
             for _ in 0..8 {
+                if room.state() == RoomState::Joined {
+                    return;
+                }
+                // (joining an invitation marked direct marks the room direct)
                 match room.join().await {
                     Ok(()) => {
-                        tracing::info!("joined");
-                        if direct && let Err(e) = room.set_is_direct(true).await {
-                            tracing::warn!(error = %e, "could not mark the room direct");
-                        }
+                        tracing::info!(direct, "joined");
                         return;
                     }
                     Err(e) => {
@@ -296,8 +309,7 @@ impl<S: Store + 'static> Adapter<S> {
         let body = text.body.clone();
         let span = info_span!("matrix_message", room = %room.room_id(), sender = %ev.sender, event = %ev.event_id);
         async {
-            let direct = room.is_direct().await.unwrap_or(false);
-            if !direct {
+            if !self.is_private(&room, &ev.sender).await {
                 let Some(cmd) = crate::command_text(&self.cfg.prefix, &body) else { return };
                 let actor = self.actor(&room, &ev.sender).await;
                 let job =
@@ -334,6 +346,35 @@ impl<S: Store + 'static> Adapter<S> {
         .await
     }
 
+    /// A message that stayed encrypted (no keys): in a direct room the
+    /// person is told to send it again, instead of silence; in a group room
+    /// it may not have been for us, so it is only logged.
+    async fn on_undecryptable(self: Arc<Self>, ev: OriginalSyncRoomEncryptedEvent, room: Room) {
+        if ev.sender == self.me || u64::from(ev.origin_server_ts.0) < self.started_ms {
+            return;
+        }
+        tracing::warn!(room = %room.room_id(), sender = %ev.sender, event = %ev.event_id, "could not decrypt a message");
+        if self.is_private(&room, &ev.sender).await {
+            let text = "I could not decrypt your message (missing keys); please send it again. / Ich konnte deine \
+                        Nachricht nicht entschlüsseln (Schlüssel fehlen); bitte schick sie noch einmal.";
+            self.send_notice(&room, None, text, false).await;
+        }
+    }
+
+    /// A direct room between the bot and this person only (marked direct,
+    /// no third member); anything else is a group room, where nothing
+    /// private is ever sent.
+    async fn is_private(&self, room: &Room, u: &matrix_sdk::ruma::UserId) -> bool {
+        if room.state() != RoomState::Joined || !room.is_direct().await.unwrap_or(false) {
+            return false;
+        }
+        let members = active_members(room).await;
+        if self.created.lock().await.contains(room.room_id()) && members <= 2 {
+            return true; // opened by us for this person; members may lag a sync
+        }
+        members == 2 && member_present(room, u).await
+    }
+
     /// The actor: name from the room's member list, admin from power levels.
     async fn actor(&self, room: &Room, sender: &matrix_sdk::ruma::UserId) -> Actor {
         let name = match room.get_member_no_sync(sender).await {
@@ -346,19 +387,14 @@ impl<S: Store + 'static> Adapter<S> {
     /// A member whose power level is at least the level for changing room
     /// state (or the configured level); creators in room version 12.
     async fn is_admin(&self, room: &Room, sender: &matrix_sdk::ruma::UserId) -> bool {
-        match room.power_levels().await {
-            Ok(pl) => {
-                let need = match self.cfg.admin_level {
-                    Some(l) => Int::new_saturating(l),
-                    None => pl.state_default,
-                };
-                pl.for_user(sender) >= UserPowerLevel::Int(need)
-            }
-            Err(e) => {
-                tracing::warn!(error = %e, "power levels unknown: not an admin");
-                false
-            }
-        }
+        // (a room without a power-levels event: the spec's defaults, where
+        // the creator has 100 and everyone else 0)
+        let pl = room.power_levels_or_default().await;
+        let need = match self.cfg.admin_level {
+            Some(l) => Int::new_saturating(l),
+            None => pl.state_default,
+        };
+        pl.for_user(sender) >= UserPowerLevel::Int(need)
     }
 
     /// The table rooms where this person holds a seat: room, name, language.
@@ -368,7 +404,7 @@ impl<S: Store + 'static> Adapter<S> {
         let mut rooms = self.client.joined_rooms();
         rooms.sort_by(|a, b| a.room_id().cmp(b.room_id()));
         for room in rooms {
-            if room.is_direct().await.unwrap_or(false) {
+            if room.is_direct().await.unwrap_or(false) && active_members(&room).await <= 2 {
                 continue;
             }
             match self.service.table(&channel(room.room_id())).await {
@@ -468,17 +504,26 @@ impl<S: Store + 'static> Adapter<S> {
             .filter(|m| m.to == Audience::Public && matches!(m.kind, Kind::Events | Kind::Table))
             .map(|m| m.text.as_str())
             .collect();
-        if !table_text.is_empty() {
-            self.table_message(room, ch, &table.display, &table_text.join("\n")).await?;
+        if !table_text.is_empty()
+            && let Err(e) = self.table_message(room, ch, &table.display, &table_text.join("\n")).await
+        {
+            // the hands below must still go out
+            tracing::warn!(error = %e, "the table message failed");
         }
         for m in msgs.iter().filter(|m| m.to == Audience::Public && !matches!(m.kind, Kind::Events | Kind::Table)) {
             self.send_notice(room, None, &m.text, false).await;
         }
         if self.cfg.mention
             && let Some(u) = msgs.iter().find(|m| m.kind == Kind::Table).and_then(|m| m.mention.first())
+            && let Ok(uid) = OwnedUserId::try_from(u.id.as_str())
         {
-            let text = format!("{}: {}", u.id, table.lang.t("your turn", "du bist dran"));
-            self.send_notice(room, None, &text, false).await;
+            let turn = table.lang.t("your turn", "du bist dran");
+            let html = format!("<a href=\"https://matrix.to/#/{uid}\">{}</a>: {turn}", crate::escape(uid.as_str()));
+            let content = RoomMessageEventContent::notice_html(format!("{uid}: {turn}"), html)
+                .add_mentions(Mentions::with_user_ids([uid]));
+            if let Err(e) = room.send(content).await {
+                tracing::warn!(error = %e, "sending the mention failed");
+            }
         }
         let name = room_name(room).await;
         for m in msgs {
@@ -549,25 +594,38 @@ impl<S: Store + 'static> Adapter<S> {
     /// (or invited to), else a new one (encrypted, marked direct).
     async fn direct_room(&self, u: &matrix_sdk::ruma::UserId) -> Option<Room> {
         let mut dms = self.dms.lock().await;
-        if let Some(id) = dms.get(u)
-            && let Some(r) = self.client.get_room(id)
-            && r.state() == RoomState::Joined
-            && member_present(&r, u).await
-        {
-            return Some(r);
-        }
+        let known = dms.get(u).and_then(|id| self.client.get_room(id)).filter(|r| r.state() == RoomState::Joined);
         let mut found = None;
+        if let Some(r) = known {
+            match member_state(&r, u).await {
+                // just opened by us: the invitation may not have synced yet
+                None if self.created.lock().await.contains(r.room_id()) => return Some(r),
+                Some(MembershipState::Join | MembershipState::Invite) if active_members(&r).await <= 2 => {
+                    return Some(r);
+                }
+                // they left or declined: do not invite them again with every
+                // hand; they can invite the bot to a direct room themselves
+                Some(MembershipState::Leave | MembershipState::Ban) => found = Some(None),
+                _ => {}
+            }
+        }
         for r in self.client.get_dm_rooms(u) {
-            if member_present(&r, u).await {
-                found = Some(r);
+            if active_members(&r).await <= 2 && member_present(&r, u).await {
+                found = Some(Some(r));
                 break;
             }
         }
+        let found = match found {
+            Some(Some(r)) => Some(r),
+            Some(None) => return None,
+            None => None,
+        };
         let room = match found {
             Some(r) => r,
             None => match self.client.create_dm(u).await {
                 Ok(r) => {
                     tracing::info!(user = %u, room = %r.room_id(), "opened a direct room");
+                    self.created.lock().await.insert(r.room_id().to_owned());
                     r
                 }
                 Err(e) => {
@@ -581,11 +639,21 @@ impl<S: Store + 'static> Adapter<S> {
     }
 }
 
-async fn member_present(room: &Room, u: &matrix_sdk::ruma::UserId) -> bool {
+/// Joined and invited members, from the stored member list (the sync
+/// summary's counts are not always sent).
+async fn active_members(room: &Room) -> usize {
+    room.members_no_sync(matrix_sdk::RoomMemberships::ACTIVE).await.map(|m| m.len()).unwrap_or(usize::MAX)
+}
+
+async fn member_state(room: &Room, u: &matrix_sdk::ruma::UserId) -> Option<MembershipState> {
     match room.get_member_no_sync(u).await {
-        Ok(Some(m)) => matches!(m.membership(), MembershipState::Join | MembershipState::Invite),
-        _ => false,
+        Ok(Some(m)) => Some(m.membership().clone()),
+        _ => None,
     }
+}
+
+async fn member_present(room: &Room, u: &matrix_sdk::ruma::UserId) -> bool {
+    matches!(member_state(room, u).await, Some(MembershipState::Join | MembershipState::Invite))
 }
 
 async fn room_name(room: &Room) -> String {
