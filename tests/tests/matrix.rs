@@ -481,7 +481,23 @@ async fn a_complete_deal_over_matrix_with_a_restart() {
     assert_eq!(log.matches("restored the stored Matrix session").count(), 1, "{log}");
     let session: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(data.join("matrix/session.json")).unwrap()).unwrap();
-    let token = session["access_token"].as_str().unwrap();
-    assert!(token.len() > 8 && !log.contains(token), "the access token was logged");
+    let token = session["access_token"].as_str().unwrap().to_string();
+    assert!(token.len() > 8 && !log.contains(&token), "the access token was logged");
     assert!(!log.contains("pw-bot"), "the password was logged");
+
+    // the session is logged out elsewhere: the next start logs in again
+    let r = matrix_sdk::reqwest::Client::new()
+        .post(format!("{}/_matrix/client/v3/logout", syn.url))
+        .bearer_auth(&token)
+        .header("content-type", "application/json")
+        .body("{}")
+        .send()
+        .await
+        .unwrap();
+    assert!(r.status().is_success(), "logout: {}", r.status());
+    let bot = Bot::start(&syn.url, &data);
+    drop(bot);
+    let log = std::fs::read_to_string(data.join("bot.log")).unwrap();
+    assert_eq!(log.matches("the stored Matrix session was refused").count(), 1, "{log}");
+    assert_eq!(log.matches("logged in; session stored").count(), 2, "{log}");
 }

@@ -31,6 +31,9 @@ pub enum AdapterError {
     /// matrix-sdk (the homeserver or the local stores) failed.
     #[error("matrix: {0}")]
     Matrix(#[from] matrix_sdk::Error),
+    /// A request to the homeserver failed.
+    #[error("matrix: {0}")]
+    Http(#[from] matrix_sdk::HttpError),
     /// Building the client failed.
     #[error("matrix client: {0}")]
     Build(#[from] matrix_sdk::ClientBuildError),
@@ -202,20 +205,32 @@ async fn login(cfg: &MatrixConfig) -> Result<Client, AdapterError> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
         Err(e) => return Err(session_error(&session_file, e)),
     };
-    if stored.is_none() && store.exists() {
+    if let Some(session) = stored {
+        let client = build(cfg, &store).await?;
+        client.restore_session(session).await?;
+        match client.whoami().await {
+            Ok(_) => {
+                tracing::info!("restored the stored Matrix session");
+                return Ok(client);
+            }
+            Err(e) if refused(&e) => {
+                // logged out elsewhere: start over as a new device
+                tracing::warn!("the stored Matrix session was refused; logging in again (a new device)");
+                drop(client);
+                std::fs::remove_file(&session_file).map_err(|e| session_error(&session_file, e))?;
+            }
+            Err(e) => {
+                // the homeserver may be down: keep the session, sync retries
+                tracing::warn!(error = %e, "could not check the stored session; going on with it");
+                return Ok(client);
+            }
+        }
+    }
+    if store.exists() {
         // stores of a device we no longer have the session for
         std::fs::remove_dir_all(&store).map_err(|e| session_error(&store, e))?;
     }
-    let client = Client::builder()
-        .homeserver_url(&cfg.homeserver)
-        .sqlite_store(&store, cfg.store_passphrase.as_deref())
-        .build()
-        .await?;
-    if let Some(session) = stored {
-        client.restore_session(session).await?;
-        tracing::info!("restored the stored Matrix session");
-        return Ok(client);
-    }
+    let client = build(cfg, &store).await?;
     match &cfg.auth {
         Auth::Password(pw) => {
             client.matrix_auth().login_username(&cfg.user, pw).initial_device_display_name("doko bot").send().await?;
@@ -226,6 +241,8 @@ async fn login(cfg: &MatrixConfig) -> Result<Client, AdapterError> {
                 tokens: SessionTokens { access_token: token.clone(), refresh_token: None },
             };
             client.restore_session(session).await?;
+            // check the token before keeping it
+            client.whoami().await?;
         }
     }
     let session = client.matrix_auth().session().ok_or(matrix_sdk::Error::AuthenticationRequired)?;
@@ -233,6 +250,20 @@ async fn login(cfg: &MatrixConfig) -> Result<Client, AdapterError> {
     write_private(&session_file, &text).map_err(|e| session_error(&session_file, e))?;
     tracing::info!("logged in; session stored");
     Ok(client)
+}
+
+async fn build(cfg: &MatrixConfig, store: &Path) -> Result<Client, AdapterError> {
+    Ok(Client::builder()
+        .homeserver_url(&cfg.homeserver)
+        .sqlite_store(store, cfg.store_passphrase.as_deref())
+        .build()
+        .await?)
+}
+
+/// The homeserver does not know the access token (logged out, deleted).
+fn refused(e: &matrix_sdk::HttpError) -> bool {
+    use matrix_sdk::ruma::api::error::ErrorKind;
+    matches!(e.client_api_error_kind(), Some(ErrorKind::UnknownToken { .. } | ErrorKind::MissingToken))
 }
 
 /// Writes a file only its owner can read (it holds the access token).
