@@ -465,7 +465,12 @@ impl<S: Store + 'static> Adapter<S> {
         let r = room.clone();
         tokio::spawn(async move {
             while let Some(job) = rx.recv().await {
-                a.work(&r, job).await;
+                // each job in its own task: a panic ends that job only, and
+                // the room's later commands still run, in order
+                let (a2, r2) = (a.clone(), r.clone());
+                if let Err(e) = tokio::spawn(async move { a2.work(&r2, job).await }).await {
+                    tracing::error!(error = %e, room = %r.room_id(), "a command failed");
+                }
             }
         });
         let _ = tx.send(job);
