@@ -4,7 +4,8 @@
 //! clients who play a complete deal the way people would: they create an
 //! encrypted room, invite the bot, `!doko join`, read their hands in the
 //! direct rooms the bot opens (encrypted too), bid and play there without
-//! the prefix. The admin changes a rule, a non-admin is refused; the bot is
+//! the prefix. The admin changes a rule, a non-admin is refused; an invitation
+//! from someone not on the allow-list is declined; the bot is
 //! killed mid-deal and restarted, and nothing is answered twice: a command
 //! sent while it was down is never answered, the deal finishes.
 //!
@@ -103,7 +104,8 @@ impl Bot {
             .env("DOKO_MATRIX_HOMESERVER", url)
             .env("DOKO_MATRIX_USER", "bot")
             .env("DOKO_MATRIX_PASSWORD", "pw-bot")
-            .env("DOKO_MATRIX_ALLOW", "localhost")
+            // alice and bob may invite the bot, carol and dave may not
+            .env("DOKO_MATRIX_ALLOW", "@alice:localhost, @bob:localhost")
             .env("DOKO_DATA", data)
             .env_remove("DOKO_DISCORD_TOKEN")
             .env_remove("DOKO_REDIS_URL")
@@ -465,6 +467,15 @@ async fn a_complete_deal_over_matrix_with_a_restart() {
         !watch.log.iter().any(|s| from_bot(s) && s.body.contains("could not decrypt")),
         "a message was not decrypted"
     );
+
+    // carol is not on the allow-list: the bot declines her invitation
+    let mut req = CreateRoom::new();
+    req.invite = vec!["@bot:localhost".try_into().unwrap()];
+    let carols = clients[2].create_room(req).await.unwrap();
+    let rid3 = carols.room_id().to_owned();
+    watch
+        .until("the bot declines", |s| s.player == 2 && s.room == rid3 && s.body == "member @bot:localhost leave")
+        .await;
 
     // no hand ever reached another player's room
     for s in &watch.log {
