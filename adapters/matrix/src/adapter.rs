@@ -10,14 +10,13 @@ use doko_bot::render::Audience;
 use doko_bot::{Actor, ChannelId, Kind, Lang, Message, Platform, Service, Store, UserId};
 use matrix_sdk::authentication::matrix::MatrixSession;
 use matrix_sdk::config::SyncSettings;
-use matrix_sdk::deserialized_responses::SyncOrStrippedState;
+use matrix_sdk::ruma::events::Mentions;
 use matrix_sdk::ruma::events::room::encrypted::OriginalSyncRoomEncryptedEvent;
 use matrix_sdk::ruma::events::room::member::{MembershipState, StrippedRoomMemberEvent};
 use matrix_sdk::ruma::events::room::message::{
     MessageType, OriginalSyncRoomMessageEvent, Relation, ReplacementMetadata, RoomMessageEventContent,
 };
 use matrix_sdk::ruma::events::room::power_levels::UserPowerLevel;
-use matrix_sdk::ruma::events::{Mentions, SyncStateEvent};
 use matrix_sdk::ruma::{Int, OwnedEventId, OwnedRoomId, OwnedUserId, RoomId};
 use matrix_sdk::{Client, Room, RoomState, SessionMeta, SessionTokens};
 use tokio::sync::{Mutex, mpsc};
@@ -155,13 +154,7 @@ pub async fn run<S: Store + 'static>(
         let a = adapter.clone();
         tokio::spawn(async move {
             if let Ok(inv) = room.invite_details().await {
-                let direct = match &**inv.invitee.event() {
-                    SyncOrStrippedState::Stripped(e) => e.content.is_direct,
-                    SyncOrStrippedState::Sync(SyncStateEvent::Original(e)) => e.content.is_direct,
-                    _ => None,
-                }
-                .unwrap_or(false);
-                a.accept(room, inv.inviter_id.as_str(), direct).await;
+                a.accept(room, inv.inviter_id.as_str()).await;
             }
         });
     }
@@ -173,7 +166,7 @@ pub async fn run<S: Store + 'static>(
             loop {
                 every.tick().await;
                 for room in a.client.joined_rooms() {
-                    if !(room.is_direct().await.unwrap_or(false) && active_members(&room).await <= 2) {
+                    if !direct_of_two(&room).await {
                         a.enqueue(&room, Job::Tick).await;
                     }
                 }
@@ -288,12 +281,11 @@ impl<S: Store + 'static> Adapter<S> {
         if ev.state_key != self.me || ev.content.membership != MembershipState::Invite {
             return;
         }
-        let direct = ev.content.is_direct.unwrap_or(false);
-        tokio::spawn(async move { self.accept(room, ev.sender.as_str(), direct).await });
+        tokio::spawn(async move { self.accept(room, ev.sender.as_str()).await });
     }
 
     /// Joins an invited room when the allow-list lets us, else declines.
-    async fn accept(&self, room: Room, inviter: &str, direct: bool) {
+    async fn accept(&self, room: Room, inviter: &str) {
         let span = info_span!("matrix_invite", room = %room.room_id(), inviter);
         async {
             if !crate::invite_allowed(&self.cfg.allow, self.me.as_str(), room.room_id().as_str(), inviter) {
@@ -310,7 +302,7 @@ impl<S: Store + 'static> Adapter<S> {
                 // (joining an invitation marked direct marks the room direct)
                 match room.join().await {
                     Ok(()) => {
-                        tracing::info!(direct, "joined");
+                        tracing::info!("joined");
                         return;
                     }
                     Err(e) => {
@@ -435,7 +427,7 @@ impl<S: Store + 'static> Adapter<S> {
         let mut rooms = self.client.joined_rooms();
         rooms.sort_by(|a, b| a.room_id().cmp(b.room_id()));
         for room in rooms {
-            if room.is_direct().await.unwrap_or(false) && active_members(&room).await <= 2 {
+            if direct_of_two(&room).await {
                 continue;
             }
             match self.service.table(&channel(room.room_id())).await {
@@ -673,6 +665,11 @@ impl<S: Store + 'static> Adapter<S> {
         dms.insert(u.to_owned(), room.room_id().to_owned());
         Some(room)
     }
+}
+
+/// Marked direct, with at most the bot and one person: not a table room.
+async fn direct_of_two(room: &Room) -> bool {
+    room.is_direct().await.unwrap_or(false) && active_members(room).await <= 2
 }
 
 /// Joined and invited members, from the stored member list (the sync
