@@ -2,4 +2,10 @@
 //! service as adapters do, against a real `redis-server` each test starts
 //! on its own port with its own data directory, and against the embedded
 //! store on disk. The terminal test, which needs the `doko` binary, lives
-//! beside it in `bot/cli/tests/`.
+//! beside it in `cli/tests/`.
+//!
+//! The library holds the shared test support: [`LocalRedis`].
+
+mod local_redis;
+
+pub use local_redis::LocalRedis;

@@ -25,5 +25,5 @@ pub use ids::{Actor, ChannelId, Platform, UserId};
 pub use lang::Lang;
 pub use render::{Audience, Kind, Message};
 pub use service::{Service, ServiceError};
-pub use store::{AnyStore, Commit, EmbeddedStore, LocalRedis, MemoryStore, RedisStore, Store, StoreError, Stored};
+pub use store::{AnyStore, Commit, EmbeddedStore, MemoryStore, RedisStore, Store, StoreError, Stored};
 pub use table::{CommandError, Event, Table};

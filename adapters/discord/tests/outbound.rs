@@ -177,7 +177,7 @@ async fn a_scripted_deal_through_the_adapter() {
 
 #[tokio::test]
 async fn a_scripted_deal_through_the_adapter_on_redis() {
-    let r = doko_bot::LocalRedis::start().expect("redis-server (scripts/test installs it)");
+    let r = doko_system_tests::LocalRedis::start().expect("redis-server (scripts/test installs it)");
     let store = doko_bot::RedisStore::connect(&r.url(), 3600).await.unwrap();
     // a whole session: two deals, then the compulsory solos still owed
     scripted(store, Some(2)).await;

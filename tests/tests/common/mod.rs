@@ -10,11 +10,11 @@ use doko_bot::{Actor, ChannelId, Kind, Message, Service, Store};
 use doko_engine::Action;
 
 /// A redis-server started for one test, stopped when dropped.
-pub struct RedisServer(doko_bot::LocalRedis);
+pub struct RedisServer(doko_system_tests::LocalRedis);
 
 impl RedisServer {
     pub fn start() -> RedisServer {
-        RedisServer(doko_bot::LocalRedis::start().expect("redis-server must be installed (scripts/test installs it)"))
+        RedisServer(doko_system_tests::LocalRedis::start().expect("redis-server must be installed (scripts/test installs it)"))
     }
 
     pub fn url(&self) -> String {

@@ -15,6 +15,8 @@ use clap::{Parser, Subcommand};
 use doko_bot::{AnyStore, EmbeddedStore, RedisStore, Service};
 
 mod bench;
+#[path = "../../tests/local_redis.rs"]
+mod local_redis;
 
 /// Doppelkopf for group play.
 #[derive(Parser)]

@@ -55,7 +55,7 @@ pub async fn tables(o: TablesOpts) -> anyhow::Result<()> {
     let (_guard, url) = match o.redis {
         Some(u) => (None, u),
         None => {
-            let r = doko_bot::LocalRedis::start()?;
+            let r = local_redis::LocalRedis::start()?;
             let u = r.url();
             (Some(r), u)
         }

@@ -11,7 +11,7 @@ fn doko() -> Command {
 }
 
 fn records() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../engine/tests/records")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../engine/tests/records")
 }
 
 fn run(args: &[&str], stdin: Option<&str>) -> Output {
