@@ -750,6 +750,47 @@ pub fn parse(text: &str) -> Result<Command, ParseError> {
     Ok(cmd)
 }
 
+/// The canonical text of a command: what [`parse`] reads back into the
+/// same command (buttons carry it).
+impl fmt::Display for Command {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let cards = |c: &[Card]| c.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(" ");
+        match self {
+            Command::Join => f.write_str("join"),
+            Command::Leave => f.write_str("leave"),
+            Command::Start => f.write_str("start"),
+            Command::AddBot(l) => write!(f, "addbot {l}"),
+            Command::Away => f.write_str("away"),
+            Command::Back => f.write_str("back"),
+            Command::Hand => f.write_str("hand"),
+            Command::Bid(Bid::Reserve(Reservation::Solo { kind, .. })) => write!(f, "bid solo {}", kind.key()),
+            Command::Bid(b) => write!(f, "bid {}", b.name()),
+            Command::Play(c) => write!(f, "play {c}"),
+            Command::Announce(c) => write!(f, "announce {c}"),
+            Command::Poverty(PovertyStep::Give(c)) => write!(f, "give {}", cards(c)),
+            Command::Poverty(PovertyStep::Accept) => f.write_str("accept"),
+            Command::Poverty(PovertyStep::Decline) => f.write_str("decline"),
+            Command::Poverty(PovertyStep::Return(c)) => write!(f, "return {}", cards(c)),
+            Command::Table => f.write_str("table"),
+            Command::Score => f.write_str("score"),
+            Command::Record(None) => f.write_str("record"),
+            Command::Record(Some(n)) => write!(f, "record {n}"),
+            Command::Stats => f.write_str("stats"),
+            Command::Rules(RulesCmd::Show) => f.write_str("rules"),
+            Command::Rules(RulesCmd::Set { key, value }) => write!(f, "rules set {key} {value}"),
+            Command::Rules(RulesCmd::Preset(p)) => write!(f, "rules preset {p}"),
+            Command::Rules(RulesCmd::Reset) => f.write_str("rules reset"),
+            Command::Lang(l) => write!(f, "lang {}", l.code()),
+            Command::Policy(TimeoutPolicy::StandIn) => f.write_str("policy standin"),
+            Command::Policy(TimeoutPolicy::Abort) => f.write_str("policy abort"),
+            Command::Dm(true) => f.write_str("dm on"),
+            Command::Dm(false) => f.write_str("dm off"),
+            Command::Help(None) => f.write_str("help"),
+            Command::Help(Some(t)) => write!(f, "help {t}"),
+        }
+    }
+}
+
 impl fmt::Display for BotLevel {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
@@ -859,6 +900,50 @@ mod tests {
             for c in COMMANDS {
                 assert!(h.contains(c.name), "{lang:?} {}", c.name);
             }
+        }
+    }
+
+    #[test]
+    fn canonical_text_reads_back() {
+        let solo = |kind| Command::Bid(Bid::Reserve(Reservation::Solo { kind, duty: false }));
+        let mut all = vec![
+            Command::Join,
+            Command::Leave,
+            Command::Start,
+            Command::AddBot(BotLevel::Strong),
+            Command::Away,
+            Command::Back,
+            Command::Hand,
+            Command::Bid(Bid::Healthy),
+            Command::Bid(Bid::Reserve(Reservation::Wedding)),
+            Command::Bid(Bid::Reserve(Reservation::Poverty)),
+            Command::Bid(Bid::Reserve(Reservation::ThrowIn)),
+            Command::Poverty(PovertyStep::Give(vec![card("C9"), card("H10")])),
+            Command::Poverty(PovertyStep::Accept),
+            Command::Poverty(PovertyStep::Decline),
+            Command::Poverty(PovertyStep::Return(vec![card("DA")])),
+            Command::Table,
+            Command::Score,
+            Command::Record(None),
+            Command::Record(Some(7)),
+            Command::Stats,
+            Command::Rules(RulesCmd::Show),
+            Command::Rules(RulesCmd::Set { key: "dulle".into(), value: "second-wins".into() }),
+            Command::Rules(RulesCmd::Preset("casual".into())),
+            Command::Rules(RulesCmd::Reset),
+            Command::Lang(Lang::De),
+            Command::Policy(TimeoutPolicy::Abort),
+            Command::Policy(TimeoutPolicy::StandIn),
+            Command::Dm(true),
+            Command::Dm(false),
+            Command::Help(None),
+            Command::Help(Some("play".into())),
+        ];
+        all.extend(SoloKind::ALL.into_iter().map(solo));
+        all.extend(Call::ALL.into_iter().map(Command::Announce));
+        all.extend(["CQ", "H10", "D9", "SA"].map(|c| Command::Play(card(c))));
+        for c in all {
+            assert_eq!(parse(&c.to_string()), Ok(c.clone()), "{c}");
         }
     }
 }

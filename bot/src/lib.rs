@@ -13,6 +13,7 @@ pub mod arena;
 pub mod command;
 pub mod ids;
 pub mod lang;
+pub mod outbox;
 pub mod player;
 pub mod render;
 pub mod service;
@@ -23,6 +24,10 @@ pub mod table;
 pub use command::{Command, ParseError, parse};
 pub use ids::{Actor, ChannelId, Platform, UserId};
 pub use lang::Lang;
+pub use outbox::{
+    App, CardChoice, Choice, Delivered, HandModel, Input, Notice, Outbox, Private, TableMessage, Transport,
+    TransportError, deliver,
+};
 pub use render::{Audience, Kind, Message};
 pub use service::{Service, ServiceError};
 pub use store::{AnyStore, Commit, EmbeddedStore, MemoryStore, RedisStore, Store, StoreError, Stored};

@@ -656,3 +656,72 @@ pub fn contract_name(l: Lang, c: Option<Contract>) -> String {
 pub fn party_name(l: Lang, p: Party) -> &'static str {
     l.party(p)
 }
+
+/// A hand as data for platforms with buttons: the cards (a pair once, in
+/// the contract's order, playable ones marked) and the choices legal now.
+pub fn hand_model(l: Lang, channel: &crate::ids::ChannelId, view: &SeatView) -> crate::outbox::HandModel {
+    use crate::command::{Command, PovertyStep};
+    use crate::outbox::{CardChoice, Choice, HandModel};
+    let playable = view.legal_cards();
+    let mut cards: Vec<CardChoice> = Vec::new();
+    for c in view.sorted_hand() {
+        if cards.iter().any(|x| x.command == Command::Play(c)) {
+            continue; // a pair plays the same
+        }
+        cards.push(CardChoice { label: l.card(c), playable: playable.contains(c), command: Command::Play(c) });
+    }
+    let mut choices: Vec<Choice> = Vec::new();
+    for a in &view.legal {
+        let (label, command) = match *a {
+            Action::Bid(Bid::Reserve(Reservation::Solo { kind, .. })) => {
+                (l.solo(kind).to_string(), Command::Bid(Bid::Reserve(Reservation::Solo { kind, duty: false })))
+            }
+            Action::Bid(Bid::Healthy) => (l.t("healthy", "gesund").to_string(), Command::Bid(Bid::Healthy)),
+            Action::Bid(b @ Bid::Reserve(r)) => (reservation(l, r), Command::Bid(b)),
+            Action::Announce(c) => (l.call(c).to_string(), Command::Announce(c)),
+            Action::Answer(true) => (l.t("accept", "annehmen").to_string(), Command::Poverty(PovertyStep::Accept)),
+            Action::Answer(false) => (l.t("decline", "ablehnen").to_string(), Command::Poverty(PovertyStep::Decline)),
+            _ => continue,
+        };
+        if !choices.iter().any(|c| c.command == command) {
+            choices.push(Choice { label, command });
+        }
+    }
+    HandModel {
+        channel: channel.clone(),
+        cards,
+        choices,
+        refresh: Choice { label: l.t("refresh", "aktualisieren").to_string(), command: Command::Hand },
+    }
+}
+
+/// Said in the channel when a person cannot be reached privately (nothing
+/// secret in it).
+pub fn unreachable(l: Lang) -> String {
+    l.t(
+        "I cannot send you private messages (direct messages closed or no direct room); use hand to see your cards.",
+        "Ich kann dir keine privaten Nachrichten schicken (Direktnachrichten geschlossen oder kein Direktraum); mit hand siehst du deine Karten.",
+    )
+    .to_string()
+}
+
+/// The answer when the table cannot be reached (the store is down); the
+/// table's language is unknown then, so both.
+pub fn unavailable() -> String {
+    "The table is unavailable right now; try again in a moment. / Der Tisch ist gerade nicht erreichbar; versuch es gleich noch einmal.".to_string()
+}
+
+/// The label of the button that opens one's hand.
+pub fn hand_label(l: Lang) -> String {
+    l.t("my hand", "mein Blatt").to_string()
+}
+
+/// The words of a mention of the person to act.
+pub fn your_turn(l: Lang) -> String {
+    l.t("your turn", "du bist dran").to_string()
+}
+
+/// The answer to a delivery that was handled before.
+pub fn already_done(l: Lang) -> &'static str {
+    l.t("already done", "schon erledigt")
+}

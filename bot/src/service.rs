@@ -1,20 +1,27 @@
-//! The service every adapter talks to: text (or a typed command) in,
-//! messages out. Each command loads the channel's table, applies the
-//! command, lets computer players act, and commits with a compare-and-set
-//! on the table's version; on a conflict (another process acted on the
-//! same table) it starts again from the fresh table.
+//! The service every adapter talks to: a command in, an [`Outbox`] out.
+//! Each command loads the channel's table, applies the command, lets
+//! computer players act and commits with a compare-and-set on the table's
+//! version; on a conflict (another process acted on the same table) it
+//! starts again from the fresh table after a short, jittered, growing
+//! pause ([`transact`](Service::transact)). The rules work (reading the
+//! stored table, the engine, computer players, writing it back) runs on
+//! tokio's blocking pool, never on the async workers.
 
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
+use async_trait::async_trait;
 use doko_engine::Rng;
 use tracing::{Instrument, info_span};
 
 use crate::command::{self, Command, RulesCmd};
 use crate::ids::{Actor, ChannelId, UserId};
+use crate::lang::Lang;
+use crate::outbox::{App, HandModel, Input, Notice, Outbox, Private, TableMessage};
 use crate::player;
-use crate::render::{self, Kind, Message};
+use crate::render::{self, Kind};
 use crate::store::{Commit, Store, StoreError};
-use crate::table::{Ctx, Event, Occupant, Table};
+use crate::table::{CommandError, Ctx, Event, Occupant, Table};
 
 /// A failure of the service itself (not a refused command).
 #[derive(Debug, thiserror::Error)]
@@ -28,6 +35,51 @@ pub enum ServiceError {
     /// Too many concurrent changes to one table.
     #[error("the table is too busy; try again")]
     Contention,
+    /// The rules work stopped unexpectedly (a bug).
+    #[error("the command failed: {0}")]
+    Failed(String),
+}
+
+/// How often a change is tried again after a conflict, and how long the
+/// pauses between tries may grow: 2 ms doubling up to 200 ms, each a random
+/// fraction of that ("full jitter"), at most 16 tries (about 1.5 s in the
+/// worst case).
+const RETRY_BASE: Duration = Duration::from_millis(2);
+const RETRY_CAP: Duration = Duration::from_millis(200);
+const RETRY_TRIES: u32 = 16;
+
+/// Exponential backoff with full jitter and a bounded number of tries.
+struct Backoff {
+    tries: u32,
+    rng: Rng,
+}
+
+impl Backoff {
+    fn new(seed: u64) -> Backoff {
+        Backoff { tries: 0, rng: Rng::new(seed) }
+    }
+
+    /// Waits before the next try; false when the tries are used up.
+    async fn wait(&mut self) -> bool {
+        self.tries += 1;
+        if self.tries >= RETRY_TRIES {
+            return false;
+        }
+        let cap = RETRY_CAP.min(RETRY_BASE * 2u32.saturating_pow(self.tries.min(16)));
+        let pause = Duration::from_micros(self.rng.next_u64() % (cap.as_micros() as u64 + 1));
+        tokio::time::sleep(pause).await;
+        true
+    }
+}
+
+/// What one try of a command did to the table.
+enum Applied {
+    /// The delivery was handled before.
+    Duplicate,
+    /// Refused: the table as it was (for names in the refusal) and why.
+    Refused(Box<Table>, CommandError),
+    /// Applied, with what happened.
+    Done(Vec<Event>),
 }
 
 /// The platform-neutral bot.
@@ -68,59 +120,6 @@ impl<S: Store> Service<S> {
         self.base_ms + self.base.elapsed().as_millis() as u64
     }
 
-    /// Applies the turn timeout of a channel: a reminder at half the
-    /// `turn_timeout`, then the table's policy. Adapters call this
-    /// periodically for their active channels.
-    pub async fn tick(&self, ch: &ChannelId) -> Result<Vec<Message>, ServiceError> {
-        let span = info_span!("tick", channel = %ch);
-        async {
-            for _attempt in 0..64 {
-                let (mut table, version) = self.table(ch).await?;
-                let mut seed = || self.next_u64();
-                let mut ctx = Ctx { seed: &mut seed, new_records: Vec::new() };
-                let mut bot_rng = Rng::new(self.next_u64());
-                let now = self.now_ms();
-                let events = match table.check_timeout(now, &mut ctx, &mut |level, view| {
-                    player::decide(level, view, &mut bot_rng, self.strong)
-                }) {
-                    Ok(ev) => ev,
-                    Err(e) => {
-                        tracing::error!(error = %e, "turn timeout failed");
-                        return Ok(Vec::new());
-                    }
-                };
-                if events.is_empty() {
-                    return Ok(Vec::new());
-                }
-                table.update_clock(now);
-                let records = std::mem::take(&mut ctx.new_records);
-                let json = serde_json::to_string(&table)?;
-                match self.store.commit(ch, version, &json, &records).await? {
-                    Commit::Done(_) => {}
-                    Commit::Conflict => continue,
-                }
-                let mut out = Vec::new();
-                if let Some(text) = render::events(&table, &events) {
-                    let mut m = Message::public(Kind::Events, text);
-                    m.mention = self.to_act(&table).into_iter().collect();
-                    out.push(m);
-                }
-                let mut m = Message::public(Kind::Table, render::table(&table));
-                m.mention = self.to_act(&table).into_iter().collect();
-                out.push(m);
-                if let Some(u) = self.to_act(&table)
-                    && let Some(v) = table.view_for(&u)
-                {
-                    out.push(Message::private(&u, Kind::Hand, render::hand(table.lang, &v)));
-                }
-                return Ok(out);
-            }
-            Err(ServiceError::Contention)
-        }
-        .instrument(span)
-        .await
-    }
-
     /// The store.
     pub fn store(&self) -> &S {
         &self.store
@@ -130,7 +129,8 @@ impl<S: Store> Service<S> {
         self.rng.lock().expect("rng lock").next_u64()
     }
 
-    /// The channel's table as stored (a new one if none).
+    /// The channel's table as stored (a new one if none) and its version,
+    /// for inspection (tests, benchmarks); adapters never see it.
     pub async fn table(&self, ch: &ChannelId) -> Result<(Table, u64), ServiceError> {
         Ok(match self.store.load(ch).await? {
             Some(s) => (serde_json::from_str(&s.json)?, s.version),
@@ -138,15 +138,99 @@ impl<S: Store> Service<S> {
         })
     }
 
-    /// Handles a line of text from a user.
-    pub async fn handle(&self, ch: &ChannelId, actor: &Actor, text: &str) -> Result<Vec<Message>, ServiceError> {
-        match command::parse(text) {
-            Ok(cmd) => self.execute(ch, actor, cmd).await,
-            Err(e) => {
-                let (t, _) = self.table(ch).await?;
-                Ok(vec![Message::private(&actor.user, Kind::Error, render::parse_error(t.lang, &e))])
+    /// The one way a table changes: load it, let `work` change it (on the
+    /// blocking pool; it says whether to commit), commit with the
+    /// compare-and-set, and on a conflict try again from the fresh table
+    /// after a backoff. `work` gets the deal seeds (through the context)
+    /// and a generator for computer players.
+    async fn transact<W, F>(&self, ch: &ChannelId, work: F) -> Result<(Table, W), ServiceError>
+    where
+        W: Send + 'static,
+        F: Fn(&mut Table, &mut Ctx<'_>, &mut Rng) -> (W, bool) + Send + Sync + 'static,
+    {
+        let work = Arc::new(work);
+        let mut backoff = Backoff::new(self.next_u64());
+        loop {
+            let stored = self.store.load(ch).await?;
+            let version = stored.as_ref().map_or(0, |s| s.version);
+            let (seed, bots) = (self.next_u64(), self.next_u64());
+            let w = work.clone();
+            let span = tracing::Span::current();
+            let step = tokio::task::spawn_blocking(move || -> Result<_, ServiceError> {
+                let _span = span.enter();
+                let mut table: Table = match stored {
+                    Some(s) => serde_json::from_str(&s.json)?,
+                    None => Table::default(),
+                };
+                let mut seeds = Rng::new(seed);
+                let mut next = move || seeds.next_u64();
+                let mut ctx = Ctx { seed: &mut next, new_records: Vec::new() };
+                let (result, commit) = w(&mut table, &mut ctx, &mut Rng::new(bots));
+                let records = std::mem::take(&mut ctx.new_records);
+                let json = if commit { Some(serde_json::to_string(&table)?) } else { None };
+                Ok((table, result, json, records))
+            })
+            .await
+            .map_err(|e| ServiceError::Failed(e.to_string()))?;
+            let (table, result, json, records) = step?;
+            let Some(json) = json else { return Ok((table, result)) };
+            match self.store.commit(ch, version, &json, &records).await? {
+                Commit::Done(_) => return Ok((table, result)),
+                Commit::Conflict => {
+                    tracing::debug!("conflict, retrying");
+                    if !backoff.wait().await {
+                        return Err(ServiceError::Contention);
+                    }
+                }
             }
         }
+    }
+
+    /// Applies the turn timeout of a channel: a reminder at half the
+    /// `turn_timeout`, then the table's policy. Adapters call this
+    /// periodically for their active channels.
+    pub async fn tick(&self, ch: &ChannelId) -> Result<Outbox, ServiceError> {
+        let span = info_span!("tick", channel = %ch);
+        async {
+            let now = self.now_ms();
+            let strong = self.strong;
+            let (table, events) = self
+                .transact(ch, move |table, ctx, bots| {
+                    let events = match table
+                        .check_timeout(now, ctx, &mut |level, view| player::decide(level, view, bots, strong))
+                    {
+                        Ok(ev) => ev,
+                        Err(e) => {
+                            tracing::error!(error = %e, "turn timeout failed");
+                            Vec::new()
+                        }
+                    };
+                    if !events.is_empty() {
+                        table.update_clock(now);
+                    }
+                    let commit = !events.is_empty();
+                    (events, commit)
+                })
+                .await?;
+            let mut out = Outbox::new(ch.clone(), table.lang);
+            if events.is_empty() {
+                return Ok(out);
+            }
+            out.table = Some(self.table_message(&table, &events));
+            if let Some(u) = to_act(&table)
+                && let Some(p) = hand_private(&table, ch, &u)
+            {
+                out.private.push(p);
+            }
+            Ok(out)
+        }
+        .instrument(span)
+        .await
+    }
+
+    /// Handles a line of text from a user.
+    pub async fn handle(&self, ch: &ChannelId, actor: &Actor, text: &str) -> Result<Outbox, ServiceError> {
+        self.handle_delivery_opt(ch, actor, text, None).await
     }
 
     /// Handles a line of text delivered with a platform id (an interaction
@@ -157,15 +241,31 @@ impl<S: Store> Service<S> {
         actor: &Actor,
         text: &str,
         delivery: &str,
-    ) -> Result<Vec<Message>, ServiceError> {
+    ) -> Result<Outbox, ServiceError> {
+        self.handle_delivery_opt(ch, actor, text, Some(delivery)).await
+    }
+
+    async fn handle_delivery_opt(
+        &self,
+        ch: &ChannelId,
+        actor: &Actor,
+        text: &str,
+        delivery: Option<&str>,
+    ) -> Result<Outbox, ServiceError> {
         match command::parse(text) {
-            Ok(cmd) => self.execute_delivery(ch, actor, cmd, Some(delivery)).await,
-            Err(_) => self.handle(ch, actor, text).await,
+            Ok(cmd) => self.execute_delivery(ch, actor, cmd, delivery).await,
+            Err(e) => {
+                let (t, _) = self.table(ch).await?;
+                let mut out = Outbox::new(ch.clone(), t.lang);
+                out.actor = Some(actor.user.clone());
+                out.private.push(private(&t, &actor.user, Kind::Error, render::parse_error(t.lang, &e)));
+                Ok(out)
+            }
         }
     }
 
     /// Executes a command for a user.
-    pub async fn execute(&self, ch: &ChannelId, actor: &Actor, cmd: Command) -> Result<Vec<Message>, ServiceError> {
+    pub async fn execute(&self, ch: &ChannelId, actor: &Actor, cmd: Command) -> Result<Outbox, ServiceError> {
         self.execute_delivery(ch, actor, cmd, None).await
     }
 
@@ -177,90 +277,98 @@ impl<S: Store> Service<S> {
         actor: &Actor,
         cmd: Command,
         delivery: Option<&str>,
-    ) -> Result<Vec<Message>, ServiceError> {
-        let span =
-            info_span!("command", channel = %ch, user = %actor.user, command = ?cmd, delivery = delivery.unwrap_or(""));
+    ) -> Result<Outbox, ServiceError> {
+        // (no card in any field: the command's kind only)
+        let span = info_span!("command", channel = %ch, user = %actor.user, command = cmd_kind(&cmd), delivery = delivery.unwrap_or(""));
         async {
-            for _attempt in 0..64 {
-                let (mut table, version) = self.table(ch).await?;
-                if let Some(id) = delivery {
-                    if table.delivered.iter().any(|d| d == id) {
-                        tracing::debug!("duplicate delivery ignored");
-                        return Ok(Vec::new());
-                    }
-                    table.delivered.push_back(id.to_string());
-                    while table.delivered.len() > crate::table::DELIVERIES_KEPT {
-                        table.delivered.pop_front();
-                    }
-                }
-                let before = table.clone();
-                let mut seed = || self.next_u64();
-                let mut ctx = Ctx { seed: &mut seed, new_records: Vec::new() };
-                let mut events = match table.apply(actor, &cmd, &mut ctx) {
-                    Ok(ev) => ev,
-                    Err(e) => {
-                        let text = match &e {
-                            crate::table::CommandError::Rule(r) => render::rule_error(&before, r),
-                            e => render::error(table.lang, e),
-                        };
-                        return Ok(vec![Message::private(&actor.user, Kind::Error, text)]);
-                    }
-                };
-                let mut bot_rng = Rng::new(self.next_u64());
-                match table
-                    .run_computers(&mut ctx, &mut |level, view| player::decide(level, view, &mut bot_rng, self.strong))
-                {
-                    Ok(ev) => events.extend(ev),
-                    Err(e) => {
-                        tracing::error!(error = %e, "computer players failed");
-                        return Ok(vec![Message::private(&actor.user, Kind::Error, render::error(table.lang, &e))]);
-                    }
-                }
-                let records = std::mem::take(&mut ctx.new_records);
-                table.update_clock(self.now_ms());
-                if table != before || !records.is_empty() {
-                    let json = serde_json::to_string(&table)?;
-                    match self.store.commit(ch, version, &json, &records).await? {
-                        Commit::Done(_) => {}
-                        Commit::Conflict => {
-                            tracing::debug!("conflict, retrying");
-                            continue;
+            let now = self.now_ms();
+            let strong = self.strong;
+            let (who, what, id) = (actor.clone(), cmd.clone(), delivery.map(str::to_string));
+            let (table, applied) = self
+                .transact(ch, move |table, ctx, bots| {
+                    if let Some(id) = &id {
+                        if table.delivered.iter().any(|d| d == id) {
+                            tracing::debug!("duplicate delivery ignored");
+                            return (Applied::Duplicate, false);
+                        }
+                        table.delivered.push_back(id.clone());
+                        while table.delivered.len() > crate::table::DELIVERIES_KEPT {
+                            table.delivered.pop_front();
                         }
                     }
+                    let before = table.clone();
+                    let mut events = match table.apply(&who, &what, ctx) {
+                        Ok(ev) => ev,
+                        Err(e) => return (Applied::Refused(Box::new(before), e), false),
+                    };
+                    match table.run_computers(ctx, &mut |level, view| player::decide(level, view, bots, strong)) {
+                        Ok(ev) => events.extend(ev),
+                        Err(e) => {
+                            tracing::error!(error = %e, "computer players failed");
+                            return (Applied::Refused(Box::new(before), e), false);
+                        }
+                    }
+                    table.update_clock(now);
+                    let commit = *table != before || !ctx.new_records.is_empty();
+                    (Applied::Done(events), commit)
+                })
+                .await?;
+            match applied {
+                Applied::Duplicate => {
+                    let mut out = Outbox::new(ch.clone(), table.lang);
+                    out.actor = Some(actor.user.clone());
+                    out.duplicate = true;
+                    Ok(out)
                 }
-                return self.messages(ch, &table, actor, &cmd, &events).await;
+                Applied::Refused(before, e) => {
+                    let text = match &e {
+                        CommandError::Rule(r) => render::rule_error(&before, r),
+                        e => render::error(before.lang, e),
+                    };
+                    let mut out = Outbox::new(ch.clone(), before.lang);
+                    out.actor = Some(actor.user.clone());
+                    out.private.push(private(&before, &actor.user, Kind::Error, text));
+                    Ok(out)
+                }
+                Applied::Done(events) => self.outbox(ch, &table, actor, &cmd, &events).await,
             }
-            Err(ServiceError::Contention)
         }
         .instrument(span)
         .await
     }
 
-    async fn messages(
+    /// What a command owes: the answer to the person, the table message
+    /// when something happened (or the table was asked for), the hands.
+    async fn outbox(
         &self,
         ch: &ChannelId,
         t: &Table,
         actor: &Actor,
         cmd: &Command,
         events: &[Event],
-    ) -> Result<Vec<Message>, ServiceError> {
+    ) -> Result<Outbox, ServiceError> {
         let l = t.lang;
-        let mut out = Vec::new();
         let me = &actor.user;
+        let mut out = Outbox::new(ch.clone(), l);
+        out.actor = Some(me.clone());
+        let notice = |kind, text| Notice { kind, text, mention: None };
         match cmd {
-            Command::Help(topic) => out.push(Message::private(me, Kind::Help, render::help_text(l, topic.as_deref()))),
-            Command::Score => out.push(Message::public(Kind::Score, render::score(t))),
-            Command::Stats => out.push(Message::public(Kind::Stats, render::stats(t))),
-            Command::Rules(RulesCmd::Show) => out.push(Message::public(Kind::Rules, render::rules(t))),
+            Command::Help(topic) => {
+                out.private.push(private(t, me, Kind::Help, render::help_text(l, topic.as_deref())));
+            }
+            Command::Score => out.notices.push(notice(Kind::Score, render::score(t))),
+            Command::Stats => out.notices.push(notice(Kind::Stats, render::stats(t))),
+            Command::Rules(RulesCmd::Show) => out.notices.push(notice(Kind::Rules, render::rules(t))),
             Command::Record(n) => {
                 let n = n.unwrap_or(t.records);
                 let text = match self.store.record(ch, n).await? {
                     Some(r) => r,
                     None => l.t("no such record", "kein solches Protokoll").to_string(),
                 };
-                out.push(Message::private(me, Kind::Record, text));
+                out.private.push(private(t, me, Kind::Record, text));
             }
-            Command::Dm(on) => out.push(Message::private(
+            Command::Dm(on) => out.private.push(private(
+                t,
                 me,
                 Kind::Help,
                 if *on {
@@ -270,9 +378,10 @@ impl<S: Store> Service<S> {
                 }
                 .to_string(),
             )),
-            Command::Hand => match t.view_for(me) {
-                Some(v) => out.push(Message::private(me, Kind::Hand, render::hand(l, &v))),
-                None => out.push(Message::private(
+            Command::Hand => match hand_private(t, ch, me) {
+                Some(p) => out.private.push(p),
+                None => out.private.push(private(
+                    t,
                     me,
                     Kind::Error,
                     l.t("you hold no cards right now", "du hast gerade keine Karten").to_string(),
@@ -280,58 +389,219 @@ impl<S: Store> Service<S> {
             },
             _ => {}
         }
-        if let Some(text) = render::events(t, events) {
-            out.push(Message::public(Kind::Events, text));
-        }
         let changed = !events.is_empty();
         if changed || matches!(cmd, Command::Table) {
-            let mut m = Message::public(Kind::Table, render::table(t));
-            m.mention = self.to_act(t).into_iter().collect();
-            out.push(m);
+            out.table = Some(self.table_message(t, events));
         }
         if changed {
             // hands: everyone at a new deal, else the actor and whoever acts next
             let dealt = events.iter().any(|e| matches!(e, Event::Dealt { .. }));
-            let mut users: Vec<UserId> = Vec::new();
+            let next = to_act(t);
+            let mut users: Vec<&UserId> = Vec::new();
             for s in &t.seats {
                 if let Occupant::Human { user } = &s.occupant
-                    && (dealt || user == me || self.to_act(t).as_ref() == Some(user))
-                    && !users.contains(user)
+                    && (dealt || user == me || next.as_ref() == Some(user))
+                    && !users.contains(&user)
                 {
-                    users.push(user.clone());
+                    users.push(user);
                 }
             }
             for u in users {
-                if let Some(v) = t.view_for(&u) {
-                    out.push(Message::private(&u, Kind::Hand, render::hand(l, &v)));
+                if let Some(p) = hand_private(t, ch, u) {
+                    out.private.push(p);
                 }
             }
         }
         Ok(out)
     }
 
-    /// The person who must act now, if a person must.
-    fn to_act(&self, t: &Table) -> Option<UserId> {
-        let (_, ts) = t.person_to_act()?;
-        match &t.seats[ts].occupant {
-            Occupant::Human { user } => Some(user.clone()),
-            Occupant::Computer { .. } => None,
+    fn table_message(&self, t: &Table, events: &[Event]) -> TableMessage {
+        TableMessage {
+            events: render::events(t, events),
+            table: render::table(t),
+            display: t.display.clone(),
+            to_act: to_act(t),
+            hand_label: render::hand_label(t.lang),
+            your_turn: render::your_turn(t.lang),
         }
     }
 
     /// Remembers the platform's id of a channel's public table message.
     pub async fn set_display(&self, ch: &ChannelId, id: Option<String>) -> Result<(), ServiceError> {
-        for _attempt in 0..64 {
-            let (mut table, version) = self.table(ch).await?;
-            if table.display == id {
-                return Ok(());
-            }
+        self.transact(ch, move |table, _, _| {
+            let changed = table.display != id;
             table.display = id.clone();
-            let json = serde_json::to_string(&table)?;
-            if let Commit::Done(_) = self.store.commit(ch, version, &json, &[]).await? {
-                return Ok(());
+            ((), changed)
+        })
+        .await
+        .map(|_| ())
+    }
+
+    /// Opens the table of one person with computer players: when no deal
+    /// is running, the person sits down, computers fill the other seats and
+    /// the deal starts; else the table and the person's hand.
+    pub async fn open_with_computers_checked(&self, ch: &ChannelId, me: &Actor) -> Result<Outbox, ServiceError> {
+        let (table, _) = self.table(ch).await?;
+        let running = table.session.as_ref().is_some_and(|s| s.deal.is_some());
+        let notice = |text: &str| Notice { kind: Kind::Help, text: text.to_string(), mention: None };
+        let l = table.lang;
+        if running {
+            let mut out = self.execute(ch, me, Command::Table).await?;
+            out.notices.insert(0, notice(l.t("Resuming the session.", "Die Runde geht weiter.")));
+            let hand = self.execute(ch, me, Command::Hand).await?;
+            out.private.extend(hand.private);
+            return Ok(out);
+        }
+        if table.seat_of(&me.user).is_none() {
+            self.execute(ch, me, Command::Join).await?;
+        }
+        let (t, _) = self.table(ch).await?;
+        for _ in t.seats.len()..4 {
+            self.execute(ch, me, Command::AddBot(Default::default())).await?;
+        }
+        let mut out = self.execute(ch, me, Command::Start).await?;
+        out.notices.insert(
+            0,
+            notice(l.t(
+                "A Doppelkopf table: you and three computer players. Type help for the commands.",
+                "Ein Doppelkopf-Tisch: du und drei Computerspieler. Mit hilfe siehst du die Befehle.",
+            )),
+        );
+        Ok(out)
+    }
+}
+
+/// The kind of a command, for logs (never its cards).
+fn cmd_kind(cmd: &Command) -> &'static str {
+    match cmd {
+        Command::Join => "join",
+        Command::Leave => "leave",
+        Command::Start => "start",
+        Command::AddBot(_) => "addbot",
+        Command::Away => "away",
+        Command::Back => "back",
+        Command::Hand => "hand",
+        Command::Bid(_) => "bid",
+        Command::Play(_) => "play",
+        Command::Announce(_) => "announce",
+        Command::Poverty(_) => "poverty",
+        Command::Table => "table",
+        Command::Score => "score",
+        Command::Record(_) => "record",
+        Command::Stats => "stats",
+        Command::Rules(_) => "rules",
+        Command::Lang(_) => "lang",
+        Command::Policy(_) => "policy",
+        Command::Dm(_) => "dm",
+        Command::Help(_) => "help",
+    }
+}
+
+/// The person who must act now, if a person must.
+fn to_act(t: &Table) -> Option<UserId> {
+    let (_, ts) = t.person_to_act()?;
+    match &t.seats[ts].occupant {
+        Occupant::Human { user } => Some(user.clone()),
+        Occupant::Computer { .. } => None,
+    }
+}
+
+/// A private message to a person at a table.
+fn private(t: &Table, to: &UserId, kind: Kind, text: String) -> Private {
+    let seat = t.seat_of(to).map(|i| &t.seats[i]);
+    Private {
+        to: to.clone(),
+        kind,
+        text,
+        hand: None,
+        confidential: t.view_for(to).is_some(),
+        dm: seat.is_some_and(|s| s.dm),
+    }
+}
+
+/// A person's hand as a private message, if they hold cards.
+fn hand_private(t: &Table, ch: &ChannelId, to: &UserId) -> Option<Private> {
+    let v = t.view_for(to)?;
+    let mut p = private(t, to, Kind::Hand, render::hand(t.lang, &v));
+    p.hand = Some(render::hand_model(t.lang, ch, &v));
+    Some(p)
+}
+
+/// A person's answer when the table cannot be reached.
+fn unavailable(ch: &ChannelId, to: &UserId) -> Outbox {
+    let mut out = Outbox::new(ch.clone(), Lang::default());
+    out.actor = Some(to.clone());
+    out.private.push(Private {
+        to: to.clone(),
+        kind: Kind::Error,
+        text: render::unavailable(),
+        hand: None,
+        confidential: false,
+        dm: false,
+    });
+    out
+}
+
+#[async_trait]
+impl<S: Store> App for Service<S> {
+    async fn handle(&self, ch: &ChannelId, actor: &Actor, input: Input, delivery: Option<&str>) -> Outbox {
+        let r = match input {
+            Input::Text(text) => self.handle_delivery_opt(ch, actor, &text, delivery).await,
+            Input::Command(cmd) => self.execute_delivery(ch, actor, cmd, delivery).await,
+        };
+        r.unwrap_or_else(|e| {
+            tracing::error!(error = %e, channel = %ch, "a command could not be run");
+            unavailable(ch, &actor.user)
+        })
+    }
+
+    async fn tick(&self, ch: &ChannelId) -> Outbox {
+        Service::tick(self, ch).await.unwrap_or_else(|e| {
+            tracing::warn!(error = %e, channel = %ch, "turn timer failed");
+            Outbox::new(ch.clone(), Lang::default())
+        })
+    }
+
+    async fn hand(&self, ch: &ChannelId, user: &UserId) -> Option<HandModel> {
+        let (t, _) = self.table(ch).await.ok()?;
+        let v = t.view_for(user)?;
+        Some(render::hand_model(t.lang, ch, &v))
+    }
+
+    async fn seated(&self, ch: &ChannelId, user: &UserId) -> Option<Lang> {
+        match self.table(ch).await {
+            Ok((t, _)) => t.seat_of(user).map(|_| t.lang),
+            Err(e) => {
+                tracing::warn!(error = %e, channel = %ch, "table unreadable");
+                None
             }
         }
-        Err(ServiceError::Contention)
+    }
+
+    async fn open_with_computers(&self, ch: &ChannelId, actor: &Actor) -> Outbox {
+        self.open_with_computers_checked(ch, actor).await.unwrap_or_else(|e| {
+            tracing::error!(error = %e, channel = %ch, "opening the table failed");
+            unavailable(ch, &actor.user)
+        })
+    }
+
+    async fn unreachable(&self, ch: &ChannelId, user: &UserId) -> bool {
+        let key = user.key();
+        let r = self
+            .transact(ch, move |table, _, _| {
+                let new = !table.unreachable.contains(&key);
+                if new {
+                    table.unreachable.push(key.clone());
+                }
+                (new, new)
+            })
+            .await;
+        r.map(|(_, new)| new).unwrap_or(true)
+    }
+
+    async fn set_display(&self, ch: &ChannelId, id: Option<String>) {
+        if let Err(e) = Service::set_display(self, ch, id).await {
+            tracing::warn!(error = %e, channel = %ch, "keeping the table message's id failed");
+        }
     }
 }

@@ -152,15 +152,30 @@ impl EmbeddedStore {
     }
 }
 
+impl EmbeddedStore {
+    /// Runs a synchronous redb transaction on tokio's blocking pool, never
+    /// on an async worker (a durable commit waits for the disk).
+    async fn blocking<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&redb::Database) -> Result<T, StoreError> + Send + 'static,
+    ) -> Result<T, StoreError> {
+        let db = self.db.clone();
+        tokio::task::spawn_blocking(move || f(&db)).await.map_err(|e| StoreError::Embedded(e.to_string()))?
+    }
+}
+
 impl Store for EmbeddedStore {
     async fn load(&self, ch: &ChannelId) -> Result<Option<Stored>, StoreError> {
-        let tx = self.db.begin_read()?;
-        let t = tx.open_table(TABLES)?;
         let key = ch.key();
-        Ok(t.get(key.as_str())?.map(|v| {
-            let (version, json) = v.value();
-            Stored { json: json.to_string(), version }
-        }))
+        self.blocking(move |db| {
+            let tx = db.begin_read()?;
+            let t = tx.open_table(TABLES)?;
+            Ok(t.get(key.as_str())?.map(|v| {
+                let (version, json) = v.value();
+                Stored { json: json.to_string(), version }
+            }))
+        })
+        .await
     }
 
     async fn commit(
@@ -170,39 +185,45 @@ impl Store for EmbeddedStore {
         json: &str,
         records: &[String],
     ) -> Result<Commit, StoreError> {
-        let key = ch.key();
-        let tx = self.db.begin_write()?;
-        let outcome = {
-            let mut t = tx.open_table(TABLES)?;
-            let current = t.get(key.as_str())?.map_or(0, |v| v.value().0);
-            if current != expected {
-                Commit::Conflict
-            } else {
-                t.insert(key.as_str(), (expected + 1, json))?;
-                if !records.is_empty() {
-                    let mut r = tx.open_table(RECORDS)?;
-                    let mut n = r.range((key.as_str(), 0)..=(key.as_str(), u32::MAX))?.count() as u32;
-                    for rec in records {
-                        n += 1;
-                        r.insert((key.as_str(), n), rec.as_str())?;
+        let (key, json, records) = (ch.key(), json.to_string(), records.to_vec());
+        self.blocking(move |db| {
+            let tx = db.begin_write()?;
+            let outcome = {
+                let mut t = tx.open_table(TABLES)?;
+                let current = t.get(key.as_str())?.map_or(0, |v| v.value().0);
+                if current != expected {
+                    Commit::Conflict
+                } else {
+                    t.insert(key.as_str(), (expected + 1, json.as_str()))?;
+                    if !records.is_empty() {
+                        let mut r = tx.open_table(RECORDS)?;
+                        let mut n = r.range((key.as_str(), 0)..=(key.as_str(), u32::MAX))?.count() as u32;
+                        for rec in &records {
+                            n += 1;
+                            r.insert((key.as_str(), n), rec.as_str())?;
+                        }
                     }
+                    Commit::Done(expected + 1)
                 }
-                Commit::Done(expected + 1)
+            };
+            if outcome == Commit::Conflict {
+                tx.abort()?;
+            } else {
+                tx.commit()?;
             }
-        };
-        if outcome == Commit::Conflict {
-            tx.abort()?;
-        } else {
-            tx.commit()?;
-        }
-        Ok(outcome)
+            Ok(outcome)
+        })
+        .await
     }
 
     async fn record(&self, ch: &ChannelId, n: u32) -> Result<Option<String>, StoreError> {
-        let tx = self.db.begin_read()?;
-        let t = tx.open_table(RECORDS)?;
         let key = ch.key();
-        Ok(t.get((key.as_str(), n))?.map(|v| v.value().to_string()))
+        self.blocking(move |db| {
+            let tx = db.begin_read()?;
+            let t = tx.open_table(RECORDS)?;
+            Ok(t.get((key.as_str(), n))?.map(|v| v.value().to_string()))
+        })
+        .await
     }
 }
 

@@ -176,6 +176,10 @@ pub struct Table {
     /// so every process edits the same message).
     #[serde(default)]
     pub display: Option<String>,
+    /// People told in this deal that they cannot be reached privately (by
+    /// user key), so the channel is told once per deal.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unreachable: Vec<String>,
 }
 
 /// The turn clock: which person must act and since when.
@@ -229,6 +233,7 @@ impl Default for Table {
             policy: TimeoutPolicy::StandIn,
             turn: None,
             display: None,
+            unreachable: Vec::new(),
         }
     }
 }
@@ -700,6 +705,7 @@ impl Table {
         // game seat i = player dealer+1+i; with five, the dealer sits out
         let seats = [(dealer + 1) % n, (dealer + 2) % n, (dealer + 3) % n, (dealer + 4) % n];
         let game = Game::deal(rules, Seat::new(3), (ctx.seed)());
+        self.unreachable.clear();
         let bock = sess.bock_left > 0;
         sess.deal = Some(DealState { seats, game, bock, forced });
         ev.push(Event::Dealt {

@@ -55,7 +55,7 @@ pub async fn tables(o: TablesOpts) -> anyhow::Result<()> {
     let (_guard, url) = match o.redis {
         Some(u) => (None, u),
         None => {
-            let r = local_redis::LocalRedis::start()?;
+            let r = crate::local_redis::LocalRedis::start()?;
             let u = r.url();
             (Some(r), u)
         }
@@ -100,7 +100,7 @@ pub async fn tables(o: TablesOpts) -> anyhow::Result<()> {
                 let t0 = Instant::now();
                 let msgs = svc.execute(&ch, actor, cmd).await?;
                 lat.push(t0.elapsed());
-                if msgs.iter().any(|m| m.kind == Kind::Error) {
+                if msgs.private.iter().any(|m| m.kind == Kind::Error) {
                     // a refused choice (a forced solo): take the first legal action
                     let cmd = Command::from_action(g.view(seat).legal[0]);
                     svc.execute(&ch, actor, cmd).await?;

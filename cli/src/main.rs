@@ -176,16 +176,17 @@ async fn play(cli: &Cli) -> anyhow::Result<()> {
     let service = std::sync::Arc::new(Service::new(store(cli).await?, entropy()).with_strong(strong));
     let discord = doko_discord::run::DiscordConfig::from_env()?;
     let matrix = doko_matrix::MatrixConfig::from_env(data_dir(cli).join("matrix"))?;
+    let app: std::sync::Arc<dyn doko_bot::App> = service.clone();
     if discord.is_some() || matrix.is_some() {
         let mut platforms = tokio::task::JoinSet::new();
         if let Some(discord) = discord {
             tracing::info!(dev_guild = ?discord.dev_guild, "serving Discord");
-            let s = service.clone();
+            let s = app.clone();
             platforms.spawn(async move { doko_discord::run::run(s, discord).await.context("Discord") });
         }
         if let Some(matrix) = matrix {
             tracing::info!(config = ?matrix, "serving Matrix");
-            let s = service.clone();
+            let s = app.clone();
             platforms.spawn(async move {
                 doko_matrix::run(s, matrix, |me| println!("doko: serving Matrix as {me}")).await.context("Matrix")
             });
@@ -197,7 +198,7 @@ async fn play(cli: &Cli) -> anyhow::Result<()> {
         return Ok(());
     }
     let stdin = tokio::io::BufReader::new(tokio::io::stdin());
-    doko_terminal::run(&*service, stdin, tokio::io::stdout(), &cli.name).await
+    doko_terminal::run(&*app, stdin, tokio::io::stdout(), &cli.name).await
 }
 
 fn main() -> ExitCode {

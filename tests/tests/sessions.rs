@@ -23,7 +23,7 @@ fn people(n: usize, platform: Platform) -> Vec<Actor> {
 }
 
 async fn say<S: Store>(svc: &Service<S>, ch: &ChannelId, a: &Actor, text: &str) -> Vec<doko_bot::Message> {
-    svc.handle(ch, a, text).await.unwrap()
+    svc.handle(ch, a, text).await.unwrap().messages()
 }
 
 /// Plays a whole session of `deals` deals with the given people (and
@@ -205,7 +205,8 @@ async fn rule_changes_apply_from_the_next_deal() {
     say(&svc, &ch, &ps[0], "start").await;
     svc.execute(&ch, &ps[0], Command::Rules(RulesCmd::Set { key: "nines".into(), value: "false".into() }))
         .await
-        .unwrap();
+        .unwrap()
+        .messages();
     let (t, _) = svc.table(&ch).await.unwrap();
     assert!(t.game().unwrap().unwrap().rules().nines, "the running deal keeps its rules");
     assert!(!t.rules.nines);
@@ -287,7 +288,7 @@ async fn no_hand_ever_appears_in_a_public_message() {
                 1 => Command::Play(Card::from_index(rng.below(24))),
                 _ => common::command_for(a),
             };
-            svc.execute(&ch, actor, cmd).await.unwrap()
+            svc.execute(&ch, actor, cmd).await.unwrap().messages()
         };
         let (t2, _) = svc.table(&ch).await.unwrap();
         let played_now: Vec<Card> = match t2.game().unwrap() {

@@ -96,7 +96,7 @@ async fn two_services_on_one_redis_never_lose_or_double_an_action() {
         let ch = ch.clone();
         handles.push(tokio::spawn(async move {
             let a = Actor::new(UserId::new(Platform::Discord, format!("p{i}")), format!("P{i}"), true);
-            svc.execute(&ch, &a, Command::Join).await.unwrap()
+            svc.execute(&ch, &a, Command::Join).await.unwrap().messages()
         }));
     }
     let mut ok = 0;
@@ -123,7 +123,7 @@ async fn two_services_on_one_redis_never_lose_or_double_an_action() {
         fifth.name.clone(),
         true,
     );
-    s1.execute(&ch, &leaver, Command::Leave).await.unwrap();
+    s1.execute(&ch, &leaver, Command::Leave).await.unwrap().messages();
     let (t, _) = s1.table(&ch).await.unwrap();
     let people: Vec<Actor> = t
         .seats
@@ -133,7 +133,7 @@ async fn two_services_on_one_redis_never_lose_or_double_an_action() {
             _ => unreachable!(),
         })
         .collect();
-    s2.execute(&ch, &people[0], Command::Start).await.unwrap();
+    s2.execute(&ch, &people[0], Command::Start).await.unwrap().messages();
     // 3. every action is delivered twice at once, once to each service
     //    (a duplicate delivery): each lands exactly once
     let mut actions = 0;
@@ -152,8 +152,8 @@ async fn two_services_on_one_redis_never_lose_or_double_an_action() {
         // the platform delivers one interaction twice, with the same id
         let id = format!("interaction-{actions}");
         let (id1, id2) = (id.clone(), id);
-        let h1 = tokio::spawn(async move { sa.execute_delivery(&cha, &a1, c1, Some(&id1)).await.unwrap() });
-        let h2 = tokio::spawn(async move { sb.execute_delivery(&chb, &a2, c2, Some(&id2)).await.unwrap() });
+        let h1 = tokio::spawn(async move { sa.execute_delivery(&cha, &a1, c1, Some(&id1)).await.unwrap().messages() });
+        let h2 = tokio::spawn(async move { sb.execute_delivery(&chb, &a2, c2, Some(&id2)).await.unwrap().messages() });
         let (m1, m2) = (h1.await.unwrap(), h2.await.unwrap());
         let applied = [&m1, &m2].iter().filter(|m| !m.is_empty()).count();
         assert_eq!(applied, 1, "one delivery is applied, the duplicate ignored: {m1:?} {m2:?}");

@@ -1,22 +1,25 @@
-//! The outbound side: answers interactions and keeps the table message,
-//! through serenity's HTTP client.
+//! The outbound side: Discord as a [`Transport`], through serenity's HTTP
+//! client. The bot's [`deliver`] decides what goes where; here is only how:
 //!
-//! - A person's own messages (hand, refusals, help) go only into the
+//! - The person who gave the command gets their private messages in the
 //!   ephemeral response to their interaction (flag 64); a click on a hand
-//!   button updates that same message, with a fresh token each time.
-//! - Everything public (what happened, the table) goes into one table
-//!   message per channel, edited in place; score sheet, statistics and rules
-//!   are new messages. Public text is built from the public view only.
+//!   button updates that same message. Hands also go by direct message to
+//!   those who asked for it (`dm on`).
+//! - The table message is a channel message with a "my hand" button,
+//!   edited in place; notices are new messages; mentions ping only the
+//!   person named (`allowed_mentions`).
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use doko_bot::render::Audience;
-use doko_bot::{Kind, Message, Service, Store};
+use async_trait::async_trait;
+use doko_bot::{
+    App, ChannelId, Input, Kind, Notice, Private, TableMessage, Transport, TransportError, UserId, deliver,
+};
 use serenity::all::{
-    ChannelId as DiscordChannelId, CommandInteraction, ComponentInteraction, CreateAttachment,
-    CreateAutocompleteResponse, CreateInteractionResponse, CreateInteractionResponseMessage, CreateMessage,
-    EditInteractionResponse, EditMessage, Http, Interaction, MessageId,
+    ChannelId as DiscordChannelId, CreateAllowedMentions, CreateAttachment, CreateAutocompleteResponse,
+    CreateInteractionResponse, CreateInteractionResponseMessage, CreateMessage, EditInteractionResponse, EditMessage,
+    Http, Interaction, MessageId,
 };
 use tokio::sync::Mutex;
 use tracing::{Instrument, info_span};
@@ -29,15 +32,12 @@ pub enum AdapterError {
     /// Discord (or serenity) failed.
     #[error("discord: {0}")]
     Discord(#[from] serenity::Error),
-    /// The bot failed.
-    #[error(transparent)]
-    Service(#[from] doko_bot::ServiceError),
 }
 
-/// The Discord adapter around the service.
-pub struct Adapter<S: Store> {
+/// The Discord adapter around the bot.
+pub struct Adapter {
     /// The bot.
-    pub service: Arc<Service<S>>,
+    pub app: Arc<dyn App>,
     /// Discord's HTTP API.
     pub http: Arc<Http>,
     /// Mention the person to act in a short message (configurable).
@@ -47,7 +47,7 @@ pub struct Adapter<S: Store> {
     /// wants an answer within 3 seconds.
     pub defer_after: std::time::Duration,
     /// Tables this adapter has served (for the turn timer).
-    active: Mutex<HashMap<String, (doko_bot::ChannelId, DiscordChannelId)>>,
+    active: Mutex<HashMap<String, ChannelId>>,
 }
 
 const LIMIT: usize = 1900;
@@ -61,11 +61,203 @@ fn clip(text: &str) -> String {
     }
 }
 
-impl<S: Store> Adapter<S> {
+fn platform(e: serenity::Error) -> TransportError {
+    TransportError::Platform(e.to_string())
+}
+
+/// A Discord channel (or user) id of the bot's ids.
+fn snowflake(id: &str) -> Option<u64> {
+    id.parse::<u64>().ok().filter(|v| *v != 0)
+}
+
+/// Discord's channel of a table.
+fn discord_channel(ch: &ChannelId) -> Result<DiscordChannelId, TransportError> {
+    snowflake(&ch.id).map(DiscordChannelId::new).ok_or_else(|| TransportError::Platform(format!("not a channel: {ch}")))
+}
+
+/// Messages that ping nobody, or only this person.
+fn mentions(user: Option<&UserId>) -> CreateAllowedMentions {
+    let users: Vec<serenity::all::UserId> =
+        user.and_then(|u| snowflake(&u.id)).map(serenity::all::UserId::new).into_iter().collect();
+    CreateAllowedMentions::new().users(users)
+}
+
+/// Discord without an interaction to answer: the channel, direct messages.
+struct Channel<'a> {
+    http: &'a Http,
+    mention: bool,
+}
+
+impl Channel<'_> {
+    /// Hands by direct message for a person who asked for it.
+    async fn direct(&self, ch: &ChannelId, to: &UserId, msgs: &[&Private]) -> Result<(), TransportError> {
+        let Some(hand) = msgs.iter().rev().find(|m| m.kind == Kind::Hand && m.dm) else { return Ok(()) };
+        let Some(uid) = snowflake(&to.id) else { return Ok(()) };
+        let mut msg = CreateMessage::new()
+            .content(clip(&format!("<#{}>\n{}", ch.id, hand.text)))
+            .allowed_mentions(mentions(None));
+        if let Some(h) = &hand.hand {
+            msg = msg.components(hand_components(h));
+        }
+        let sent = match serenity::all::UserId::new(uid).create_dm_channel(self.http).await {
+            Ok(dm) => dm.id.send_message(self.http, msg).await.map(|_| ()),
+            Err(e) => Err(e),
+        };
+        sent.map_err(|e| {
+            tracing::info!(error = %e, "a direct message was refused");
+            TransportError::Unreachable(to.clone())
+        })
+    }
+}
+
+#[async_trait]
+impl Transport for Channel<'_> {
+    async fn post_table(&self, ch: &ChannelId, msg: &TableMessage) -> Result<String, TransportError> {
+        let m = discord_channel(ch)?
+            .send_message(
+                self.http,
+                CreateMessage::new()
+                    .content(clip(&msg.text()))
+                    .components(vec![my_hand_button(&msg.hand_label)])
+                    .allowed_mentions(mentions(None)),
+            )
+            .await
+            .map_err(platform)?;
+        Ok(m.id.to_string())
+    }
+
+    async fn edit_table(&self, ch: &ChannelId, id: &str, msg: &TableMessage) -> Result<(), TransportError> {
+        let id = snowflake(id).map(MessageId::new).ok_or(TransportError::EditFailed)?;
+        discord_channel(ch)?
+            .edit_message(self.http, id, EditMessage::new().content(clip(&msg.text())))
+            .await
+            .map(|_| ())
+            .map_err(|_| TransportError::EditFailed)
+    }
+
+    async fn notice(&self, ch: &ChannelId, notice: &Notice) -> Result<(), TransportError> {
+        let text = match &notice.mention {
+            Some(u) => format!("<@{}> {}", u.id, notice.text),
+            None => notice.text.clone(),
+        };
+        discord_channel(ch)?
+            .send_message(
+                self.http,
+                CreateMessage::new().content(clip(&text)).allowed_mentions(mentions(notice.mention.as_ref())),
+            )
+            .await
+            .map(|_| ())
+            .map_err(platform)
+    }
+
+    async fn private(&self, ch: &ChannelId, to: &UserId, msgs: &[&Private]) -> Result<(), TransportError> {
+        self.direct(ch, to, msgs).await
+    }
+
+    fn mentions(&self) -> bool {
+        self.mention
+    }
+}
+
+/// Discord while answering one interaction: the person who gave it is
+/// answered in its (ephemeral) response; everything else as [`Channel`].
+struct Reply<'a> {
+    channel: Channel<'a>,
+    interaction: &'a Interaction,
+    actor: &'a UserId,
+    /// A click on a private hand: update the clicked message.
+    from_button: bool,
+    /// Acknowledged already: edit the response.
+    deferred: bool,
+    /// The delivery had been handled before: said so in this language.
+    duplicate: Option<doko_bot::Lang>,
+}
+
+impl Reply<'_> {
+    async fn answer(&self, msgs: &[&Private]) -> Result<(), TransportError> {
+        let http = self.channel.http;
+        let mut text: Vec<&str> = msgs.iter().filter(|m| m.kind != Kind::Record).map(|m| m.text.as_str()).collect();
+        if text.is_empty() {
+            text.push(match self.duplicate {
+                Some(l) => doko_bot::render::already_done(l),
+                None => "✓",
+            });
+        }
+        let text = clip(&text.join("\n"));
+        let hand = msgs.iter().rev().find_map(|m| m.hand.as_ref());
+        let files: Vec<CreateAttachment> = msgs
+            .iter()
+            .filter(|m| m.kind == Kind::Record)
+            .enumerate()
+            .map(|(i, m)| CreateAttachment::bytes(m.text.as_bytes().to_vec(), format!("record-{}.json", i + 1)))
+            .collect();
+        if self.deferred {
+            let mut e = EditInteractionResponse::new().content(text);
+            if let Some(h) = hand {
+                e = e.components(hand_components(h));
+            }
+            for f in files {
+                e = e.new_attachment(f);
+            }
+            let r = match self.interaction {
+                Interaction::Command(ci) => ci.edit_response(http, e).await.map(|_| ()),
+                Interaction::Component(ci) => ci.edit_response(http, e).await.map(|_| ()),
+                _ => Ok(()),
+            };
+            return r.map_err(platform);
+        }
+        let mut r = CreateInteractionResponseMessage::new().ephemeral(true).content(text).files(files);
+        if let Some(h) = hand {
+            r = r.components(hand_components(h));
+        }
+        let r = if self.from_button {
+            CreateInteractionResponse::UpdateMessage(r)
+        } else {
+            CreateInteractionResponse::Message(r)
+        };
+        respond(self.interaction, http, r).await.map_err(platform)
+    }
+}
+
+#[async_trait]
+impl Transport for Reply<'_> {
+    async fn post_table(&self, ch: &ChannelId, msg: &TableMessage) -> Result<String, TransportError> {
+        self.channel.post_table(ch, msg).await
+    }
+
+    async fn edit_table(&self, ch: &ChannelId, id: &str, msg: &TableMessage) -> Result<(), TransportError> {
+        self.channel.edit_table(ch, id, msg).await
+    }
+
+    async fn notice(&self, ch: &ChannelId, notice: &Notice) -> Result<(), TransportError> {
+        self.channel.notice(ch, notice).await
+    }
+
+    async fn private(&self, ch: &ChannelId, to: &UserId, msgs: &[&Private]) -> Result<(), TransportError> {
+        if to == self.actor {
+            self.answer(msgs).await?;
+        }
+        self.channel.direct(ch, to, msgs).await
+    }
+
+    fn mentions(&self) -> bool {
+        self.channel.mention
+    }
+}
+
+async fn respond(i: &Interaction, http: &Http, r: CreateInteractionResponse) -> Result<(), serenity::Error> {
+    match i {
+        Interaction::Command(ci) | Interaction::Autocomplete(ci) => ci.create_response(http, r).await,
+        Interaction::Component(ci) => ci.create_response(http, r).await,
+        _ => Ok(()),
+    }
+}
+
+impl Adapter {
     /// An adapter.
-    pub fn new(service: Arc<Service<S>>, http: Arc<Http>, mention: bool) -> Adapter<S> {
+    pub fn new(app: Arc<dyn App>, http: Arc<Http>, mention: bool) -> Adapter {
         Adapter {
-            service,
+            app,
             http,
             mention,
             defer_after: std::time::Duration::from_millis(1500),
@@ -73,24 +265,18 @@ impl<S: Store> Adapter<S> {
         }
     }
 
+    fn channel(&self) -> Channel<'_> {
+        Channel { http: &self.http, mention: self.mention }
+    }
+
     /// Applies the turn timer to every table this adapter has served and
     /// publishes reminders and time-outs.
     pub async fn tick(&self) {
-        let channels: Vec<(doko_bot::ChannelId, DiscordChannelId)> =
-            self.active.lock().await.values().cloned().collect();
-        for (ch, discord) in channels {
-            match self.service.tick(&ch).await {
-                Ok(msgs) if !msgs.is_empty() => {
-                    let published = match self.service.table(&ch).await {
-                        Ok((t, _)) => self.publish(&ch, discord, &msgs, &t).await,
-                        Err(e) => Err(e.into()),
-                    };
-                    if let Err(e) = published {
-                        tracing::warn!(error = %e, channel = %ch, "publishing a timeout failed");
-                    }
-                }
-                Ok(_) => {}
-                Err(e) => tracing::warn!(error = %e, channel = %ch, "turn timer failed"),
+        let channels: Vec<ChannelId> = self.active.lock().await.values().cloned().collect();
+        for ch in channels {
+            let out = self.app.tick(&ch).await;
+            if !out.is_empty() {
+                deliver(&*self.app, &self.channel(), &out).await;
             }
         }
     }
@@ -99,85 +285,48 @@ impl<S: Store> Adapter<S> {
     pub async fn handle(&self, interaction: &Interaction) -> Result<(), AdapterError> {
         let span = info_span!("discord_interaction", id = %interaction.id());
         async {
-            match (translate(interaction), interaction) {
-                (Inbound::Command { channel, actor, command, delivery, from_button }, _) => {
-                    let exec = self.service.execute_delivery(&channel, &actor, command, Some(&delivery));
+            match translate(interaction) {
+                Inbound::Command { channel, actor, command, delivery, from_button } => {
+                    let exec = self.app.handle(&channel, &actor, Input::Command(command), Some(&delivery));
                     tokio::pin!(exec);
                     let mut deferred = false;
-                    let msgs = tokio::select! {
-                        r = &mut exec => r?,
+                    let out = tokio::select! {
+                        out = &mut exec => out,
                         _ = tokio::time::sleep(self.defer_after) => {
-                            let ack = CreateInteractionResponseMessage::new().ephemeral(true);
                             let r = if from_button {
                                 CreateInteractionResponse::Acknowledge
                             } else {
-                                CreateInteractionResponse::Defer(ack)
+                                CreateInteractionResponse::Defer(CreateInteractionResponseMessage::new().ephemeral(true))
                             };
-                            self.respond(interaction, r).await?;
+                            respond(interaction, &self.http, r).await?;
                             deferred = true;
-                            exec.await?
+                            exec.await
                         }
                     };
-                    // the table after the command, loaded once for everything below
-                    let (table, _) = self.service.table(&channel).await?;
-                    let lang = table.lang;
-                    let mine: Vec<&Message> =
-                        msgs.iter().filter(|m| m.to == Audience::Private(actor.user.clone())).collect();
-                    let hand = table.view_for(&actor.user);
-                    let mut response = CreateInteractionResponseMessage::new().ephemeral(true);
-                    // a record is a file, not a (too long) message
-                    for (i, m) in mine.iter().filter(|m| m.kind == Kind::Record).enumerate() {
-                        response = response.add_file(CreateAttachment::bytes(
-                            m.text.as_bytes().to_vec(),
-                            format!("record-{}.json", i + 1),
-                        ));
+                    if snowflake(&channel.id).is_some() {
+                        self.active.lock().await.insert(channel.key(), channel.clone());
                     }
-                    let mine: Vec<&Message> = mine.into_iter().filter(|m| m.kind != Kind::Record).collect();
-                    let text: Vec<String> = mine.iter().map(|m| m.text.clone()).collect();
-                    let text = if msgs.is_empty() {
-                        lang.t("already done", "schon erledigt").to_string()
-                    } else if text.is_empty() {
-                        "✓".to_string()
-                    } else {
-                        text.join("\n")
+                    let reply = Reply {
+                        channel: self.channel(),
+                        interaction,
+                        actor: &actor.user,
+                        from_button,
+                        deferred,
+                        duplicate: out.duplicate.then_some(out.lang),
                     };
-                    response = response.content(clip(&text));
-                    let has_hand = mine.iter().any(|m| m.kind == Kind::Hand);
-                    if has_hand && let Some(v) = &hand {
-                        response = response.components(hand_components(v, lang));
-                    }
-                    if deferred {
-                        self.edit(interaction, &text, hand.as_ref().filter(|_| has_hand), lang).await?;
-                    } else {
-                        let r = if from_button {
-                            CreateInteractionResponse::UpdateMessage(response)
-                        } else {
-                            CreateInteractionResponse::Message(response)
-                        };
-                        self.respond(interaction, r).await?;
-                    }
-                    // the table's own channel (a click in a DM names it)
-                    if let Ok(id) = channel.id.parse::<u64>()
-                        && id != 0
-                    {
-                        let discord = DiscordChannelId::new(id);
-                        self.active.lock().await.insert(channel.key(), (channel.clone(), discord));
-                        self.publish(&channel, discord, &msgs, &table).await?;
-                        self.direct_messages(discord, &msgs, &table).await?;
-                    }
+                    deliver(&*self.app, &reply, &out).await;
                 }
-                (Inbound::Autocomplete { channel, user, prefix }, _) => {
-                    let (t, _) = self.service.table(&channel).await?;
-                    let view = t.view_for(&user);
+                Inbound::Autocomplete { channel, user, prefix } => {
+                    let hand = self.app.hand(&channel, &user).await;
                     let mut a = CreateAutocompleteResponse::new();
-                    for (label, value) in play_choices(view.as_ref(), t.lang, &prefix) {
+                    for (label, value) in play_choices(hand.as_ref(), &prefix) {
                         a = a.add_string_choice(label, value);
                     }
-                    self.respond(interaction, CreateInteractionResponse::Autocomplete(a)).await?;
+                    respond(interaction, &self.http, CreateInteractionResponse::Autocomplete(a)).await?;
                 }
-                (Inbound::Refused { reason }, _) => {
+                Inbound::Refused { reason } => {
                     let r = CreateInteractionResponseMessage::new().ephemeral(true).content(clip(&reason));
-                    self.respond(interaction, CreateInteractionResponse::Message(r)).await?;
+                    respond(interaction, &self.http, CreateInteractionResponse::Message(r)).await?;
                 }
             }
             Ok(())
@@ -185,146 +334,4 @@ impl<S: Store> Adapter<S> {
         .instrument(span)
         .await
     }
-
-    /// Answers a deferred interaction by editing its response.
-    async fn edit(
-        &self,
-        i: &Interaction,
-        text: &str,
-        hand: Option<&doko_engine::SeatView>,
-        lang: doko_bot::Lang,
-    ) -> Result<(), AdapterError> {
-        let mut e = EditInteractionResponse::new().content(clip(text));
-        if let Some(v) = hand {
-            e = e.components(hand_components(v, lang));
-        }
-        match i {
-            Interaction::Command(ci) => {
-                ci.edit_response(&self.http, e).await?;
-            }
-            Interaction::Component(ci) => {
-                ci.edit_response(&self.http, e).await?;
-            }
-            _ => {}
-        }
-        Ok(())
-    }
-
-    async fn respond(&self, i: &Interaction, r: CreateInteractionResponse) -> Result<(), AdapterError> {
-        match i {
-            Interaction::Command(ci) | Interaction::Autocomplete(ci) => respond_command(ci, &self.http, r).await,
-            Interaction::Component(ci) => respond_component(ci, &self.http, r).await,
-            _ => Ok(()),
-        }
-    }
-
-    /// Public messages: events and table into the table message (edited in
-    /// place), other public messages as new ones; a mention when a person
-    /// is to act.
-    pub async fn publish(
-        &self,
-        ch: &doko_bot::ChannelId,
-        discord: DiscordChannelId,
-        msgs: &[Message],
-        table: &doko_bot::Table,
-    ) -> Result<(), AdapterError> {
-        let lang = table.lang;
-        let public: Vec<&Message> = msgs.iter().filter(|m| m.to == Audience::Public).collect();
-        let table_text: Vec<&str> =
-            public.iter().filter(|m| matches!(m.kind, Kind::Events | Kind::Table)).map(|m| m.text.as_str()).collect();
-        if !table_text.is_empty() {
-            let content = clip(&table_text.join("\n"));
-            // the message id lives with the table: every process edits the same one
-            let stored =
-                table.display.as_ref().and_then(|s| s.parse::<u64>().ok()).filter(|v| *v != 0).map(MessageId::new);
-            let edited = match stored {
-                Some(id) => discord
-                    .edit_message(&self.http, id, EditMessage::new().content(&content))
-                    .await
-                    .map(|_| true)
-                    .unwrap_or(false),
-                None => false,
-            };
-            if !edited {
-                let m = discord
-                    .send_message(
-                        &self.http,
-                        CreateMessage::new().content(&content).components(vec![my_hand_button(lang)]),
-                    )
-                    .await?;
-                self.service.set_display(ch, Some(m.id.to_string())).await?;
-            }
-        }
-        for m in public.iter().filter(|m| !matches!(m.kind, Kind::Events | Kind::Table)) {
-            discord.send_message(&self.http, CreateMessage::new().content(clip(&m.text))).await?;
-        }
-        if self.mention
-            && let Some(u) = public.iter().find(|m| m.kind == Kind::Table).and_then(|m| m.mention.first())
-        {
-            let text = format!("<@{}> {}", u.id, lang.t("your turn", "du bist dran"));
-            discord.send_message(&self.http, CreateMessage::new().content(text)).await?;
-        }
-        Ok(())
-    }
-
-    /// Hands of players who asked for them by direct message. DMs can be
-    /// closed: then the table is told (nothing secret in that).
-    async fn direct_messages(
-        &self,
-        discord: DiscordChannelId,
-        msgs: &[Message],
-        t: &doko_bot::Table,
-    ) -> Result<(), AdapterError> {
-        let lang = t.lang;
-        let hands: Vec<&Message> = msgs.iter().filter(|m| m.kind == Kind::Hand).collect();
-        if hands.is_empty() {
-            return Ok(());
-        }
-        for m in hands {
-            let Audience::Private(u) = &m.to else { continue };
-            let Some(i) = t.seat_of(u) else { continue };
-            let Ok(uid) = u.id.parse::<u64>() else { continue };
-            if !t.seats[i].dm || uid == 0 {
-                continue;
-            }
-            let mut msg = CreateMessage::new().content(clip(&format!("#{}\n{}", discord, m.text)));
-            if let Some(v) = t.view_for(u) {
-                msg = msg.components(crate::hand_components_for(&v, lang, Some(&discord.to_string())));
-            }
-            let sent = match serenity::all::UserId::new(uid).create_dm_channel(&self.http).await {
-                Ok(dm) => dm.id.send_message(&self.http, msg).await.map(|_| ()),
-                Err(e) => Err(e),
-            };
-            if let Err(e) = sent {
-                tracing::info!(error = %e, "a direct message was refused");
-                let text = format!(
-                    "<@{uid}> {}",
-                    lang.t(
-                        "I cannot send you direct messages (they are closed); use /doko hand.",
-                        "Ich kann dir keine Direktnachrichten schicken (sie sind geschlossen); nutze /doko hand."
-                    )
-                );
-                discord.send_message(&self.http, CreateMessage::new().content(text)).await?;
-            }
-        }
-        Ok(())
-    }
-}
-
-async fn respond_command(
-    ci: &CommandInteraction,
-    http: &Http,
-    r: CreateInteractionResponse,
-) -> Result<(), AdapterError> {
-    ci.create_response(http, r).await?;
-    Ok(())
-}
-
-async fn respond_component(
-    ci: &ComponentInteraction,
-    http: &Http,
-    r: CreateInteractionResponse,
-) -> Result<(), AdapterError> {
-    ci.create_response(http, r).await?;
-    Ok(())
 }

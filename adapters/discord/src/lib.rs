@@ -17,8 +17,8 @@ pub mod handler;
 pub mod run;
 
 use doko_bot::command::{BotLevel, Command, PovertyStep, RulesCmd, TimeoutPolicy, parse_card};
-use doko_bot::{Actor, ChannelId, Lang, Platform, UserId};
-use doko_engine::{Action, Bid, Call, Card, Reservation, SeatView, SoloKind};
+use doko_bot::{Actor, ChannelId, HandModel, Lang, Platform, UserId};
+use doko_engine::{Bid, Call, Card, SoloKind};
 use serenity::all::{
     ButtonStyle, CommandDataOption, CommandDataOptionValue, CommandInteraction, CommandOptionType,
     ComponentInteraction, CreateActionRow, CreateButton, CreateCommand, CreateCommandOption, Interaction, Member,
@@ -316,21 +316,16 @@ fn from_command(ci: &CommandInteraction) -> Inbound {
     }
 }
 
-/// The custom id of a button: `doko:play:CQ`, `doko:bid:healthy`,
-/// `doko:announce:re`, `doko:hand`.
-pub fn button_id(action: &Action) -> Option<String> {
-    Some(match action {
-        Action::Play(c) => format!("{BUTTON_PREFIX}play:{c}"),
-        Action::Bid(b) => format!("{BUTTON_PREFIX}bid:{}", b.name()),
-        Action::Announce(c) => format!("{BUTTON_PREFIX}announce:{}", c.name()),
-        Action::Answer(true) => format!("{BUTTON_PREFIX}poverty:accept"),
-        Action::Answer(false) => format!("{BUTTON_PREFIX}poverty:decline"),
-        Action::Give(_) | Action::Return(_) => return None,
-    })
+/// The custom id of a button: `doko:` and the command's canonical text
+/// (which the bot's one parser reads back), then `@` and the table's
+/// channel, so a hand shown anywhere (an ephemeral reply, a direct
+/// message) acts at its table: `doko:play CQ@123`, `doko:bid healthy@123`.
+pub fn button_id(command: &Command, table: &ChannelId) -> String {
+    format!("{BUTTON_PREFIX}{command}@{}", table.id)
 }
 
 fn from_component(ci: &ComponentInteraction) -> Inbound {
-    // a hand sent by direct message names its table's channel: `...@channel`
+    // the table's channel: `...@channel`
     let (id, table) = match ci.data.custom_id.rsplit_once('@') {
         Some((id, ch)) if ch.chars().all(|c| c.is_ascii_digit()) && !ch.is_empty() => (id, Some(ch)),
         _ => (ci.data.custom_id.as_str(), None),
@@ -338,16 +333,13 @@ fn from_component(ci: &ComponentInteraction) -> Inbound {
     let Some(rest) = id.strip_prefix(BUTTON_PREFIX) else {
         return Inbound::Refused { reason: format!("unknown button {id}") };
     };
-    let (kind, arg) = rest.split_once(':').unwrap_or((rest, ""));
-    let command = match kind {
-        "hand" => Ok(Command::Hand),
-        "play" => arg.parse::<Card>().map(Command::Play).map_err(|e| e.to_string()),
-        "bid" => Bid::from_name(arg, false).map(Command::Bid).ok_or_else(|| format!("unknown bid {arg}")),
-        "announce" => arg.parse::<Call>().map(Command::Announce).map_err(|e| e.to_string()),
-        "poverty" if arg == "accept" => Ok(Command::Poverty(PovertyStep::Accept)),
-        "poverty" if arg == "decline" => Ok(Command::Poverty(PovertyStep::Decline)),
-        _ => Err(format!("unknown button {id}")),
+    // buttons of earlier versions: `play:CQ`, `poverty:accept`
+    let text = match rest.split_once(':') {
+        Some(("poverty", step)) => step.to_string(),
+        Some((kind, arg)) => format!("{kind} {arg}"),
+        None => rest.to_string(),
     };
+    let command = doko_bot::parse(&text).map_err(|e| e.to_string());
     match command {
         Ok(command) => Inbound::Command {
             channel: table.map_or_else(|| channel(ci.channel_id), |t| ChannelId::new(Platform::Discord, t)),
@@ -358,7 +350,7 @@ fn from_component(ci: &ComponentInteraction) -> Inbound {
             // only a private hand (ephemeral, or in a DM) is updated in
             // place; a click under the public table message gets a new
             // ephemeral reply, never an update of the public message
-            from_button: table.is_some()
+            from_button: ci.guild_id.is_none()
                 || ci.message.flags.is_some_and(|f| f.contains(serenity::all::MessageFlags::EPHEMERAL)),
         },
         Err(reason) => Inbound::Refused { reason },
@@ -391,15 +383,18 @@ pub fn translate(i: &Interaction) -> Inbound {
 }
 
 /// Autocomplete for `/doko play`: the cards playable now that match what
-/// was typed (by code or symbol), as (label, value) pairs. Only from the
-/// user's own view.
-pub fn play_choices(view: Option<&SeatView>, lang: Lang, prefix: &str) -> Vec<(String, String)> {
-    let Some(v) = view else { return Vec::new() };
+/// was typed (by code or label), as (label, value) pairs; only from the
+/// person's own hand.
+pub fn play_choices(hand: Option<&HandModel>, prefix: &str) -> Vec<(String, String)> {
+    let Some(h) = hand else { return Vec::new() };
     let p = prefix.trim().to_lowercase();
-    v.legal_cards()
-        .distinct()
+    h.cards
         .iter()
-        .map(|c| (lang.card(c), c.to_string()))
+        .filter(|c| c.playable)
+        .filter_map(|c| match &c.command {
+            Command::Play(card) => Some((c.label.clone(), card.to_string())),
+            _ => None,
+        })
         .filter(|(label, code)| {
             p.is_empty() || code.to_lowercase().starts_with(&p) || label.to_lowercase().starts_with(&p)
         })
@@ -409,79 +404,35 @@ pub fn play_choices(view: Option<&SeatView>, lang: Lang, prefix: &str) -> Vec<(S
 
 /// The hand as buttons: every card (the playable ones enabled), then the
 /// bids, announcements and poverty answers that are legal now, and a
-/// refresh button. At most five rows of five (Discord's limits). A hand
-/// sent by direct message names its table's channel in every button.
-pub fn hand_components_for(view: &SeatView, lang: Lang, table: Option<&str>) -> Vec<CreateActionRow> {
-    let suffix = table.map(|t| format!("@{t}")).unwrap_or_default();
-    hand_components(view, lang)
-        .into_iter()
-        .map(|row| match row {
-            CreateActionRow::Buttons(bs) => CreateActionRow::Buttons(
-                bs.into_iter()
-                    .map(|b| {
-                        let v = serde_json::to_value(&b).unwrap_or_default();
-                        let id = v["custom_id"].as_str().unwrap_or_default().to_string();
-                        b.custom_id(format!("{id}{suffix}"))
-                    })
-                    .collect(),
-            ),
-            other => other,
+/// refresh button; at most five rows of five (Discord's limits). Every
+/// button names its table's channel.
+pub fn hand_components(hand: &HandModel) -> Vec<CreateActionRow> {
+    let ch = &hand.channel;
+    let mut buttons: Vec<CreateButton> = hand
+        .cards
+        .iter()
+        .map(|c| {
+            CreateButton::new(button_id(&c.command, ch))
+                .label(&c.label)
+                .style(if c.playable { ButtonStyle::Primary } else { ButtonStyle::Secondary })
+                .disabled(!c.playable)
         })
-        .collect()
-}
-
-/// The hand as buttons (see [`hand_components_for`]).
-pub fn hand_components(view: &SeatView, lang: Lang) -> Vec<CreateActionRow> {
-    let playable = view.legal_cards();
-    let mut buttons: Vec<CreateButton> = Vec::new();
-    let mut seen = Vec::new();
-    for c in view.sorted_hand() {
-        if seen.contains(&c) {
-            continue; // one button per card; a pair plays the same
-        }
-        seen.push(c);
-        let id = button_id(&Action::Play(c)).expect("cards have buttons");
-        buttons.push(
-            CreateButton::new(id)
-                .label(lang.card(c))
-                .style(if playable.contains(c) { ButtonStyle::Primary } else { ButtonStyle::Secondary })
-                .disabled(!playable.contains(c)),
-        );
+        .collect();
+    for c in &hand.choices {
+        buttons.push(CreateButton::new(button_id(&c.command, ch)).label(&c.label).style(ButtonStyle::Success));
     }
-    let mut extra: Vec<CreateButton> = Vec::new();
-    for a in &view.legal {
-        let label = match a {
-            Action::Bid(Bid::Healthy) => lang.t("healthy", "gesund").to_string(),
-            Action::Bid(Bid::Reserve(Reservation::Wedding)) => lang.t("wedding", "Hochzeit").to_string(),
-            Action::Bid(Bid::Reserve(Reservation::Poverty)) => lang.t("poverty", "Armut").to_string(),
-            Action::Bid(Bid::Reserve(Reservation::ThrowIn)) => lang.t("throw in", "schmeißen").to_string(),
-            Action::Bid(Bid::Reserve(Reservation::Solo { kind, duty: false })) => lang.solo(*kind).to_string(),
-            Action::Announce(c) => lang.call(*c).to_string(),
-            Action::Answer(true) => lang.t("accept", "annehmen").to_string(),
-            Action::Answer(false) => lang.t("decline", "ablehnen").to_string(),
-            _ => continue,
-        };
-        if let Some(id) = button_id(a)
-            && !extra.iter().any(|b| format!("{b:?}").contains(&id))
-        {
-            extra.push(CreateButton::new(id).label(label).style(ButtonStyle::Success));
-        }
-    }
-    extra.push(
-        CreateButton::new(format!("{BUTTON_PREFIX}hand"))
-            .label(lang.t("refresh", "aktualisieren"))
+    buttons.push(
+        CreateButton::new(button_id(&hand.refresh.command, ch))
+            .label(&hand.refresh.label)
             .style(ButtonStyle::Secondary),
     );
-    buttons.extend(extra);
     buttons.truncate(25);
     buttons.chunks(5).map(|row| CreateActionRow::Buttons(row.to_vec())).collect()
 }
 
 /// The button under the public table message that opens one's hand.
-pub fn my_hand_button(lang: Lang) -> CreateActionRow {
+pub fn my_hand_button(label: &str) -> CreateActionRow {
     CreateActionRow::Buttons(vec![
-        CreateButton::new(format!("{BUTTON_PREFIX}hand"))
-            .label(lang.t("my hand", "mein Blatt"))
-            .style(ButtonStyle::Primary),
+        CreateButton::new(format!("{BUTTON_PREFIX}hand")).label(label).style(ButtonStyle::Primary),
     ])
 }

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use doko_bot::{Service, Store};
+use doko_bot::App;
 use serenity::all::{
     Client, Command as DiscordCommand, Context, EventHandler, GatewayIntents, GuildId, Interaction, Ready,
 };
@@ -66,25 +66,25 @@ impl DiscordConfig {
     }
 }
 
-struct Events<S: Store> {
-    service: Arc<Service<S>>,
+struct Events {
+    app: Arc<dyn App>,
     config: DiscordConfig,
     /// One adapter for the process (it keeps the table messages and the
     /// tables served), made with the client's HTTP handle.
-    adapter: std::sync::OnceLock<Arc<Adapter<S>>>,
+    adapter: std::sync::OnceLock<Arc<Adapter>>,
     ticking: std::sync::atomic::AtomicBool,
 }
 
-impl<S: Store> Events<S> {
-    fn adapter(&self, ctx: &Context) -> Arc<Adapter<S>> {
+impl Events {
+    fn adapter(&self, ctx: &Context) -> Arc<Adapter> {
         self.adapter
-            .get_or_init(|| Arc::new(Adapter::new(self.service.clone(), ctx.http.clone(), self.config.mention)))
+            .get_or_init(|| Arc::new(Adapter::new(self.app.clone(), ctx.http.clone(), self.config.mention)))
             .clone()
     }
 }
 
 #[async_trait]
-impl<S: Store> EventHandler for Events<S> {
+impl EventHandler for Events {
     async fn ready(&self, ctx: Context, ready: Ready) {
         tracing::info!(user = %ready.user.name, guilds = ready.guilds.len(), "connected to Discord");
         let cmds = crate::commands();
@@ -118,10 +118,10 @@ impl<S: Store> EventHandler for Events<S> {
 
 /// Connects to Discord and serves until the connection ends. Several
 /// processes may serve one Redis; serenity shards as Discord recommends.
-pub async fn run<S: Store>(service: Arc<Service<S>>, config: DiscordConfig) -> Result<(), serenity::Error> {
+pub async fn run(app: Arc<dyn App>, config: DiscordConfig) -> Result<(), serenity::Error> {
     let intents = GatewayIntents::GUILDS;
     let events = Events {
-        service: service.clone(),
+        app,
         config: config.clone(),
         adapter: std::sync::OnceLock::new(),
         ticking: std::sync::atomic::AtomicBool::new(false),

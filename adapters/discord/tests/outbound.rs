@@ -16,12 +16,12 @@ use serenity::all::HttpBuilder;
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 
 /// Hands each interaction to the next of several adapters.
-struct Alternating<'a, S: doko_bot::Store> {
-    adapters: &'a [Adapter<S>],
+struct Alternating<'a> {
+    adapters: &'a [Adapter],
     turn: &'a std::sync::atomic::AtomicUsize,
 }
 
-impl<S: doko_bot::Store> Alternating<'_, S> {
+impl Alternating<'_> {
     async fn handle(&self, i: &serenity::all::Interaction) -> Result<(), doko_discord::handler::AdapterError> {
         let n = self.turn.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
         self.adapters[n % self.adapters.len()].handle(i).await
@@ -224,14 +224,17 @@ async fn scripted<S: doko_bot::Store + Clone>(store: S, session: Option<u32>) {
         let user: usize = key.chars().last().unwrap().to_digit(10).unwrap() as usize;
         let uid = doko_bot::UserId::new(doko_bot::Platform::Discord, format!("80000000000000000{user}"));
         let view = t.view_for(&uid).unwrap();
+        let hand = doko_bot::render::hand_model(t.lang, &ch, &view);
         // autocomplete agrees with the view
-        let choices = play_choices(Some(&view), t.lang, "");
+        let choices = play_choices(Some(&hand), "");
         assert_eq!(choices.len(), view.legal_cards().distinct().len());
         // the first legal button; when the table refuses it (a forced solo
         // must be a solo), the next one, as a person would
         let (_, version) = service.table(&ch).await.unwrap();
-        for action in view.legal.iter().filter(|a| doko_discord::button_id(a).is_some()) {
-            let id = doko_discord::button_id(action).expect("filtered");
+        let buttons =
+            hand.cards.iter().filter(|c| c.playable).map(|c| &c.command).chain(hand.choices.iter().map(|c| &c.command));
+        for command in buttons {
+            let id = doko_discord::button_id(command, &ch);
             adapter.handle(&s.click(user, &id)).await.unwrap();
             interactions += 1;
             if service.table(&ch).await.unwrap().1 != version {
@@ -264,7 +267,7 @@ async fn scripted<S: doko_bot::Store + Clone>(store: S, session: Option<u32>) {
     assert_eq!(callbacks.iter().filter(|r| r.body["type"] == 7).count(), interactions - slash);
     // hands come with card buttons
     let with_cards =
-        callbacks.iter().filter(|r| r.body["data"]["components"].to_string().contains("doko:play:")).count();
+        callbacks.iter().filter(|r| r.body["data"]["components"].to_string().contains("doko:play ")).count();
     assert!(with_cards > 40, "{with_cards} hands with card buttons");
     // public: one table message posted, then edited in place
     let posts: Vec<&Req> = reqs
@@ -278,7 +281,7 @@ async fn scripted<S: doko_bot::Store + Clone>(store: S, session: Option<u32>) {
     for r in posts.iter().chain(edits.iter()) {
         let body = r.body.to_string();
         assert!(!body.contains("Your hand"), "a hand in a public message: {body}");
-        assert!(!body.contains("doko:play:"), "card buttons in a public message: {body}");
+        assert!(!body.contains("doko:play "), "card buttons in a public message: {body}");
         assert!(r.body.get("flags").is_none_or(|f| f.as_u64().unwrap_or(0) & 64 == 0));
     }
     // player 2's hands also went to a direct message, with buttons that
@@ -385,7 +388,7 @@ async fn the_public_my_hand_button_answers_privately_and_dm_clicks_play_at_the_t
     p["channel_id"] = json!("930000000000000000");
     p["channel"] = json!({"id": "930000000000000000", "type": 1});
     p["context"] = json!(1);
-    p["data"]["custom_id"] = json!(format!("{}@910000000000000000", doko_discord::button_id(&action).unwrap()));
+    p["data"]["custom_id"] = json!(doko_discord::button_id(&doko_bot::Command::from_action(action), &ch));
     let before = log.lock().unwrap().len();
     adapter.handle(&decode(&p.to_string()).unwrap()).await.unwrap();
     let (t2, _) = service.table(&ch).await.unwrap();

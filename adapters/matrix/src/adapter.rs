@@ -6,8 +6,11 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
-use doko_bot::render::Audience;
-use doko_bot::{Actor, ChannelId, Kind, Lang, Message, Platform, Service, Store, UserId};
+use async_trait::async_trait;
+use doko_bot::{
+    Actor, App, ChannelId, Input, Kind, Lang, Notice, Platform, Private, TableMessage, Transport, TransportError,
+    UserId, deliver,
+};
 use matrix_sdk::authentication::matrix::MatrixSession;
 use matrix_sdk::config::SyncSettings;
 use matrix_sdk::ruma::events::Mentions;
@@ -47,9 +50,6 @@ pub enum AdapterError {
         /// What went wrong.
         why: String,
     },
-    /// The bot failed.
-    #[error(transparent)]
-    Service(#[from] doko_bot::ServiceError),
 }
 
 /// One unit of work for a table's worker.
@@ -67,8 +67,8 @@ enum Job {
 }
 
 /// The adapter: the service plus what it needs of Matrix.
-struct Adapter<S: Store> {
-    service: Arc<Service<S>>,
+struct Adapter {
+    app: Arc<dyn App>,
     client: Client,
     cfg: MatrixConfig,
     me: OwnedUserId,
@@ -101,11 +101,7 @@ fn session_error(path: &Path, why: impl std::fmt::Display) -> AdapterError {
 /// Logs in (or restores the stored session), runs one sync, attaches the
 /// handlers and serves until the process ends. `ready` is called once the
 /// bot is listening (after the first sync).
-pub async fn run<S: Store + 'static>(
-    service: Arc<Service<S>>,
-    cfg: MatrixConfig,
-    ready: impl FnOnce(&str),
-) -> Result<(), AdapterError> {
+pub async fn run(app: Arc<dyn App>, cfg: MatrixConfig, ready: impl FnOnce(&str)) -> Result<(), AdapterError> {
     let started_ms = now_ms();
     let client = login(&cfg).await?;
     let me = client.user_id().ok_or(matrix_sdk::Error::AuthenticationRequired)?.to_owned();
@@ -119,7 +115,7 @@ pub async fn run<S: Store + 'static>(
     let first = client.sync_once(SyncSettings::default().timeout(Duration::ZERO)).await?;
     tracing::info!(next_batch = %first.next_batch, "first sync done");
     let adapter = Arc::new(Adapter {
-        service,
+        app,
         client: client.clone(),
         cfg,
         me: me.clone(),
@@ -276,7 +272,7 @@ fn write_private(path: &Path, text: &str) -> std::io::Result<()> {
     std::fs::rename(&tmp, path)
 }
 
-impl<S: Store + 'static> Adapter<S> {
+impl Adapter {
     async fn on_invite(self: Arc<Self>, ev: StrippedRoomMemberEvent, room: Room) {
         if ev.state_key != self.me || ev.content.membership != MembershipState::Invite {
             return;
@@ -344,7 +340,7 @@ impl<S: Store + 'static> Adapter<S> {
             let cmd = crate::command_text(&self.cfg.prefix, &body).unwrap_or(body.trim()).to_string();
             let tables = self.tables_of(&ev.sender).await;
             match crate::route(tables.len(), &cmd) {
-                Route::Table(i, text) => {
+                Route::At(i, text) => {
                     let table_room = tables[i].0.clone();
                     let actor = self.actor(&table_room, &ev.sender).await;
                     let job = Job::Command {
@@ -430,13 +426,9 @@ impl<S: Store + 'static> Adapter<S> {
             if direct_of_two(&room).await {
                 continue;
             }
-            match self.service.table(&channel(room.room_id())).await {
-                Ok((t, _)) if t.seat_of(&u).is_some() => {
-                    let name = room_name(&room).await;
-                    out.push((room, name, t.lang));
-                }
-                Ok(_) => {}
-                Err(e) => tracing::warn!(error = %e, room = %room.room_id(), "table unreadable"),
+            if let Some(lang) = self.app.seated(&channel(room.room_id()), &u).await {
+                let name = room_name(&room).await;
+                out.push((room, name, lang));
             }
         }
         out
@@ -474,38 +466,25 @@ impl<S: Store + 'static> Adapter<S> {
         let span = info_span!("matrix_table", room = %room.room_id());
         async {
             let t0 = std::time::Instant::now();
-            let (msgs, actor, from_direct) = match job {
+            let (out, actor, from_direct) = match job {
                 Job::Command { actor, text, delivery, from_direct } => {
-                    match self.service.handle_delivery(&ch, &actor, &text, &delivery).await {
-                        Ok(m) => (m, Some(actor), from_direct),
-                        Err(e) => {
-                            tracing::error!(error = %e, "command failed");
-                            let to = from_direct.as_deref().unwrap_or(room);
-                            let text = format!("⚠ {e}");
-                            self.send_notice(to, None, &text, false).await;
-                            return;
-                        }
-                    }
+                    let out = self.app.handle(&ch, &actor, Input::Text(text), Some(&delivery)).await;
+                    (out, Some(actor), from_direct)
                 }
-                Job::Tick => match self.service.tick(&ch).await {
-                    Ok(m) => (m, None, None),
-                    Err(e) => {
-                        tracing::warn!(error = %e, "turn timer failed");
-                        return;
-                    }
-                },
+                Job::Tick => (self.app.tick(&ch).await, None, None),
             };
-            if msgs.is_empty() {
+            if out.is_empty() {
                 return; // a duplicate delivery, or nothing to say
             }
             let handled = t0.elapsed();
-            if let Err(e) = self.deliver(room, &ch, &msgs, actor.as_ref(), from_direct.as_deref()).await {
-                tracing::warn!(error = %e, "delivering the answer failed");
-            }
+            let name = room_name(room).await;
+            let transport =
+                RoomTransport { adapter: self, room, name, actor: actor.as_ref(), from_direct: from_direct.as_deref() };
+            let sent = deliver(&*self.app, &transport, &out).await;
             tracing::debug!(
                 handled_ms = handled.as_millis() as u64,
                 answered_ms = t0.elapsed().as_millis() as u64,
-                messages = msgs.len(),
+                failed = sent.failed,
                 "job done"
             );
         }
@@ -513,107 +492,8 @@ impl<S: Store + 'static> Adapter<S> {
         .await
     }
 
-    /// Sends the service's messages: public ones into the room (events and
-    /// table as the one edited table message), hands always into the
-    /// player's direct room, the actor's other private answers where the
-    /// command came from — into the direct room while the actor holds
-    /// cards (a refusal can name a held card).
-    async fn deliver(
-        &self,
-        room: &Room,
-        ch: &ChannelId,
-        msgs: &[Message],
-        actor: Option<&Actor>,
-        from_direct: Option<&Room>,
-    ) -> Result<(), AdapterError> {
-        let (table, _) = self.service.table(ch).await?;
-        let table_text: Vec<&str> = msgs
-            .iter()
-            .filter(|m| m.to == Audience::Public && matches!(m.kind, Kind::Events | Kind::Table))
-            .map(|m| m.text.as_str())
-            .collect();
-        if !table_text.is_empty()
-            && let Err(e) = self.table_message(room, ch, &table.display, &table_text.join("\n")).await
-        {
-            // the hands below must still go out
-            tracing::warn!(error = %e, "the table message failed");
-        }
-        for m in msgs.iter().filter(|m| m.to == Audience::Public && !matches!(m.kind, Kind::Events | Kind::Table)) {
-            self.send_notice(room, None, &m.text, false).await;
-        }
-        if self.cfg.mention
-            && let Some(u) = msgs.iter().find(|m| m.kind == Kind::Table).and_then(|m| m.mention.first())
-            && let Ok(uid) = OwnedUserId::try_from(u.id.as_str())
-        {
-            let turn = table.lang.t("your turn", "du bist dran");
-            let html = format!("<a href=\"https://matrix.to/#/{uid}\">{}</a>: {turn}", crate::escape(uid.as_str()));
-            let content = RoomMessageEventContent::notice_html(format!("{uid}: {turn}"), html)
-                .add_mentions(Mentions::with_user_ids([uid]));
-            if let Err(e) = room.send(content).await {
-                tracing::warn!(error = %e, "sending the mention failed");
-            }
-        }
-        let name = room_name(room).await;
-        for m in msgs {
-            let Audience::Private(to) = &m.to else { continue };
-            let Ok(uid) = OwnedUserId::try_from(to.id.as_str()) else { continue };
-            let is_actor = actor.is_some_and(|a| &a.user == to);
-            let in_room = m.kind != Kind::Hand && is_actor && from_direct.is_none() && table.view_for(to).is_none();
-            let code = m.kind == Kind::Record;
-            if in_room {
-                let text = format!("{}: {}", actor.map(|a| a.name.as_str()).unwrap_or(""), m.text);
-                self.send_notice(room, None, &text, code).await;
-                continue;
-            }
-            let dm = match (is_actor, from_direct) {
-                (true, Some(d)) => Some(d.clone()),
-                _ => self.direct_room(&uid).await,
-            };
-            match dm {
-                Some(d) => self.send_notice(&d, Some(&name), &m.text, code).await,
-                None => {
-                    // no direct room: say so publicly, without the secret
-                    let text = format!(
-                        "{}: {}",
-                        to.id,
-                        table.lang.t(
-                            "I could not open a direct room with you; invite me to one.",
-                            "Ich konnte keinen Direktraum mit dir öffnen; lade mich in einen ein."
-                        )
-                    );
-                    self.send_notice(room, None, &text, false).await;
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// Edits the table message in place, or sends a new one (and remembers
-    /// it with the table, so every bot process edits the same message).
-    async fn table_message(
-        &self,
-        room: &Room,
-        ch: &ChannelId,
-        display: &Option<String>,
-        text: &str,
-    ) -> Result<(), AdapterError> {
-        let content = RoomMessageEventContent::notice_html(crate::plain(None, text), crate::html(None, text, false));
-        if let Some(id) = display.as_deref().and_then(|d| OwnedEventId::try_from(d).ok()) {
-            let edit = content.clone().make_replacement(ReplacementMetadata::new(id, None));
-            match room.send(edit).await {
-                Ok(_) => return Ok(()),
-                Err(e) => tracing::info!(error = %e, "editing the table message failed; sending a new one"),
-            }
-        }
-        let sent = room.send(content).await?;
-        self.service.set_display(ch, Some(sent.response.event_id.to_string())).await?;
-        Ok(())
-    }
-
     async fn send_notice(&self, room: &Room, heading: Option<&str>, text: &str, code: bool) {
-        let content =
-            RoomMessageEventContent::notice_html(crate::plain(heading, text), crate::html(heading, text, code));
-        if let Err(e) = room.send(content).await {
+        if let Err(e) = try_notice(room, heading, text, code).await {
             tracing::warn!(error = %e, room = %room.room_id(), "sending failed");
         }
     }
@@ -693,5 +573,83 @@ async fn room_name(room: &Room) -> String {
     match room.display_name().await {
         Ok(n) => n.to_string(),
         Err(_) => room.room_id().to_string(),
+    }
+}
+
+async fn try_notice(room: &Room, heading: Option<&str>, text: &str, code: bool) -> Result<(), TransportError> {
+    let content = RoomMessageEventContent::notice_html(crate::plain(heading, text), crate::html(heading, text, code));
+    room.send(content).await.map(|_| ()).map_err(|e| TransportError::Platform(e.to_string()))
+}
+
+/// A table room while one job's answer is delivered: public messages into
+/// the room (the table message edited with `m.replace`), hands always into
+/// the person's direct room, the actor's other private answers where the
+/// command came from: into the direct room while the actor holds cards (a
+/// refusal can name a held card).
+struct RoomTransport<'a> {
+    adapter: &'a Adapter,
+    room: &'a Room,
+    /// The room's name, heading everything sent to a direct room.
+    name: String,
+    actor: Option<&'a Actor>,
+    /// The direct room the command came from.
+    from_direct: Option<&'a Room>,
+}
+
+#[async_trait]
+impl Transport for RoomTransport<'_> {
+    async fn post_table(&self, _: &ChannelId, msg: &TableMessage) -> Result<String, TransportError> {
+        let text = msg.text();
+        let content = RoomMessageEventContent::notice_html(crate::plain(None, &text), crate::html(None, &text, false));
+        let sent = self.room.send(content).await.map_err(|e| TransportError::Platform(e.to_string()))?;
+        Ok(sent.response.event_id.to_string())
+    }
+
+    async fn edit_table(&self, _: &ChannelId, id: &str, msg: &TableMessage) -> Result<(), TransportError> {
+        let id = OwnedEventId::try_from(id).map_err(|_| TransportError::EditFailed)?;
+        let text = msg.text();
+        let content = RoomMessageEventContent::notice_html(crate::plain(None, &text), crate::html(None, &text, false));
+        let edit = content.make_replacement(ReplacementMetadata::new(id, None));
+        self.room.send(edit).await.map(|_| ()).map_err(|_| TransportError::EditFailed)
+    }
+
+    async fn notice(&self, _: &ChannelId, notice: &Notice) -> Result<(), TransportError> {
+        let Some(uid) = notice.mention.as_ref().and_then(|u| OwnedUserId::try_from(u.id.as_str()).ok()) else {
+            return try_notice(self.room, None, &notice.text, false).await;
+        };
+        let html = format!(
+            "<a href=\"https://matrix.to/#/{uid}\">{}</a>: {}",
+            crate::escape(uid.as_str()),
+            crate::escape(&notice.text)
+        );
+        let content = RoomMessageEventContent::notice_html(format!("{uid}: {}", notice.text), html)
+            .add_mentions(Mentions::with_user_ids([uid]));
+        self.room.send(content).await.map(|_| ()).map_err(|e| TransportError::Platform(e.to_string()))
+    }
+
+    async fn private(&self, _: &ChannelId, to: &UserId, msgs: &[&Private]) -> Result<(), TransportError> {
+        let Ok(uid) = OwnedUserId::try_from(to.id.as_str()) else { return Ok(()) };
+        let is_actor = self.actor.is_some_and(|a| &a.user == to);
+        for m in msgs {
+            let code = m.kind == Kind::Record;
+            if m.kind != Kind::Hand && is_actor && self.from_direct.is_none() && !m.confidential {
+                let text = format!("{}: {}", self.actor.map(|a| a.name.as_str()).unwrap_or(""), m.text);
+                try_notice(self.room, None, &text, code).await?;
+                continue;
+            }
+            let dm = match (is_actor, self.from_direct) {
+                (true, Some(d)) => Some(d.clone()),
+                _ => self.adapter.direct_room(&uid).await,
+            };
+            match dm {
+                Some(d) => try_notice(&d, Some(&self.name), &m.text, code).await?,
+                None => return Err(TransportError::Unreachable(to.clone())),
+            }
+        }
+        Ok(())
+    }
+
+    fn mentions(&self) -> bool {
+        self.adapter.cfg.mention
     }
 }

@@ -244,7 +244,7 @@ pub fn command_text<'a>(prefix: &str, body: &'a str) -> Option<&'a str> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Route {
     /// To the table at this index of the list, with this command text.
-    Table(usize, String),
+    At(usize, String),
     /// The person sits at no table.
     NoTable,
     /// The person sits at several tables and did not say which.
@@ -265,13 +265,13 @@ pub fn route(n: usize, text: &str) -> Route {
         {
             let rest = rest.strip_prefix(':').unwrap_or(rest).trim();
             if !rest.is_empty() {
-                return Route::Table(k - 1, rest.to_string());
+                return Route::At(k - 1, rest.to_string());
             }
         }
     }
     match n {
         0 => Route::NoTable,
-        1 => Route::Table(0, text.to_string()),
+        1 => Route::At(0, text.to_string()),
         _ => Route::Ask,
     }
 }
@@ -420,12 +420,12 @@ mod tests {
     #[test]
     fn routes() {
         assert_eq!(route(0, "play CQ"), Route::NoTable);
-        assert_eq!(route(1, "play CQ"), Route::Table(0, "play CQ".into()));
+        assert_eq!(route(1, "play CQ"), Route::At(0, "play CQ".into()));
         assert_eq!(route(2, "play CQ"), Route::Ask);
-        assert_eq!(route(2, "2: play CQ"), Route::Table(1, "play CQ".into()));
-        assert_eq!(route(2, "1 healthy"), Route::Table(0, "healthy".into()));
+        assert_eq!(route(2, "2: play CQ"), Route::At(1, "play CQ".into()));
+        assert_eq!(route(2, "1 healthy"), Route::At(0, "healthy".into()));
         assert_eq!(route(2, "3: play CQ"), Route::Ask);
-        assert_eq!(route(1, "1: hand"), Route::Table(0, "hand".into()));
+        assert_eq!(route(1, "1: hand"), Route::At(0, "hand".into()));
         assert_eq!(route(2, "2:"), Route::Ask);
     }
 

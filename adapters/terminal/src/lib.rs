@@ -2,13 +2,19 @@
 //!
 //! The terminal adapter: a local table on standard input and output. You
 //! and three computer players; the whole command set; your hand is shown
-//! privately (it is your terminal). The table lives in the service's store,
-//! so quitting (or killing) the program and starting it again resumes the
+//! privately (it is your terminal). The table lives in the bot's store, so
+//! quitting (or killing) the program and starting it again resumes the
 //! session where it stood.
+//!
+//! Like every adapter it is a [`Transport`] (where messages go) plus its
+//! command input; the bot's [`deliver`] decides what is sent.
 
-use doko_bot::render::Audience;
-use doko_bot::{Actor, ChannelId, Command, Message, Platform, Service, Store, UserId};
+use async_trait::async_trait;
+use doko_bot::{
+    Actor, App, ChannelId, Input, Notice, Platform, Private, TableMessage, Transport, TransportError, UserId, deliver,
+};
 use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWrite, AsyncWriteExt};
+use tokio::sync::Mutex;
 use tracing::info_span;
 
 /// The terminal's channel.
@@ -21,65 +27,82 @@ pub fn you(name: &str) -> Actor {
     Actor::new(UserId::new(Platform::Terminal, "you"), name, true)
 }
 
-async fn show<W: AsyncWrite + Unpin>(out: &mut W, msgs: &[Message]) -> std::io::Result<()> {
-    for m in msgs {
-        let text = m.text.trim_end();
-        match &m.to {
-            Audience::Public => out.write_all(format!("{text}\n").as_bytes()).await?,
-            Audience::Private(_) => {
-                let indented: Vec<String> = text.lines().map(|l| format!("  | {l}")).collect();
-                out.write_all(format!("{}\n", indented.join("\n")).as_bytes()).await?
-            }
-        }
+/// The terminal as a transport: public text as it is, private text
+/// indented with a bar.
+struct Terminal<W> {
+    out: Mutex<W>,
+}
+
+impl<W: AsyncWrite + Unpin + Send> Terminal<W> {
+    async fn write(&self, text: &str) -> Result<(), TransportError> {
+        let mut out = self.out.lock().await;
+        out.write_all(text.as_bytes()).await.map_err(|e| TransportError::Platform(e.to_string()))?;
+        out.flush().await.map_err(|e| TransportError::Platform(e.to_string()))
     }
-    out.write_all(b"> ").await?;
-    out.flush().await
+
+    async fn public(&self, text: &str) -> Result<(), TransportError> {
+        self.write(&format!("{}\n", text.trim_end())).await
+    }
+}
+
+#[async_trait]
+impl<W: AsyncWrite + Unpin + Send> Transport for Terminal<W> {
+    async fn post_table(&self, _: &ChannelId, msg: &TableMessage) -> Result<String, TransportError> {
+        self.public(&msg.text()).await?;
+        Ok("terminal".to_string())
+    }
+
+    async fn edit_table(&self, _: &ChannelId, _: &str, msg: &TableMessage) -> Result<(), TransportError> {
+        // a terminal cannot edit what it printed: the table is printed again
+        self.public(&msg.text()).await
+    }
+
+    async fn notice(&self, _: &ChannelId, notice: &Notice) -> Result<(), TransportError> {
+        self.public(&notice.text).await
+    }
+
+    async fn private(&self, _: &ChannelId, _: &UserId, msgs: &[&Private]) -> Result<(), TransportError> {
+        for m in msgs {
+            let indented: Vec<String> = m.text.trim_end().lines().map(|l| format!("  | {l}")).collect();
+            self.write(&format!("{}\n", indented.join("\n"))).await?;
+        }
+        Ok(())
+    }
 }
 
 /// Runs the terminal table until end of input or `quit`.
-pub async fn run<S, R, W>(service: &Service<S>, input: R, mut out: W, name: &str) -> anyhow::Result<()>
+pub async fn run<R, W>(app: &dyn App, input: R, out: W, name: &str) -> anyhow::Result<()>
 where
-    S: Store,
     R: AsyncBufRead + Unpin,
-    W: AsyncWrite + Unpin,
+    W: AsyncWrite + Unpin + Send,
 {
     let _span = info_span!("terminal").entered();
     let ch = channel();
     let me = you(name);
-    let (table, _) = service.table(&ch).await?;
-    let running = table.session.as_ref().is_some_and(|s| s.deal.is_some());
-    let mut first: Vec<Message> = Vec::new();
-    if running {
-        out.write_all(b"Resuming the session.\n").await?;
-        first.extend(service.execute(&ch, &me, Command::Table).await?);
-        first.extend(service.execute(&ch, &me, Command::Hand).await?);
-    } else {
-        out.write_all(b"A Doppelkopf table in your terminal: you and three computer players. Type help for the commands, quit to stop.\n").await?;
-        if table.seat_of(&me.user).is_none() {
-            service.execute(&ch, &me, Command::Join).await?;
-        }
-        let (t, _) = service.table(&ch).await?;
-        for _ in t.seats.len()..4 {
-            service.execute(&ch, &me, Command::AddBot(Default::default())).await?;
-        }
-        first.extend(service.execute(&ch, &me, Command::Start).await?);
-    }
-    show(&mut out, &first).await?;
+    let term = Terminal { out: Mutex::new(out) };
+    term.write("doko in your terminal; quit (or end of input) stops, and the table is kept.\n").await?;
+    let first = app.open_with_computers(&ch, &me).await;
+    deliver(app, &term, &first).await;
+    term.write("> ").await?;
     let mut lines = input.lines();
+    let mut n = 0u64;
+    // a delivery id per line, unique across restarts of the program
+    let run_id = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
     while let Some(line) = lines.next_line().await? {
         let line = line.trim();
         if line.is_empty() {
-            out.write_all(b"> ").await?;
-            out.flush().await?;
+            term.write("> ").await?;
             continue;
         }
         if matches!(line, "quit" | "exit" | "ende" | "q") {
             break;
         }
-        let msgs = service.handle(&ch, &me, line).await?;
-        show(&mut out, &msgs).await?;
+        n += 1;
+        let delivery = format!("terminal:{run_id}:{n}");
+        let out = app.handle(&ch, &me, Input::Text(line.to_string()), Some(&delivery)).await;
+        deliver(app, &term, &out).await;
+        term.write("> ").await?;
     }
-    out.write_all(b"\nBye. The table is saved; start doko again to go on.\n").await?;
-    out.flush().await?;
+    term.write("\nBye. The table is saved; start doko again to go on.\n").await?;
     Ok(())
 }

@@ -14,7 +14,9 @@ pub struct RedisServer(doko_system_tests::LocalRedis);
 
 impl RedisServer {
     pub fn start() -> RedisServer {
-        RedisServer(doko_system_tests::LocalRedis::start().expect("redis-server must be installed (scripts/test installs it)"))
+        RedisServer(
+            doko_system_tests::LocalRedis::start().expect("redis-server must be installed (scripts/test installs it)"),
+        )
     }
 
     pub fn url(&self) -> String {
@@ -46,7 +48,7 @@ pub async fn act_once<S: Store>(svc: &Service<S>, ch: &ChannelId, people: &[Acto
     let mut tries = vec![first];
     tries.extend(view.legal.iter().copied().filter(|a| *a != first));
     for a in tries {
-        let msgs = svc.execute(ch, actor, command_for(a)).await.unwrap();
+        let msgs = svc.execute(ch, actor, command_for(a)).await.unwrap().messages();
         if !refused(&msgs) {
             return true;
         }

@@ -1,0 +1,382 @@
+//! The seam between the bot and every platform.
+//!
+//! Every service call returns one platform-neutral [`Outbox`]: the table
+//! message (what happened and the table, with the platform id of the
+//! message to edit and the person to act), public notices, and private
+//! messages, each hand as a [`HandModel`] (its cards with label and playable
+//! flag, the legal choices as commands with labels). A platform implements
+//! the small [`Transport`] trait (post or edit the table message, post a
+//! notice, send one person their private messages); [`deliver`] carries the
+//! publishing policy once for every platform: edit the table message in
+//! place or post a new one and remember its id with the table, mention the
+//! person to act, send hands, and tell the channel (without any secret)
+//! when a person cannot be reached privately.
+//!
+//! Adapters see only [`App`] (what they may ask of the bot) and these
+//! values: never a table, a game or a seat's view.
+
+use async_trait::async_trait;
+
+use crate::command::Command;
+use crate::ids::{Actor, ChannelId, UserId};
+use crate::lang::Lang;
+use crate::render::{Audience, Kind, Message};
+
+/// What a person typed or clicked: text for the one parser, or a command
+/// already typed by the platform (slash options, buttons).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Input {
+    /// A line of text (`play ♣Q`, `gesund`, ...).
+    Text(String),
+    /// A typed command.
+    Command(Command),
+}
+
+/// Everything one service call owes the platforms.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outbox {
+    /// The table's channel.
+    pub channel: ChannelId,
+    /// The channel's language (for what a transport adds itself).
+    pub lang: Lang,
+    /// The table message, when it changed or was asked for.
+    pub table: Option<TableMessage>,
+    /// Public notices (score sheet, statistics, rules), in order.
+    pub notices: Vec<Notice>,
+    /// Private messages, in order.
+    pub private: Vec<Private>,
+    /// The person who gave the command (none for the turn clock). They are
+    /// answered first, even with nothing to say, so that a platform that
+    /// must answer every interaction can.
+    pub actor: Option<UserId>,
+    /// The delivery had been handled before: nothing changed.
+    pub duplicate: bool,
+}
+
+/// The one public message of a table, edited in place.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TableMessage {
+    /// What just happened (if anything).
+    pub events: Option<String>,
+    /// The table: seats, trick, announcements, who is to act.
+    pub table: String,
+    /// The platform's id of the table message as stored with the table
+    /// (edit it); `None`: post a new one.
+    pub display: Option<String>,
+    /// The person to act, if a person must act.
+    pub to_act: Option<UserId>,
+    /// The label of the button that opens one's hand (where there are
+    /// buttons).
+    pub hand_label: String,
+    /// The words of a mention of the person to act ("your turn").
+    pub your_turn: String,
+}
+
+impl TableMessage {
+    /// The message's text: what happened, then the table.
+    pub fn text(&self) -> String {
+        match &self.events {
+            Some(e) => format!("{}\n{}", e.trim_end(), self.table),
+            None => self.table.clone(),
+        }
+    }
+}
+
+/// A public message that is not the table message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Notice {
+    /// What it is.
+    pub kind: Kind,
+    /// The text.
+    pub text: String,
+    /// A person to mention (platforms that can ping do).
+    pub mention: Option<UserId>,
+}
+
+/// A message for one person only.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Private {
+    /// Who.
+    pub to: UserId,
+    /// What it is.
+    pub kind: Kind,
+    /// The text (a hand's text too, for platforms without buttons).
+    pub text: String,
+    /// The hand as data, for platforms with buttons.
+    pub hand: Option<HandModel>,
+    /// The person holds cards now: nothing addressed to them may be shown
+    /// where others can read it (a refusal can name a card they hold).
+    pub confidential: bool,
+    /// The person asked for their hand by direct message too.
+    pub dm: bool,
+}
+
+/// A hand, as a platform with buttons shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HandModel {
+    /// The table's channel (a hand shown elsewhere, e.g. in a direct
+    /// message, acts at this table).
+    pub channel: ChannelId,
+    /// The cards in the contract's order (a pair once).
+    pub cards: Vec<CardChoice>,
+    /// The bids, announcements and poverty answers legal now.
+    pub choices: Vec<Choice>,
+    /// Show the hand again.
+    pub refresh: Choice,
+}
+
+/// A card of a hand.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CardChoice {
+    /// Its label in the channel's language (`♣D`).
+    pub label: String,
+    /// Whether it may be played now.
+    pub playable: bool,
+    /// Playing it.
+    pub command: Command,
+}
+
+/// A choice offered as a button.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Choice {
+    /// The label in the channel's language.
+    pub label: String,
+    /// The command it gives.
+    pub command: Command,
+}
+
+impl Outbox {
+    /// An empty outbox for a channel.
+    pub fn new(channel: ChannelId, lang: Lang) -> Outbox {
+        Outbox { channel, lang, table: None, notices: Vec::new(), private: Vec::new(), actor: None, duplicate: false }
+    }
+
+    /// Nothing to send.
+    pub fn is_empty(&self) -> bool {
+        self.table.is_none() && self.notices.is_empty() && self.private.is_empty()
+    }
+
+    /// The private messages for one person.
+    pub fn private_for<'a>(&'a self, user: &'a UserId) -> impl Iterator<Item = &'a Private> + 'a {
+        self.private.iter().filter(move |p| &p.to == user)
+    }
+
+    /// The people who get private messages, in order of their first one.
+    pub fn recipients(&self) -> Vec<&UserId> {
+        let mut out: Vec<&UserId> = Vec::new();
+        for p in &self.private {
+            if !out.contains(&&p.to) {
+                out.push(&p.to);
+            }
+        }
+        out
+    }
+
+    /// Everything as a flat list of messages (events, table, notices,
+    /// private messages), for tests and logs.
+    pub fn messages(&self) -> Vec<Message> {
+        let mut out = Vec::new();
+        if let Some(t) = &self.table {
+            if let Some(e) = &t.events {
+                let mut m = Message::public(Kind::Events, e.clone());
+                m.mention = t.to_act.iter().cloned().collect();
+                out.push(m);
+            }
+            let mut m = Message::public(Kind::Table, t.table.clone());
+            m.mention = t.to_act.iter().cloned().collect();
+            out.push(m);
+        }
+        for n in &self.notices {
+            let mut m = Message::public(n.kind, n.text.clone());
+            m.mention = n.mention.iter().cloned().collect();
+            out.push(m);
+        }
+        for p in &self.private {
+            out.push(Message {
+                to: Audience::Private(p.to.clone()),
+                kind: p.kind,
+                text: p.text.clone(),
+                mention: vec![],
+            });
+        }
+        out
+    }
+}
+
+/// Why a transport could not send.
+#[derive(Debug, thiserror::Error)]
+pub enum TransportError {
+    /// The person cannot be reached privately (closed direct messages, no
+    /// direct room).
+    #[error("cannot reach {0} privately")]
+    Unreachable(UserId),
+    /// The message to edit is gone (deleted, too old): post a new one.
+    #[error("the table message cannot be edited")]
+    EditFailed,
+    /// The platform failed.
+    #[error("platform: {0}")]
+    Platform(String),
+}
+
+/// What a platform does with an outbox: the whole of an adapter's
+/// outbound side.
+#[async_trait]
+pub trait Transport: Send + Sync {
+    /// Posts a new table message; returns the platform's id for it.
+    async fn post_table(&self, ch: &ChannelId, msg: &TableMessage) -> Result<String, TransportError>;
+    /// Edits the table message with this id.
+    async fn edit_table(&self, ch: &ChannelId, id: &str, msg: &TableMessage) -> Result<(), TransportError>;
+    /// Posts a public notice.
+    async fn notice(&self, ch: &ChannelId, notice: &Notice) -> Result<(), TransportError>;
+    /// Sends one person their private messages of this outbox, in order.
+    /// Called for the person who gave the command even when `msgs` is
+    /// empty.
+    async fn private(&self, ch: &ChannelId, to: &UserId, msgs: &[&Private]) -> Result<(), TransportError>;
+    /// Whether to ping the person to act with a short notice.
+    fn mentions(&self) -> bool {
+        false
+    }
+}
+
+/// What the adapters may ask of the bot. Nothing here hands out a table,
+/// a game or a seat's view.
+#[async_trait]
+pub trait App: Send + Sync {
+    /// Runs what a person typed or clicked. `delivery` is the platform's id
+    /// of the message or interaction: a second delivery with the same id
+    /// changes nothing. Never fails: when the bot cannot act (the store is
+    /// down), the person is told so.
+    async fn handle(&self, ch: &ChannelId, actor: &Actor, input: Input, delivery: Option<&str>) -> Outbox;
+    /// Applies the turn clock of a channel (reminders, time-outs).
+    async fn tick(&self, ch: &ChannelId) -> Outbox;
+    /// A person's hand at a table, if they hold cards there.
+    async fn hand(&self, ch: &ChannelId, user: &UserId) -> Option<HandModel>;
+    /// Whether a person holds a seat at a channel's table, and the table's
+    /// language.
+    async fn seated(&self, ch: &ChannelId, user: &UserId) -> Option<Lang>;
+    /// The table as it stands (the table message, the person's hand) for a
+    /// person opening a table: a table with computer players filled in and
+    /// dealt if none is running (the terminal's table of one person).
+    async fn open_with_computers(&self, ch: &ChannelId, actor: &Actor) -> Outbox;
+    /// Remembers the platform's id of a channel's table message.
+    async fn set_display(&self, ch: &ChannelId, id: Option<String>);
+    /// Notes that a person could not be reached privately; true the first
+    /// time in a deal (the channel is told once per deal, not per message).
+    async fn unreachable(&self, ch: &ChannelId, user: &UserId) -> bool;
+}
+
+/// What [`deliver`] did, for logs and tests.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Delivered {
+    /// A table message was posted (not edited).
+    pub posted: bool,
+    /// The table message was edited.
+    pub edited: bool,
+    /// Notices posted (mentions included).
+    pub notices: usize,
+    /// People who got private messages.
+    pub private: usize,
+    /// Sends that failed.
+    pub failed: usize,
+}
+
+/// Sends an outbox through a transport, with the one policy for every
+/// platform: first the answer to the person who gave the command; then the
+/// table message, edited in place (a new one is posted, and its id kept
+/// with the table, when there is none or the edit fails); then notices,
+/// the mention of the person to act, and everyone else's private messages.
+/// When a person cannot be reached privately the channel is told so,
+/// without the secret. A failure of one send does not stop the others.
+pub async fn deliver(app: &dyn App, transport: &dyn Transport, out: &Outbox) -> Delivered {
+    let ch = &out.channel;
+    let mut report = Delivered::default();
+    if let Some(actor) = &out.actor {
+        let msgs: Vec<&Private> = out.private_for(actor).collect();
+        send_private(app, transport, out, actor, &msgs, &mut report).await;
+    }
+    if let Some(t) = &out.table {
+        let edited = match &t.display {
+            Some(id) => match transport.edit_table(ch, id, t).await {
+                Ok(()) => true,
+                Err(e) => {
+                    tracing::info!(error = %e, channel = %ch, "editing the table message failed; posting a new one");
+                    false
+                }
+            },
+            None => false,
+        };
+        if edited {
+            report.edited = true;
+        } else {
+            match transport.post_table(ch, t).await {
+                Ok(id) => {
+                    report.posted = true;
+                    app.set_display(ch, Some(id)).await;
+                }
+                Err(e) => {
+                    report.failed += 1;
+                    tracing::warn!(error = %e, channel = %ch, "posting the table message failed");
+                }
+            }
+        }
+    }
+    for n in &out.notices {
+        match transport.notice(ch, n).await {
+            Ok(()) => report.notices += 1,
+            Err(e) => {
+                report.failed += 1;
+                tracing::warn!(error = %e, channel = %ch, "posting a notice failed");
+            }
+        }
+    }
+    if transport.mentions()
+        && let Some(t) = &out.table
+        && let Some(u) = &t.to_act
+    {
+        let n = Notice { kind: Kind::Events, text: t.your_turn.clone(), mention: Some(u.clone()) };
+        match transport.notice(ch, &n).await {
+            Ok(()) => report.notices += 1,
+            Err(e) => {
+                report.failed += 1;
+                tracing::warn!(error = %e, channel = %ch, "posting the mention failed");
+            }
+        }
+    }
+    for to in out.recipients() {
+        if out.actor.as_ref() == Some(to) {
+            continue;
+        }
+        let msgs: Vec<&Private> = out.private_for(to).collect();
+        send_private(app, transport, out, to, &msgs, &mut report).await;
+    }
+    report
+}
+
+async fn send_private(
+    app: &dyn App,
+    transport: &dyn Transport,
+    out: &Outbox,
+    to: &UserId,
+    msgs: &[&Private],
+    report: &mut Delivered,
+) {
+    let ch = &out.channel;
+    match transport.private(ch, to, msgs).await {
+        Ok(()) => report.private += 1,
+        Err(TransportError::Unreachable(u)) => {
+            report.failed += 1;
+            tracing::info!(channel = %ch, "a person cannot be reached privately");
+            // once per deal: the table remembers whom it told
+            if app.unreachable(ch, &u).await {
+                let n = Notice { kind: Kind::Error, text: crate::render::unreachable(out.lang), mention: Some(u) };
+                if let Err(e) = transport.notice(ch, &n).await {
+                    tracing::warn!(error = %e, channel = %ch, "posting a notice failed");
+                }
+            }
+        }
+        Err(e) => {
+            report.failed += 1;
+            tracing::warn!(error = %e, channel = %ch, "sending a private message failed");
+        }
+    }
+}

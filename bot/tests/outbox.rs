@@ -1,0 +1,171 @@
+//! A fourth transport, written here: it records what [`deliver`] asks of
+//! it, and four people play a whole deal only from what reached them
+//! (their hands as [`HandModel`]s, clicking the first playable card or the
+//! first choice), the way a platform with buttons would. Nothing here
+//! touches a table.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use async_trait::async_trait;
+use doko_bot::{
+    Actor, App, ChannelId, HandModel, Input, Kind, MemoryStore, Notice, Platform, Private, Service, TableMessage,
+    Transport, TransportError, UserId, deliver,
+};
+
+#[derive(Debug, Clone, PartialEq)]
+enum Sent {
+    Post(String),
+    Edit(String, String),
+    Notice(String, Option<UserId>),
+    Private(UserId, Vec<(Kind, String)>),
+}
+
+#[derive(Default)]
+struct Recording {
+    sent: Mutex<Vec<Sent>>,
+    next_id: Mutex<u32>,
+    /// The latest hand each person received.
+    hands: Mutex<HashMap<UserId, HandModel>>,
+    /// People whose private messages cannot be delivered.
+    closed: Vec<UserId>,
+    mention: bool,
+}
+
+#[async_trait]
+impl Transport for Recording {
+    async fn post_table(&self, _: &ChannelId, msg: &TableMessage) -> Result<String, TransportError> {
+        let mut n = self.next_id.lock().unwrap();
+        *n += 1;
+        self.sent.lock().unwrap().push(Sent::Post(msg.text()));
+        Ok(format!("msg-{n}"))
+    }
+
+    async fn edit_table(&self, _: &ChannelId, id: &str, msg: &TableMessage) -> Result<(), TransportError> {
+        self.sent.lock().unwrap().push(Sent::Edit(id.to_string(), msg.text()));
+        Ok(())
+    }
+
+    async fn notice(&self, _: &ChannelId, notice: &Notice) -> Result<(), TransportError> {
+        self.sent.lock().unwrap().push(Sent::Notice(notice.text.clone(), notice.mention.clone()));
+        Ok(())
+    }
+
+    async fn private(&self, _: &ChannelId, to: &UserId, msgs: &[&Private]) -> Result<(), TransportError> {
+        if self.closed.contains(to) && msgs.iter().any(|m| m.kind == Kind::Hand) {
+            return Err(TransportError::Unreachable(to.clone()));
+        }
+        for m in msgs {
+            if let Some(h) = &m.hand {
+                self.hands.lock().unwrap().insert(to.clone(), h.clone());
+            }
+        }
+        self.sent
+            .lock()
+            .unwrap()
+            .push(Sent::Private(to.clone(), msgs.iter().map(|m| (m.kind, m.text.clone())).collect()));
+        Ok(())
+    }
+
+    fn mentions(&self) -> bool {
+        self.mention
+    }
+}
+
+fn people() -> Vec<Actor> {
+    (1..=4).map(|i| Actor::new(UserId::new(Platform::Terminal, format!("p{i}")), format!("P{i}"), i == 1)).collect()
+}
+
+async fn say(app: &dyn App, t: &Recording, ch: &ChannelId, who: &Actor, input: Input, n: &mut u32) -> bool {
+    *n += 1;
+    let out = app.handle(ch, who, input, Some(&format!("d{n}"))).await;
+    let refused = out.private.iter().any(|p| p.kind == Kind::Error);
+    deliver(app, t, &out).await;
+    !refused
+}
+
+#[tokio::test]
+async fn a_whole_deal_through_deliver_and_a_recording_transport() {
+    let svc = Arc::new(Service::new(MemoryStore::default(), 23));
+    let app: &dyn App = &*svc;
+    let ch = ChannelId::new(Platform::Terminal, "outbox");
+    let t = Recording { mention: true, closed: vec![UserId::new(Platform::Terminal, "p4")], ..Default::default() };
+    let ps = people();
+    let mut n = 0;
+    for p in &ps {
+        assert!(say(app, &t, &ch, p, Input::Text("join".into()), &mut n).await);
+    }
+    assert!(say(app, &t, &ch, &ps[0], Input::Text("start".into()), &mut n).await);
+    // play from the hands that arrived: the person whose hand offers
+    // something clicks its first playable card or first choice
+    let mut steps = 0;
+    loop {
+        steps += 1;
+        assert!(steps < 500, "the deal did not end");
+        if t.sent.lock().unwrap().iter().any(|s| matches!(s, Sent::Edit(_, x) if x.contains("Result of deal 1"))) {
+            break;
+        }
+        let hands = t.hands.lock().unwrap().clone();
+        let mut acted = false;
+        for p in &ps[..3] {
+            let Some(h) = hands.get(&p.user) else { continue };
+            let options: Vec<_> = h
+                .cards
+                .iter()
+                .filter(|c| c.playable)
+                .map(|c| c.command.clone())
+                .chain(
+                    h.choices
+                        .iter()
+                        .filter(|c| !matches!(c.command, doko_bot::Command::Announce(_)))
+                        .map(|c| c.command.clone()),
+                )
+                .collect();
+            for cmd in options {
+                if say(app, &t, &ch, p, Input::Command(cmd), &mut n).await {
+                    acted = true;
+                    break;
+                }
+            }
+            if acted {
+                break;
+            }
+        }
+        if !acted {
+            // the fourth person gets no private messages (closed): they ask
+            let out = app.hand(&ch, &ps[3].user).await;
+            let Some(h) = out else { panic!("nobody can act") };
+            let cmd = h
+                .cards
+                .iter()
+                .find(|c| c.playable)
+                .map(|c| c.command.clone())
+                .or_else(|| h.choices.first().map(|c| c.command.clone()))
+                .expect("the fourth person must act");
+            assert!(say(app, &t, &ch, &ps[3], Input::Command(cmd), &mut n).await);
+        }
+    }
+    let sent = t.sent.lock().unwrap().clone();
+    // one table message, then edits of it
+    let posts = sent.iter().filter(|s| matches!(s, Sent::Post(_))).count();
+    assert_eq!(posts, 1, "one table message");
+    let edits = sent.iter().filter(|s| matches!(s, Sent::Edit(id, _) if id == "msg-1")).count();
+    assert!(edits > 48, "{edits} edits of the table message");
+    // hands only privately, and only to their owner (the recording keyed
+    // them by recipient); nothing public shows a hand
+    for s in &sent {
+        match s {
+            Sent::Post(x) | Sent::Edit(_, x) | Sent::Notice(x, _) => assert!(!x.contains("Your hand"), "{x}"),
+            Sent::Private(..) => {}
+        }
+    }
+    // the closed person is told once per deal (deal 1, and deal 2 which
+    // the last card dealt), in public, without secrets
+    let told = sent.iter().filter(|s| matches!(s, Sent::Notice(x, Some(u)) if u.id == "p4" && x.contains("private")));
+    assert_eq!(told.count(), 2, "once per deal");
+    // the person to act is mentioned
+    assert!(sent.iter().any(|s| matches!(s, Sent::Notice(x, Some(_)) if x == "your turn")));
+    // a repeated delivery changes nothing and says so
+    let out = app.handle(&ch, &ps[0], Input::Text("table".into()), Some("d1")).await;
+    assert!(out.duplicate && out.is_empty());
+}
