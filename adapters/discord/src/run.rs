@@ -9,14 +9,15 @@ use std::time::Duration;
 
 use doko_bot::App;
 use serenity::all::{
-    Client, Command as DiscordCommand, Context, EventHandler, GatewayIntents, GuildId, Interaction, Ready,
+    Client, ClientBuilder, Command as DiscordCommand, Context, EventHandler, GatewayIntents, GuildId, HttpBuilder,
+    Interaction, Ready,
 };
 use serenity::async_trait;
 
 use crate::handler::Adapter;
 
 /// Discord settings.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Default)]
 pub struct DiscordConfig {
     /// The bot token (from `DOKO_DISCORD_TOKEN` or the file in
     /// `DOKO_DISCORD_TOKEN_FILE`).
@@ -26,6 +27,23 @@ pub struct DiscordConfig {
     pub dev_guild: Option<u64>,
     /// Mention the person to act in a short message.
     pub mention: bool,
+    /// The REST API's origin instead of Discord's (a REST proxy such as
+    /// nirn-proxy, or a test's fake Discord): `DOKO_DISCORD_API_URL`. The
+    /// gateway's address is then asked of it; when it cannot say, the bot
+    /// refuses to start rather than take the token to Discord itself.
+    pub api_url: Option<String>,
+}
+
+/// The token is never printed.
+impl std::fmt::Debug for DiscordConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DiscordConfig")
+            .field("token", &"(hidden)")
+            .field("dev_guild", &self.dev_guild)
+            .field("mention", &self.mention)
+            .field("api_url", &self.api_url)
+            .finish()
+    }
 }
 
 /// Why the configuration could not be read.
@@ -40,6 +58,9 @@ pub enum ConfigError {
     /// A bad guild id.
     #[error("DOKO_DISCORD_GUILD must be a number")]
     BadGuild,
+    /// A bad API URL.
+    #[error("DOKO_DISCORD_API_URL must be an http(s) origin such as http://127.0.0.1:8080, not {0:?}")]
+    BadApiUrl(String),
 }
 
 impl DiscordConfig {
@@ -62,7 +83,11 @@ impl DiscordConfig {
             _ => None,
         };
         let mention = std::env::var("DOKO_DISCORD_MENTION").map_or(true, |v| v != "0" && v != "false");
-        Ok(Some(DiscordConfig { token, dev_guild, mention }))
+        let api_url = match std::env::var("DOKO_DISCORD_API_URL") {
+            Ok(u) if !u.trim().is_empty() => Some(api_origin(u.trim())?),
+            _ => None,
+        };
+        Ok(Some(DiscordConfig { token, dev_guild, mention, api_url }))
     }
 }
 
@@ -116,9 +141,36 @@ impl EventHandler for Events {
     }
 }
 
+/// An origin for serenity's proxy setting: scheme, host and port, no path.
+fn api_origin(url: &str) -> Result<String, ConfigError> {
+    let bad = || ConfigError::BadApiUrl(url.to_string());
+    let rest = url.strip_prefix("http://").or_else(|| url.strip_prefix("https://")).ok_or_else(bad)?;
+    let host = rest.trim_end_matches('/');
+    if host.is_empty() || host.contains('/') || host.contains('?') {
+        return Err(bad());
+    }
+    Ok(url.trim_end_matches('/').to_string())
+}
+
+/// Why the bot could not start on Discord.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// Discord (or serenity) failed.
+    #[error("discord: {0}")]
+    Discord(#[from] serenity::Error),
+    /// The configured API did not say where its gateway is.
+    #[error("the Discord API at {api} did not give a gateway URL ({why}); not starting")]
+    NoGateway {
+        /// The configured API origin.
+        api: String,
+        /// What went wrong.
+        why: String,
+    },
+}
+
 /// Connects to Discord and serves until the connection ends. Several
 /// processes may serve one Redis; serenity shards as Discord recommends.
-pub async fn run(app: Arc<dyn App>, config: DiscordConfig) -> Result<(), serenity::Error> {
+pub async fn run(app: Arc<dyn App>, config: DiscordConfig) -> Result<(), RunError> {
     let intents = GatewayIntents::GUILDS;
     let events = Events {
         app,
@@ -126,6 +178,41 @@ pub async fn run(app: Arc<dyn App>, config: DiscordConfig) -> Result<(), serenit
         adapter: std::sync::OnceLock::new(),
         ticking: std::sync::atomic::AtomicBool::new(false),
     };
-    let mut client = Client::builder(&config.token, intents).event_handler(events).await?;
-    client.start_autosharded().await
+    let mut client = match &config.api_url {
+        None => Client::builder(&config.token, intents).event_handler(events).await?,
+        Some(api) => {
+            // a REST proxy: serenity wants the origin only and no rate
+            // limiter of its own (the proxy keeps Discord's limits)
+            let http = HttpBuilder::new(&config.token).proxy(api.as_str()).ratelimiter_disabled(true).build();
+            // serenity falls back to Discord's own gateway when it cannot
+            // ask for one; ask first, and refuse instead
+            let gateway =
+                http.get_gateway().await.map_err(|e| RunError::NoGateway { api: api.clone(), why: e.to_string() })?.url;
+            tracing::info!(api = %api, gateway = %gateway, "Discord through a configured API");
+            let client = ClientBuilder::new_with_http(http, intents).event_handler(events).await?;
+            *client.ws_url.lock().await = gateway;
+            client
+        }
+    };
+    client.start_autosharded().await?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_token_is_never_printed() {
+        let c = DiscordConfig { token: "secret-token-123".into(), ..Default::default() };
+        assert!(!format!("{c:?}").contains("secret-token-123"));
+    }
+
+    #[test]
+    fn api_origins() {
+        assert_eq!(api_origin("http://127.0.0.1:8080/").unwrap(), "http://127.0.0.1:8080");
+        assert_eq!(api_origin("https://proxy.example").unwrap(), "https://proxy.example");
+        assert!(api_origin("127.0.0.1:8080").is_err());
+        assert!(api_origin("http://proxy/api/v10").is_err());
+    }
 }
