@@ -82,6 +82,40 @@ fn mentions(user: Option<&UserId>) -> CreateAllowedMentions {
     CreateAllowedMentions::new().users(users)
 }
 
+/// Where an interaction's first answer goes.
+pub enum Responder {
+    /// Discord's callback endpoint (interactions from the gateway).
+    Rest,
+    /// The HTTP response to Discord's request (the interactions endpoint):
+    /// the first answer is sent here, everything later through the REST API.
+    Body(std::sync::Mutex<Option<tokio::sync::oneshot::Sender<CreateInteractionResponse>>>),
+}
+
+impl Responder {
+    /// An answer for the HTTP response, and where it arrives.
+    pub fn body() -> (Responder, tokio::sync::oneshot::Receiver<CreateInteractionResponse>) {
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        (Responder::Body(std::sync::Mutex::new(Some(tx))), rx)
+    }
+
+    async fn respond(&self, i: &Interaction, http: &Http, r: CreateInteractionResponse) -> Result<(), serenity::Error> {
+        match self {
+            Responder::Rest => respond(i, http, r).await,
+            Responder::Body(tx) => {
+                let tx = tx.lock().expect("responder lock").take();
+                match tx {
+                    Some(tx) => tx.send(r).map_err(|_| serenity::Error::Other("the HTTP request was gone")),
+                    None => Err(serenity::Error::Other("the interaction was answered already")),
+                }
+            }
+        }
+    }
+
+    fn is_body(&self) -> bool {
+        matches!(self, Responder::Body(_))
+    }
+}
+
 /// Discord without an interaction to answer: the channel, direct messages.
 struct Channel<'a> {
     http: &'a Http,
@@ -164,6 +198,7 @@ impl Transport for Channel<'_> {
 struct Reply<'a> {
     channel: Channel<'a>,
     interaction: &'a Interaction,
+    responder: &'a Responder,
     actor: &'a UserId,
     /// A click on a private hand: update the clicked message.
     from_button: bool,
@@ -191,7 +226,19 @@ impl Reply<'_> {
             .enumerate()
             .map(|(i, m)| CreateAttachment::bytes(m.text.as_bytes().to_vec(), format!("record-{}.json", i + 1)))
             .collect();
-        if self.deferred {
+        // an HTTP response body cannot carry files: acknowledge, then edit
+        let deferred = if self.responder.is_body() && !files.is_empty() && !self.deferred {
+            let ack = if self.from_button {
+                CreateInteractionResponse::Acknowledge
+            } else {
+                CreateInteractionResponse::Defer(CreateInteractionResponseMessage::new().ephemeral(true))
+            };
+            self.responder.respond(self.interaction, http, ack).await.map_err(platform)?;
+            true
+        } else {
+            self.deferred
+        };
+        if deferred {
             let mut e = EditInteractionResponse::new().content(text);
             if let Some(h) = hand {
                 e = e.components(hand_components(h));
@@ -215,7 +262,7 @@ impl Reply<'_> {
         } else {
             CreateInteractionResponse::Message(r)
         };
-        respond(self.interaction, http, r).await.map_err(platform)
+        self.responder.respond(self.interaction, http, r).await.map_err(platform)
     }
 }
 
@@ -281,8 +328,14 @@ impl Adapter {
         }
     }
 
-    /// Handles one interaction: translate, run the command, answer.
+    /// Handles one interaction from the gateway: translate, run the
+    /// command, answer.
     pub async fn handle(&self, interaction: &Interaction) -> Result<(), AdapterError> {
+        self.handle_with(interaction, &Responder::Rest).await
+    }
+
+    /// Handles one interaction, its first answer going to `responder`.
+    pub async fn handle_with(&self, interaction: &Interaction, responder: &Responder) -> Result<(), AdapterError> {
         let span = info_span!("discord_interaction", id = %interaction.id());
         async {
             match translate(interaction) {
@@ -298,7 +351,7 @@ impl Adapter {
                             } else {
                                 CreateInteractionResponse::Defer(CreateInteractionResponseMessage::new().ephemeral(true))
                             };
-                            respond(interaction, &self.http, r).await?;
+                            responder.respond(interaction, &self.http, r).await?;
                             deferred = true;
                             exec.await
                         }
@@ -309,6 +362,7 @@ impl Adapter {
                     let reply = Reply {
                         channel: self.channel(),
                         interaction,
+                        responder,
                         actor: &actor.user,
                         from_button,
                         deferred,
@@ -322,11 +376,11 @@ impl Adapter {
                     for (label, value) in play_choices(hand.as_ref(), &prefix) {
                         a = a.add_string_choice(label, value);
                     }
-                    respond(interaction, &self.http, CreateInteractionResponse::Autocomplete(a)).await?;
+                    responder.respond(interaction, &self.http, CreateInteractionResponse::Autocomplete(a)).await?;
                 }
                 Inbound::Refused { reason } => {
                     let r = CreateInteractionResponseMessage::new().ephemeral(true).content(clip(&reason));
-                    respond(interaction, &self.http, CreateInteractionResponse::Message(r)).await?;
+                    responder.respond(interaction, &self.http, CreateInteractionResponse::Message(r)).await?;
                 }
             }
             Ok(())

@@ -14,6 +14,7 @@
 //!   duplicate delivery changes the table once.
 
 pub mod handler;
+pub mod http;
 pub mod run;
 
 use doko_bot::command::{BotLevel, Command, PovertyStep, RulesCmd, TimeoutPolicy, parse_card};

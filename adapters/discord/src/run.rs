@@ -32,6 +32,13 @@ pub struct DiscordConfig {
     /// gateway's address is then asked of it; when it cannot say, the bot
     /// refuses to start rather than take the token to Discord itself.
     pub api_url: Option<String>,
+    /// Serve Discord's interactions endpoint on this address instead of
+    /// taking interactions from the gateway (`DOKO_DISCORD_INTERACTIONS`,
+    /// e.g. `0.0.0.0:8080`); needs the application's public key.
+    pub endpoint: Option<std::net::SocketAddr>,
+    /// The application's public key, 64 hex digits
+    /// (`DOKO_DISCORD_PUBLIC_KEY`).
+    pub public_key: Option<String>,
 }
 
 /// The token is never printed.
@@ -42,6 +49,8 @@ impl std::fmt::Debug for DiscordConfig {
             .field("dev_guild", &self.dev_guild)
             .field("mention", &self.mention)
             .field("api_url", &self.api_url)
+            .field("endpoint", &self.endpoint)
+            .field("public_key", &self.public_key)
             .finish()
     }
 }
@@ -58,6 +67,11 @@ pub enum ConfigError {
     /// A bad guild id.
     #[error("DOKO_DISCORD_GUILD must be a number")]
     BadGuild,
+    /// A bad endpoint address, or no public key for it.
+    #[error(
+        "DOKO_DISCORD_INTERACTIONS must be an address such as 0.0.0.0:8080, and DOKO_DISCORD_PUBLIC_KEY must be set with it"
+    )]
+    BadEndpoint,
     /// A bad API URL.
     #[error("DOKO_DISCORD_API_URL must be an http(s) origin such as http://127.0.0.1:8080, not {0:?}")]
     BadApiUrl(String),
@@ -87,7 +101,15 @@ impl DiscordConfig {
             Ok(u) if !u.trim().is_empty() => Some(api_origin(u.trim())?),
             _ => None,
         };
-        Ok(Some(DiscordConfig { token, dev_guild, mention, api_url }))
+        let endpoint = match std::env::var("DOKO_DISCORD_INTERACTIONS") {
+            Ok(a) if !a.trim().is_empty() => Some(a.trim().parse().map_err(|_| ConfigError::BadEndpoint)?),
+            _ => None,
+        };
+        let public_key = std::env::var("DOKO_DISCORD_PUBLIC_KEY").ok().filter(|k| !k.trim().is_empty());
+        if endpoint.is_some() && public_key.is_none() {
+            return Err(ConfigError::BadEndpoint);
+        }
+        Ok(Some(DiscordConfig { token, dev_guild, mention, api_url, endpoint, public_key }))
     }
 }
 
@@ -112,26 +134,11 @@ impl Events {
 impl EventHandler for Events {
     async fn ready(&self, ctx: Context, ready: Ready) {
         tracing::info!(user = %ready.user.name, guilds = ready.guilds.len(), "connected to Discord");
-        let cmds = crate::commands();
-        let result = match self.config.dev_guild {
-            Some(g) => GuildId::new(g).set_commands(&ctx.http, cmds).await.map(|_| ()),
-            None => DiscordCommand::set_global_commands(&ctx.http, cmds).await.map(|_| ()),
-        };
-        if let Err(e) = result {
-            tracing::error!(error = %e, "registering the slash commands failed");
-        }
+        register(&ctx.http, self.config.dev_guild).await;
         if self.ticking.swap(true, std::sync::atomic::Ordering::SeqCst) {
             return;
         }
-        // the turn timer: every few seconds for the tables served
-        let adapter = self.adapter(&ctx);
-        tokio::spawn(async move {
-            let mut every = tokio::time::interval(Duration::from_secs(5));
-            loop {
-                every.tick().await;
-                adapter.tick().await;
-            }
-        });
+        tick_forever(self.adapter(&ctx));
     }
 
     async fn interaction_create(&self, ctx: Context, interaction: Interaction) {
@@ -166,11 +173,65 @@ pub enum RunError {
         /// What went wrong.
         why: String,
     },
+    /// The interactions endpoint could not be served.
+    #[error("the interactions endpoint: {0}")]
+    Endpoint(String),
+}
+
+/// Registers the slash commands in the development guild or globally.
+async fn register(http: &serenity::all::Http, dev_guild: Option<u64>) {
+    let cmds = crate::commands();
+    let result = match dev_guild {
+        Some(g) => GuildId::new(g).set_commands(http, cmds).await.map(|_| ()),
+        None => DiscordCommand::set_global_commands(http, cmds).await.map(|_| ()),
+    };
+    if let Err(e) = result {
+        tracing::error!(error = %e, "registering the slash commands failed");
+    }
+}
+
+/// The turn timer: every few seconds for the tables the adapter served.
+fn tick_forever(adapter: Arc<Adapter>) {
+    tokio::spawn(async move {
+        let mut every = tokio::time::interval(Duration::from_secs(5));
+        loop {
+            every.tick().await;
+            adapter.tick().await;
+        }
+    });
+}
+
+/// Serves Discord's interactions endpoint (no gateway): interactions come
+/// as signed HTTP requests, everything else goes through the REST API.
+async fn run_endpoint(
+    app: Arc<dyn App>,
+    config: &DiscordConfig,
+    addr: std::net::SocketAddr,
+    key: &str,
+) -> Result<(), RunError> {
+    let mut b = HttpBuilder::new(&config.token);
+    if let Some(api) = &config.api_url {
+        b = b.proxy(api.as_str()).ratelimiter_disabled(true);
+    }
+    let http = Arc::new(b.build());
+    let info = http.get_current_application_info().await?;
+    http.set_application_id(info.id);
+    register(&http, config.dev_guild).await;
+    let adapter = Arc::new(Adapter::new(app, http, config.mention));
+    tick_forever(adapter.clone());
+    let endpoint = crate::http::Endpoint::new(adapter, key).map_err(RunError::Endpoint)?;
+    let listener = tokio::net::TcpListener::bind(addr).await.map_err(|e| RunError::Endpoint(e.to_string()))?;
+    crate::http::serve(Arc::new(endpoint), listener).await.map_err(|e| RunError::Endpoint(e.to_string()))
 }
 
 /// Connects to Discord and serves until the connection ends. Several
 /// processes may serve one Redis; serenity shards as Discord recommends.
+/// With an interactions endpoint configured, serves that instead of the
+/// gateway.
 pub async fn run(app: Arc<dyn App>, config: DiscordConfig) -> Result<(), RunError> {
+    if let (Some(addr), Some(key)) = (config.endpoint, config.public_key.as_deref()) {
+        return run_endpoint(app, &config, addr, key).await;
+    }
     let intents = GatewayIntents::GUILDS;
     let events = Events {
         app,
