@@ -30,6 +30,16 @@ pub enum Input {
     Text(String),
     /// A typed command.
     Command(Command),
+    /// A click on a hand's button: the command and the hand's
+    /// [`HandModel::stamp`]. A click on a hand the deal has moved past (a
+    /// double click, an old message) is refused with a fresh hand instead
+    /// of playing, say, the second copy of a card.
+    Clicked {
+        /// The command.
+        command: Command,
+        /// The stamp of the hand clicked.
+        stamp: String,
+    },
 }
 
 /// Everything one service call owes the platforms.
@@ -123,6 +133,9 @@ pub struct HandModel {
     pub choices: Vec<Choice>,
     /// Show the hand again.
     pub refresh: Choice,
+    /// Where the deal stood when this hand was made (the deal and the
+    /// number of moves); buttons carry it back with [`Input::Clicked`].
+    pub stamp: String,
 }
 
 /// A card of a hand.

@@ -659,7 +659,12 @@ pub fn party_name(l: Lang, p: Party) -> &'static str {
 
 /// A hand as data for platforms with buttons: the cards (a pair once, in
 /// the contract's order, playable ones marked) and the choices legal now.
-pub fn hand_model(l: Lang, channel: &crate::ids::ChannelId, view: &SeatView) -> crate::outbox::HandModel {
+pub fn hand_model(
+    l: Lang,
+    channel: &crate::ids::ChannelId,
+    view: &SeatView,
+    stamp: String,
+) -> crate::outbox::HandModel {
     use crate::command::{Command, PovertyStep};
     use crate::outbox::{CardChoice, Choice, HandModel};
     let playable = view.legal_cards();
@@ -692,6 +697,7 @@ pub fn hand_model(l: Lang, channel: &crate::ids::ChannelId, view: &SeatView) -> 
         cards,
         choices,
         refresh: Choice { label: l.t("refresh", "aktualisieren").to_string(), command: Command::Hand },
+        stamp,
     }
 }
 
@@ -724,4 +730,13 @@ pub fn your_turn(l: Lang) -> String {
 /// The answer to a delivery that was handled before.
 pub fn already_done(l: Lang) -> &'static str {
     l.t("already done", "schon erledigt")
+}
+
+/// The answer to a click on a hand the deal has moved past.
+pub fn stale(l: Lang) -> String {
+    l.t(
+        "That hand was out of date (the deal has moved on); here is your current one.",
+        "Dieses Blatt war veraltet (das Spiel ist weiter); hier ist dein aktuelles.",
+    )
+    .to_string()
 }

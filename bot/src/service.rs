@@ -80,6 +80,25 @@ enum Applied {
     Refused(Box<Table>, CommandError),
     /// Applied, with what happened.
     Done(Vec<Event>),
+    /// A click on a hand the deal has moved past.
+    Stale,
+}
+
+/// Where the deal stands for a person: the deal (a hash of the hands as
+/// dealt, so a redeal is a new deal) and the moves made so far.
+fn stamp(t: &Table, user: &UserId) -> Option<String> {
+    use std::hash::{Hash, Hasher};
+    t.view_for(user)?;
+    let g = t.game().ok()??;
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    g.dealt().hash(&mut h);
+    let moves = g.plays() + g.announcements().len() + g.bids().iter().flatten().count();
+    Some(format!("{:08x}.{moves}", h.finish() as u32))
+}
+
+/// Whether a command is a move in the deal (what a stale click must not do).
+fn is_move(cmd: &Command) -> bool {
+    matches!(cmd, Command::Play(_) | Command::Bid(_) | Command::Announce(_) | Command::Poverty(_))
 }
 
 /// The platform-neutral bot.
@@ -253,7 +272,7 @@ impl<S: Store> Service<S> {
         delivery: Option<&str>,
     ) -> Result<Outbox, ServiceError> {
         match command::parse(text) {
-            Ok(cmd) => self.execute_delivery(ch, actor, cmd, delivery).await,
+            Ok(cmd) => self.execute_stamped(ch, actor, cmd, delivery, None).await,
             Err(e) => {
                 let (t, _) = self.table(ch).await?;
                 let mut out = Outbox::new(ch.clone(), t.lang);
@@ -278,12 +297,26 @@ impl<S: Store> Service<S> {
         cmd: Command,
         delivery: Option<&str>,
     ) -> Result<Outbox, ServiceError> {
+        self.execute_stamped(ch, actor, cmd, delivery, None).await
+    }
+
+    /// Executes a command clicked on a hand made at `stamp` (see
+    /// [`Input::Clicked`]); `None`: not from a hand.
+    pub async fn execute_stamped(
+        &self,
+        ch: &ChannelId,
+        actor: &Actor,
+        cmd: Command,
+        delivery: Option<&str>,
+        clicked: Option<&str>,
+    ) -> Result<Outbox, ServiceError> {
         // (no card in any field: the command's kind only)
         let span = info_span!("command", channel = %ch, user = %actor.user, command = cmd_kind(&cmd), delivery = delivery.unwrap_or(""));
         async {
             let now = self.now_ms();
             let strong = self.strong;
             let (who, what, id) = (actor.clone(), cmd.clone(), delivery.map(str::to_string));
+            let clicked = clicked.map(str::to_string);
             let (table, applied) = self
                 .transact(ch, move |table, ctx, bots| {
                     if let Some(id) = &id {
@@ -295,6 +328,12 @@ impl<S: Store> Service<S> {
                         while table.delivered.len() > crate::table::DELIVERIES_KEPT {
                             table.delivered.pop_front();
                         }
+                    }
+                    if let Some(at) = &clicked
+                        && is_move(&what)
+                        && stamp(table, &who.user).as_deref() != Some(at.as_str())
+                    {
+                        return (Applied::Stale, false);
                     }
                     let before = table.clone();
                     let mut events = match table.apply(&who, &what, ctx) {
@@ -331,6 +370,16 @@ impl<S: Store> Service<S> {
                     Ok(out)
                 }
                 Applied::Done(events) => self.outbox(ch, &table, actor, &cmd, &events).await,
+                Applied::Stale => {
+                    let mut out = Outbox::new(ch.clone(), table.lang);
+                    out.actor = Some(actor.user.clone());
+                    let text = render::stale(table.lang);
+                    out.private.push(private(&table, &actor.user, Kind::Error, text));
+                    if let Some(p) = hand_private(&table, ch, &actor.user) {
+                        out.private.push(p);
+                    }
+                    Ok(out)
+                }
             }
         }
         .instrument(span)
@@ -523,7 +572,7 @@ fn private(t: &Table, to: &UserId, kind: Kind, text: String) -> Private {
 fn hand_private(t: &Table, ch: &ChannelId, to: &UserId) -> Option<Private> {
     let v = t.view_for(to)?;
     let mut p = private(t, to, Kind::Hand, render::hand(t.lang, &v));
-    p.hand = Some(render::hand_model(t.lang, ch, &v));
+    p.hand = Some(render::hand_model(t.lang, ch, &v, stamp(t, to).unwrap_or_default()));
     Some(p)
 }
 
@@ -548,6 +597,7 @@ impl<S: Store> App for Service<S> {
         let r = match input {
             Input::Text(text) => self.handle_delivery_opt(ch, actor, &text, delivery).await,
             Input::Command(cmd) => self.execute_delivery(ch, actor, cmd, delivery).await,
+            Input::Clicked { command, stamp } => self.execute_stamped(ch, actor, command, delivery, Some(&stamp)).await,
         };
         r.unwrap_or_else(|e| {
             tracing::error!(error = %e, channel = %ch, "a command could not be run");
@@ -565,7 +615,7 @@ impl<S: Store> App for Service<S> {
     async fn hand(&self, ch: &ChannelId, user: &UserId) -> Option<HandModel> {
         let (t, _) = self.table(ch).await.ok()?;
         let v = t.view_for(user)?;
-        Some(render::hand_model(t.lang, ch, &v))
+        Some(render::hand_model(t.lang, ch, &v, stamp(&t, user).unwrap_or_default()))
     }
 
     async fn seated(&self, ch: &ChannelId, user: &UserId) -> Option<Lang> {

@@ -169,3 +169,46 @@ async fn a_whole_deal_through_deliver_and_a_recording_transport() {
     let out = app.handle(&ch, &ps[0], Input::Text("table".into()), Some("d1")).await;
     assert!(out.duplicate && out.is_empty());
 }
+
+/// A click on a hand the deal has moved past (a double click, an old
+/// message) is refused with a fresh hand; the second copy of a card is not
+/// played by it.
+#[tokio::test]
+async fn a_click_on_an_old_hand_is_refused_with_a_fresh_one() {
+    let svc = Service::new(MemoryStore::default(), 29);
+    let app: &dyn App = &svc;
+    let ch = ChannelId::new(Platform::Terminal, "stale");
+    let ps = people();
+    let mut n = 0;
+    let t = Recording::default();
+    for p in &ps {
+        say(app, &t, &ch, p, Input::Text("join".into()), &mut n).await;
+    }
+    say(app, &t, &ch, &ps[0], Input::Text("start".into()), &mut n).await;
+    for p in &ps {
+        say(app, &t, &ch, p, Input::Text("healthy".into()), &mut n).await;
+    }
+    // whoever leads: their hand, clicked twice (a double click)
+    let mut leader = None;
+    for p in &ps {
+        if let Some(h) = app.hand(&ch, &p.user).await
+            && h.cards.iter().any(|c| c.playable)
+        {
+            leader = Some((p.clone(), h));
+        }
+    }
+    let (p, hand) = leader.expect("someone leads");
+    let card = hand.cards.iter().find(|c| c.playable).unwrap().command.clone();
+    let click = || Input::Clicked { command: card.clone(), stamp: hand.stamp.clone() };
+    let first = app.handle(&ch, &p, click(), Some("click-1")).await;
+    assert!(first.private.iter().all(|m| m.kind != Kind::Error), "the first click plays");
+    assert!(first.table.is_some());
+    let second = app.handle(&ch, &p, click(), Some("click-2")).await;
+    let err = second.private.iter().find(|m| m.kind == Kind::Error).expect("the second click is refused");
+    assert!(err.text.contains("out of date"), "{}", err.text);
+    assert!(second.table.is_none(), "nothing happened at the table");
+    let fresh = second.private.iter().find_map(|m| m.hand.as_ref()).expect("with a fresh hand");
+    assert_ne!(fresh.stamp, hand.stamp);
+    // text commands are not stamped: they act on the deal as it is
+    assert!(app.hand(&ch, &p.user).await.is_some());
+}

@@ -339,8 +339,12 @@ impl Adapter {
         let span = info_span!("discord_interaction", id = %interaction.id());
         async {
             match translate(interaction) {
-                Inbound::Command { channel, actor, command, delivery, from_button } => {
-                    let exec = self.app.handle(&channel, &actor, Input::Command(command), Some(&delivery));
+                Inbound::Command { channel, actor, command, stamp, delivery, from_button } => {
+                    let input = match stamp {
+                        Some(stamp) => Input::Clicked { command, stamp },
+                        None => Input::Command(command),
+                    };
+                    let exec = self.app.handle(&channel, &actor, input, Some(&delivery));
                     tokio::pin!(exec);
                     let mut deferred = false;
                     let out = tokio::select! {

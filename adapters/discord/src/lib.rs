@@ -155,6 +155,8 @@ pub enum Inbound {
         actor: Actor,
         /// The command.
         command: Command,
+        /// The stamp of the hand whose button was clicked.
+        stamp: Option<String>,
         /// The interaction id (duplicate deliveries change state once).
         delivery: String,
         /// A click on a private hand: answer by updating the clicked
@@ -310,6 +312,7 @@ fn from_command(ci: &CommandInteraction) -> Inbound {
             channel: channel(ci.channel_id),
             actor,
             command,
+            stamp: None,
             delivery: ci.id.to_string(),
             from_button: false,
         },
@@ -317,19 +320,25 @@ fn from_command(ci: &CommandInteraction) -> Inbound {
     }
 }
 
-/// The custom id of a button: `doko:` and the command's canonical text
-/// (which the bot's one parser reads back), then `@` and the table's
+/// The custom id of a hand's button: `doko:` and the command's canonical
+/// text (which the bot's one parser reads back), then `@` and the table's
 /// channel, so a hand shown anywhere (an ephemeral reply, a direct
-/// message) acts at its table: `doko:play CQ@123`, `doko:bid healthy@123`.
-pub fn button_id(command: &Command, table: &ChannelId) -> String {
-    format!("{BUTTON_PREFIX}{command}@{}", table.id)
+/// message) acts at its table, then `~` and the hand's stamp, so a click on
+/// an out-of-date hand is refused: `doko:play CQ@123~1a2b3c4d.17`.
+pub fn button_id(command: &Command, hand: &HandModel) -> String {
+    format!("{BUTTON_PREFIX}{command}@{}~{}", hand.channel.id, hand.stamp)
 }
 
 fn from_component(ci: &ComponentInteraction) -> Inbound {
+    // the hand's stamp: `...~stamp`
+    let (id, stamp) = match ci.data.custom_id.rsplit_once('~') {
+        Some((id, stamp)) => (id, Some(stamp.to_string())),
+        None => (ci.data.custom_id.as_str(), None),
+    };
     // the table's channel: `...@channel`
-    let (id, table) = match ci.data.custom_id.rsplit_once('@') {
+    let (id, table) = match id.rsplit_once('@') {
         Some((id, ch)) if ch.chars().all(|c| c.is_ascii_digit()) && !ch.is_empty() => (id, Some(ch)),
-        _ => (ci.data.custom_id.as_str(), None),
+        _ => (id, None),
     };
     let Some(rest) = id.strip_prefix(BUTTON_PREFIX) else {
         return Inbound::Refused { reason: format!("unknown button {id}") };
@@ -347,6 +356,7 @@ fn from_component(ci: &ComponentInteraction) -> Inbound {
             // in a DM there are no guild permissions: never an admin there
             actor: actor(&ci.user, ci.member.as_ref(), ci.guild_id.is_some() || table.is_some()),
             command,
+            stamp,
             delivery: ci.id.to_string(),
             // only a private hand (ephemeral, or in a DM) is updated in
             // place; a click under the public table message gets a new
@@ -408,7 +418,7 @@ pub fn play_choices(hand: Option<&HandModel>, prefix: &str) -> Vec<(String, Stri
 /// refresh button; at most five rows of five (Discord's limits). Every
 /// button names its table's channel.
 pub fn hand_components(hand: &HandModel) -> Vec<CreateActionRow> {
-    let ch = &hand.channel;
+    let ch = hand;
     let mut buttons: Vec<CreateButton> = hand
         .cards
         .iter()

@@ -18,7 +18,7 @@ fn inbound(name: &str) -> Inbound {
 
 #[test]
 fn a_slash_command_in_a_guild_becomes_a_command() {
-    let Inbound::Command { channel, actor, command, delivery, from_button } = inbound("slash-play") else {
+    let Inbound::Command { channel, actor, command, delivery, from_button, .. } = inbound("slash-play") else {
         panic!("a command")
     };
     assert_eq!(command, Command::Play(Card::CQ), "kreuz dame is the queen of clubs");
@@ -92,13 +92,13 @@ fn autocomplete_offers_only_playable_cards() {
     let seat = g.to_act().unwrap();
     let view = g.view(seat);
     let ch = doko_bot::ChannelId::new(Platform::Discord, "910000000000000000");
-    let hand = doko_bot::render::hand_model(Lang::En, &ch, &view);
+    let hand = doko_bot::render::hand_model(Lang::En, &ch, &view, String::new());
     let all = play_choices(Some(&hand), "");
     assert_eq!(all.len(), view.legal_cards().distinct().len());
     let hearts = play_choices(Some(&hand), &prefix);
     assert!(hearts.iter().all(|(_, code)| code.starts_with('H')), "{hearts:?}");
     let other = g.current_trick().leader.next();
-    let other_hand = doko_bot::render::hand_model(Lang::En, &ch, &g.view(other));
+    let other_hand = doko_bot::render::hand_model(Lang::En, &ch, &g.view(other), String::new());
     assert!(play_choices(Some(&other_hand), "").is_empty(), "not on turn: nothing playable");
     assert!(play_choices(None, "").is_empty());
 }

@@ -224,7 +224,7 @@ async fn scripted<S: doko_bot::Store + Clone>(store: S, session: Option<u32>) {
         let user: usize = key.chars().last().unwrap().to_digit(10).unwrap() as usize;
         let uid = doko_bot::UserId::new(doko_bot::Platform::Discord, format!("80000000000000000{user}"));
         let view = t.view_for(&uid).unwrap();
-        let hand = doko_bot::render::hand_model(t.lang, &ch, &view);
+        let hand = doko_bot::App::hand(&*service, &ch, &uid).await.unwrap();
         // autocomplete agrees with the view
         let choices = play_choices(Some(&hand), "");
         assert_eq!(choices.len(), view.legal_cards().distinct().len());
@@ -234,7 +234,7 @@ async fn scripted<S: doko_bot::Store + Clone>(store: S, session: Option<u32>) {
         let buttons =
             hand.cards.iter().filter(|c| c.playable).map(|c| &c.command).chain(hand.choices.iter().map(|c| &c.command));
         for command in buttons {
-            let id = doko_discord::button_id(command, &ch);
+            let id = doko_discord::button_id(command, &hand);
             adapter.handle(&s.click(user, &id)).await.unwrap();
             interactions += 1;
             if service.table(&ch).await.unwrap().1 != version {
@@ -388,7 +388,8 @@ async fn the_public_my_hand_button_answers_privately_and_dm_clicks_play_at_the_t
     p["channel_id"] = json!("930000000000000000");
     p["channel"] = json!({"id": "930000000000000000", "type": 1});
     p["context"] = json!(1);
-    p["data"]["custom_id"] = json!(doko_discord::button_id(&doko_bot::Command::from_action(action), &ch));
+    let hand = doko_bot::App::hand(&*service, &ch, &uid).await.unwrap();
+    p["data"]["custom_id"] = json!(doko_discord::button_id(&doko_bot::Command::from_action(action), &hand));
     let before = log.lock().unwrap().len();
     adapter.handle(&decode(&p.to_string()).unwrap()).await.unwrap();
     let (t2, _) = service.table(&ch).await.unwrap();
