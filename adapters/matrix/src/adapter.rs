@@ -170,10 +170,16 @@ pub async fn run(app: Arc<dyn App>, cfg: MatrixConfig, ready: impl FnOnce(&str))
         });
     }
     ready(me.as_str());
+    // one long poll after the other, with no pause between them: the SDK's
+    // own `sync` loop sleeps a second before a /sync that follows the last
+    // one within a second, which in a busy room (the bot's own messages end
+    // each long poll early) delays nearly every command; back off only on
+    // errors
+    let settings = SyncSettings::default().timeout(Duration::from_secs(30));
     let mut backoff = Duration::from_secs(1);
     loop {
-        match client.sync(SyncSettings::default()).await {
-            Ok(()) => return Ok(()),
+        match client.sync_once(settings.clone()).await {
+            Ok(_) => backoff = Duration::from_secs(1),
             Err(e) => {
                 tracing::warn!(error = %e, "sync failed; retrying in {backoff:?}");
                 tokio::time::sleep(backoff).await;
