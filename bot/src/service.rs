@@ -111,7 +111,7 @@ impl<S: Store> Service<S> {
                 if let Some(u) = self.to_act(&table)
                     && let Some(v) = table.view_for(&u)
                 {
-                    out.push(Message::private(&u, Kind::Hand, render::hand(table.lang, &v)));
+                    out.push(Message::private(&u, Kind::Hand, render::hand(table.lang(), &v)));
                 }
                 return Ok(out);
             }
@@ -144,7 +144,7 @@ impl<S: Store> Service<S> {
             Ok(cmd) => self.execute(ch, actor, cmd).await,
             Err(e) => {
                 let (t, _) = self.table(ch).await?;
-                Ok(vec![Message::private(&actor.user, Kind::Error, render::parse_error(t.lang, &e))])
+                Ok(vec![Message::private(&actor.user, Kind::Error, render::parse_error(t.lang(), &e))])
             }
         }
     }
@@ -184,13 +184,9 @@ impl<S: Store> Service<S> {
             for _attempt in 0..64 {
                 let (mut table, version) = self.table(ch).await?;
                 if let Some(id) = delivery {
-                    if table.delivered.iter().any(|d| d == id) {
+                    if !table.remember_delivery(id) {
                         tracing::debug!("duplicate delivery ignored");
                         return Ok(Vec::new());
-                    }
-                    table.delivered.push_back(id.to_string());
-                    while table.delivered.len() > crate::table::DELIVERIES_KEPT {
-                        table.delivered.pop_front();
                     }
                 }
                 let before = table.clone();
@@ -201,7 +197,7 @@ impl<S: Store> Service<S> {
                     Err(e) => {
                         let text = match &e {
                             crate::table::CommandError::Rule(r) => render::rule_error(&before, r),
-                            e => render::error(table.lang, e),
+                            e => render::error(table.lang(), e),
                         };
                         return Ok(vec![Message::private(&actor.user, Kind::Error, text)]);
                     }
@@ -213,7 +209,7 @@ impl<S: Store> Service<S> {
                     Ok(ev) => events.extend(ev),
                     Err(e) => {
                         tracing::error!(error = %e, "computer players failed");
-                        return Ok(vec![Message::private(&actor.user, Kind::Error, render::error(table.lang, &e))]);
+                        return Ok(vec![Message::private(&actor.user, Kind::Error, render::error(table.lang(), &e))]);
                     }
                 }
                 let records = std::mem::take(&mut ctx.new_records);
@@ -244,7 +240,7 @@ impl<S: Store> Service<S> {
         cmd: &Command,
         events: &[Event],
     ) -> Result<Vec<Message>, ServiceError> {
-        let l = t.lang;
+        let l = t.lang();
         let mut out = Vec::new();
         let me = &actor.user;
         match cmd {
@@ -253,7 +249,7 @@ impl<S: Store> Service<S> {
             Command::Stats => out.push(Message::public(Kind::Stats, render::stats(t))),
             Command::Rules(RulesCmd::Show) => out.push(Message::public(Kind::Rules, render::rules(t))),
             Command::Record(n) => {
-                let n = n.unwrap_or(t.records);
+                let n = n.unwrap_or(t.records());
                 let text = match self.store.record(ch, n).await? {
                     Some(r) => r,
                     None => l.t("no such record", "kein solches Protokoll").to_string(),
@@ -293,8 +289,8 @@ impl<S: Store> Service<S> {
             // hands: everyone at a new deal, else the actor and whoever acts next
             let dealt = events.iter().any(|e| matches!(e, Event::Dealt { .. }));
             let mut users: Vec<UserId> = Vec::new();
-            for s in &t.seats {
-                if let Occupant::Human { user } = &s.occupant
+            for s in t.seats() {
+                if let Occupant::Human { user } = s.occupant()
                     && (dealt || user == me || self.to_act(t).as_ref() == Some(user))
                     && !users.contains(user)
                 {
@@ -312,21 +308,17 @@ impl<S: Store> Service<S> {
 
     /// The person who must act now, if a person must.
     fn to_act(&self, t: &Table) -> Option<UserId> {
-        let (_, ts) = t.person_to_act()?;
-        match &t.seats[ts].occupant {
-            Occupant::Human { user } => Some(user.clone()),
-            Occupant::Computer { .. } => None,
-        }
+        t.person_to_act().map(|(user, _)| user)
     }
 
     /// Remembers the platform's id of a channel's public table message.
     pub async fn set_display(&self, ch: &ChannelId, id: Option<String>) -> Result<(), ServiceError> {
         for _attempt in 0..64 {
             let (mut table, version) = self.table(ch).await?;
-            if table.display == id {
+            if *table.display() == id {
                 return Ok(());
             }
-            table.display = id.clone();
+            table.set_display(id.clone());
             let json = serde_json::to_string(&table)?;
             if let Commit::Done(_) = self.store.commit(ch, version, &json, &[]).await? {
                 return Ok(());
