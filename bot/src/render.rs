@@ -6,12 +6,14 @@
 
 use std::fmt::Write;
 
-use doko_engine::{Action, Bid, Contract, Party, Phase, RedealReason, Reservation, Rules, SeatView, SeenBid};
+use doko_engine::{
+    Action, Bid, Contract, Party, Phase, RedealReason, Reservation, Rules, SeatView, SeenBid, SessionError,
+};
 
 use crate::command::{ParseError, help};
 use crate::ids::UserId;
 use crate::lang::Lang;
-use crate::table::{CommandError, Event, Summary, Table};
+use crate::table::{CommandError, Event, PovertyMove, Summary, Table};
 
 /// Who may see a message.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -72,7 +74,7 @@ impl Message {
 
 /// Events as one public message.
 pub fn events(t: &Table, ev: &[Event]) -> Option<String> {
-    let l = t.lang;
+    let l = t.lang();
     let mut out = String::new();
     for e in ev {
         let line = match e {
@@ -116,14 +118,14 @@ pub fn events(t: &Table, ev: &[Event]) -> Option<String> {
             Event::Announced { name, call } => format!("{name}: {}!", l.call(*call)),
             Event::Poverty { name, step } => {
                 let w = match (l, *step) {
-                    (Lang::De, "gave") => "legt die Armut ab",
-                    (Lang::De, "accepted") => "nimmt die Armut",
-                    (Lang::De, "declined") => "lehnt die Armut ab",
-                    (Lang::De, "returned") => "gibt Karten zurück",
-                    (_, "gave") => "puts the poverty down",
-                    (_, "accepted") => "takes the poverty",
-                    (_, "declined") => "declines the poverty",
-                    _ => "returns cards",
+                    (Lang::De, PovertyMove::Gave) => "legt die Armut ab",
+                    (Lang::De, PovertyMove::Accepted) => "nimmt die Armut",
+                    (Lang::De, PovertyMove::Declined) => "lehnt die Armut ab",
+                    (Lang::De, PovertyMove::Returned) => "gibt Karten zurück",
+                    (_, PovertyMove::Gave) => "puts the poverty down",
+                    (_, PovertyMove::Accepted) => "takes the poverty",
+                    (_, PovertyMove::Declined) => "declines the poverty",
+                    (_, PovertyMove::Returned) => "returns cards",
                 };
                 format!("{name} {w}.")
             }
@@ -277,15 +279,15 @@ fn reason(l: Lang, r: doko_engine::Reason) -> &'static str {
 
 /// The table as everybody sees it.
 pub fn table(t: &Table) -> String {
-    let l = t.lang;
+    let l = t.lang();
     let mut out = String::new();
-    let _ = writeln!(out, "{} {}", l.t("Rules:", "Regeln:"), rules_line(&t.rules));
+    let _ = writeln!(out, "{} {}", l.t("Rules:", "Regeln:"), rules_line(t.rules()));
     let g = match t.game() {
         Ok(Some(g)) => g,
         _ => {
-            let names: Vec<&str> = t.seats.iter().map(|s| s.name.as_str()).collect();
-            let _ = writeln!(out, "{} ({}/4): {}", l.t("Seats", "Plätze"), t.seats.len(), names.join(", "));
-            if t.seats.len() >= 4 {
+            let names: Vec<&str> = t.seats().iter().map(|s| s.name()).collect();
+            let _ = writeln!(out, "{} ({}/4): {}", l.t("Seats", "Plätze"), t.seats().len(), names.join(", "));
+            if t.seats().len() >= 4 {
                 let _ = writeln!(out, "{}", l.t("Say start to deal.", "Mit start wird gegeben."));
             }
             return out;
@@ -444,27 +446,27 @@ fn bid_word(l: Lang, b: Bid) -> String {
 
 /// The score sheet.
 pub fn score(t: &Table) -> String {
-    let l = t.lang;
-    let Some(s) = &t.session else { return l.t("No session yet.", "Noch keine Runde.").into() };
+    let l = t.lang();
+    let Some(s) = t.session() else { return l.t("No session yet.", "Noch keine Runde.").into() };
     let mut out = String::new();
     let _ = writeln!(
         out,
         "{:>4}  {:<14} {}",
         "#",
         l.t("game", "Spiel"),
-        s.names.iter().map(|n| format!("{n:>10}")).collect::<String>()
+        s.names().iter().map(|n| format!("{n:>10}")).collect::<String>()
     );
-    let mut running = vec![0i64; s.names.len()];
-    for row in &s.sheet {
+    let mut running = vec![0i64; s.names().len()];
+    for row in s.sheet() {
         for (r, d) in running.iter_mut().zip(&row.scores) {
             *r += d;
         }
         let cells: String = running.iter().map(|v| format!("{v:>10}")).collect();
         let _ = writeln!(out, "{:>4}  {:<14} {cells}{}", row.deal, row.contract, if row.bock { " (Bock)" } else { "" });
     }
-    let sum: i64 = s.totals.iter().sum();
+    let sum: i64 = s.totals().iter().sum();
     let parity_ok = {
-        let active: Vec<i64> = s.totals.clone();
+        let active: Vec<i64> = s.totals().as_slice().to_vec();
         active.len() != 4 || active.iter().all(|v| v.rem_euclid(2) == active[0].rem_euclid(2))
     };
     let _ = writeln!(
@@ -475,9 +477,9 @@ pub fn score(t: &Table) -> String {
         sum,
         if parity_ok { l.t(", all even or all odd", ", alle gerade oder alle ungerade") } else { "" }
     );
-    if t.rules.compulsory_solos > 0 {
+    if t.rules().compulsory_solos > 0 {
         let owed: Vec<String> =
-            s.names.iter().zip(&s.duty_left).filter(|(_, d)| **d > 0).map(|(n, d)| format!("{n} {d}")).collect();
+            s.names().iter().zip(s.duty_left()).filter(|(_, d)| **d > 0).map(|(n, d)| format!("{n} {d}")).collect();
         if !owed.is_empty() {
             let _ = writeln!(out, "{} {}", l.t("Compulsory solos owed:", "Offene Pflichtsoli:"), owed.join(", "));
         }
@@ -487,7 +489,7 @@ pub fn score(t: &Table) -> String {
 
 /// Statistics of the channel.
 pub fn stats(t: &Table) -> String {
-    let l = t.lang;
+    let l = t.lang();
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -499,7 +501,7 @@ pub fn stats(t: &Table) -> String {
         l.t("won", "gew."),
         l.t("points", "Punkte")
     );
-    for st in t.stats.values().filter(|s| s.deals > 0) {
+    for st in t.stats().values().filter(|s| s.deals > 0) {
         let _ = writeln!(
             out,
             "{:<16}{:>8}{:>8}{:>8}{:>8}{:>9}",
@@ -511,11 +513,11 @@ pub fn stats(t: &Table) -> String {
 
 /// The rule set with what differs from the preset marked.
 pub fn rules(t: &Table) -> String {
-    let mut s = t.rules.to_string();
+    let mut s = t.rules().to_string();
     if let Some(g) = t.game().ok().flatten()
-        && g.rules() != &t.rules
+        && g.rules() != t.rules()
     {
-        s.push_str(t.lang.t(
+        s.push_str(t.lang().t(
             "(the deal being played uses the rules it was dealt with)\n",
             "(das laufende Spiel gilt mit den Regeln, mit denen es gegeben wurde)\n",
         ));
@@ -526,7 +528,7 @@ pub fn rules(t: &Table) -> String {
 /// A rule the engine enforced, told with names and card symbols.
 pub fn rule_error(t: &Table, e: &doko_engine::ActionError) -> String {
     use doko_engine::ActionError as A;
-    let l = t.lang;
+    let l = t.lang();
     let n = |s: doko_engine::Seat| t.name_of(s);
     match e {
         A::DealOver => l.t("the deal is over", "das Spiel ist vorbei").into(),
@@ -633,6 +635,13 @@ pub fn error(l: Lang, e: &CommandError) -> String {
         CommandError::ComputerPlays => "ein Computer spielt deinen Platz; mit back übernimmst du".into(),
         CommandError::NotAway => "du bist nicht weg".into(),
         CommandError::NoRecord(n) => format!("kein Protokoll Nummer {n}"),
+        CommandError::Session(SessionError::MustBidSolo { .. }) => {
+            "dieses Spiel ist ein Pflichtsolo (Vorführen): du musst ein Solo ansagen".into()
+        }
+        CommandError::Session(SessionError::OnlyForcedBids { .. }) => {
+            "dieses Spiel ist ein Pflichtsolo (Vorführen): nur der Vorgeführte sagt an; sag gesund".into()
+        }
+        CommandError::Session(SessionError::Over) => "die Runde ist zu Ende".into(),
         other => other.to_string(),
     }
 }

@@ -21,7 +21,7 @@ use crate::outbox::{App, HandModel, Input, Notice, Outbox, Private, TableMessage
 use crate::player;
 use crate::render::{self, Kind};
 use crate::store::{Commit, Store, StoreError};
-use crate::table::{CommandError, Ctx, Event, Occupant, Table};
+use crate::table::{CommandError, Ctx, Event, Table};
 
 /// A failure of the service itself (not a refused command).
 #[derive(Debug, thiserror::Error)]
@@ -231,7 +231,7 @@ impl<S: Store> Service<S> {
                     (events, commit)
                 })
                 .await?;
-            let mut out = Outbox::new(ch.clone(), table.lang);
+            let mut out = Outbox::new(ch.clone(), table.lang());
             if events.is_empty() {
                 return Ok(out);
             }
@@ -275,9 +275,9 @@ impl<S: Store> Service<S> {
             Ok(cmd) => self.execute_stamped(ch, actor, cmd, delivery, None).await,
             Err(e) => {
                 let (t, _) = self.table(ch).await?;
-                let mut out = Outbox::new(ch.clone(), t.lang);
+                let mut out = Outbox::new(ch.clone(), t.lang());
                 out.actor = Some(actor.user.clone());
-                out.private.push(private(&t, &actor.user, Kind::Error, render::parse_error(t.lang, &e)));
+                out.private.push(private(&t, &actor.user, Kind::Error, render::parse_error(t.lang(), &e)));
                 Ok(out)
             }
         }
@@ -319,15 +319,11 @@ impl<S: Store> Service<S> {
             let clicked = clicked.map(str::to_string);
             let (table, applied) = self
                 .transact(ch, move |table, ctx, bots| {
-                    if let Some(id) = &id {
-                        if table.delivered.iter().any(|d| d == id) {
-                            tracing::debug!("duplicate delivery ignored");
-                            return (Applied::Duplicate, false);
-                        }
-                        table.delivered.push_back(id.clone());
-                        while table.delivered.len() > crate::table::DELIVERIES_KEPT {
-                            table.delivered.pop_front();
-                        }
+                    if let Some(id) = &id
+                        && !table.remember_delivery(id)
+                    {
+                        tracing::debug!("duplicate delivery ignored");
+                        return (Applied::Duplicate, false);
                     }
                     if let Some(at) = &clicked
                         && is_move(&what)
@@ -354,7 +350,7 @@ impl<S: Store> Service<S> {
                 .await?;
             match applied {
                 Applied::Duplicate => {
-                    let mut out = Outbox::new(ch.clone(), table.lang);
+                    let mut out = Outbox::new(ch.clone(), table.lang());
                     out.actor = Some(actor.user.clone());
                     out.duplicate = true;
                     Ok(out)
@@ -362,18 +358,18 @@ impl<S: Store> Service<S> {
                 Applied::Refused(before, e) => {
                     let text = match &e {
                         CommandError::Rule(r) => render::rule_error(&before, r),
-                        e => render::error(before.lang, e),
+                        e => render::error(before.lang(), e),
                     };
-                    let mut out = Outbox::new(ch.clone(), before.lang);
+                    let mut out = Outbox::new(ch.clone(), before.lang());
                     out.actor = Some(actor.user.clone());
                     out.private.push(private(&before, &actor.user, Kind::Error, text));
                     Ok(out)
                 }
                 Applied::Done(events) => self.outbox(ch, &table, actor, &cmd, &events).await,
                 Applied::Stale => {
-                    let mut out = Outbox::new(ch.clone(), table.lang);
+                    let mut out = Outbox::new(ch.clone(), table.lang());
                     out.actor = Some(actor.user.clone());
-                    let text = render::stale(table.lang);
+                    let text = render::stale(table.lang());
                     out.private.push(private(&table, &actor.user, Kind::Error, text));
                     if let Some(p) = hand_private(&table, ch, &actor.user) {
                         out.private.push(p);
@@ -396,7 +392,7 @@ impl<S: Store> Service<S> {
         cmd: &Command,
         events: &[Event],
     ) -> Result<Outbox, ServiceError> {
-        let l = t.lang;
+        let l = t.lang();
         let me = &actor.user;
         let mut out = Outbox::new(ch.clone(), l);
         out.actor = Some(me.clone());
@@ -409,7 +405,7 @@ impl<S: Store> Service<S> {
             Command::Stats => out.notices.push(notice(Kind::Stats, render::stats(t))),
             Command::Rules(RulesCmd::Show) => out.notices.push(notice(Kind::Rules, render::rules(t))),
             Command::Record(n) => {
-                let n = n.unwrap_or(t.records);
+                let n = n.unwrap_or(t.records());
                 let text = match self.store.record(ch, n).await? {
                     Some(r) => r,
                     None => l.t("no such record", "kein solches Protokoll").to_string(),
@@ -447,8 +443,8 @@ impl<S: Store> Service<S> {
             let dealt = events.iter().any(|e| matches!(e, Event::Dealt { .. }));
             let next = to_act(t);
             let mut users: Vec<&UserId> = Vec::new();
-            for s in &t.seats {
-                if let Occupant::Human { user } = &s.occupant
+            for s in t.seats().iter() {
+                if let Some(user) = s.user()
                     && (dealt || user == me || next.as_ref() == Some(user))
                     && !users.contains(&user)
                 {
@@ -468,18 +464,18 @@ impl<S: Store> Service<S> {
         TableMessage {
             events: render::events(t, events),
             table: render::table(t),
-            display: t.display.clone(),
+            display: t.display().clone(),
             to_act: to_act(t),
-            hand_label: render::hand_label(t.lang),
-            your_turn: render::your_turn(t.lang),
+            hand_label: render::hand_label(t.lang()),
+            your_turn: render::your_turn(t.lang()),
         }
     }
 
     /// Remembers the platform's id of a channel's public table message.
     pub async fn set_display(&self, ch: &ChannelId, id: Option<String>) -> Result<(), ServiceError> {
         self.transact(ch, move |table, _, _| {
-            let changed = table.display != id;
-            table.display = id.clone();
+            let changed = *table.display() != id;
+            table.set_display(id.clone());
             ((), changed)
         })
         .await
@@ -491,9 +487,9 @@ impl<S: Store> Service<S> {
     /// the deal starts; else the table and the person's hand.
     pub async fn open_with_computers_checked(&self, ch: &ChannelId, me: &Actor) -> Result<Outbox, ServiceError> {
         let (table, _) = self.table(ch).await?;
-        let running = table.session.as_ref().is_some_and(|s| s.deal.is_some());
+        let running = table.deal_running();
         let notice = |text: &str| Notice { kind: Kind::Help, text: text.to_string(), mention: None };
-        let l = table.lang;
+        let l = table.lang();
         if running {
             let mut out = self.execute(ch, me, Command::Table).await?;
             out.notices.insert(0, notice(l.t("Resuming the session.", "Die Runde geht weiter.")));
@@ -505,7 +501,7 @@ impl<S: Store> Service<S> {
             self.execute(ch, me, Command::Join).await?;
         }
         let (t, _) = self.table(ch).await?;
-        for _ in t.seats.len()..4 {
+        for _ in t.seats().len()..4 {
             self.execute(ch, me, Command::AddBot(Default::default())).await?;
         }
         let mut out = self.execute(ch, me, Command::Start).await?;
@@ -548,31 +544,27 @@ fn cmd_kind(cmd: &Command) -> &'static str {
 
 /// The person who must act now, if a person must.
 fn to_act(t: &Table) -> Option<UserId> {
-    let (_, ts) = t.person_to_act()?;
-    match &t.seats[ts].occupant {
-        Occupant::Human { user } => Some(user.clone()),
-        Occupant::Computer { .. } => None,
-    }
+    t.person_to_act().map(|(u, _)| u)
 }
 
 /// A private message to a person at a table.
 fn private(t: &Table, to: &UserId, kind: Kind, text: String) -> Private {
-    let seat = t.seat_of(to).map(|i| &t.seats[i]);
+    let seat = t.seat_of(to).and_then(|i| t.seats().get(i));
     Private {
         to: to.clone(),
         kind,
         text,
         hand: None,
         confidential: t.view_for(to).is_some(),
-        dm: seat.is_some_and(|s| s.dm),
+        dm: seat.is_some_and(|s| s.dm()),
     }
 }
 
 /// A person's hand as a private message, if they hold cards.
 fn hand_private(t: &Table, ch: &ChannelId, to: &UserId) -> Option<Private> {
     let v = t.view_for(to)?;
-    let mut p = private(t, to, Kind::Hand, render::hand(t.lang, &v));
-    p.hand = Some(render::hand_model(t.lang, ch, &v, stamp(t, to).unwrap_or_default()));
+    let mut p = private(t, to, Kind::Hand, render::hand(t.lang(), &v));
+    p.hand = Some(render::hand_model(t.lang(), ch, &v, stamp(t, to).unwrap_or_default()));
     Some(p)
 }
 
@@ -615,12 +607,12 @@ impl<S: Store> App for Service<S> {
     async fn hand(&self, ch: &ChannelId, user: &UserId) -> Option<HandModel> {
         let (t, _) = self.table(ch).await.ok()?;
         let v = t.view_for(user)?;
-        Some(render::hand_model(t.lang, ch, &v, stamp(&t, user).unwrap_or_default()))
+        Some(render::hand_model(t.lang(), ch, &v, stamp(&t, user).unwrap_or_default()))
     }
 
     async fn seated(&self, ch: &ChannelId, user: &UserId) -> Option<Lang> {
         match self.table(ch).await {
-            Ok((t, _)) => t.seat_of(user).map(|_| t.lang),
+            Ok((t, _)) => t.seat_of(user).map(|_| t.lang()),
             Err(e) => {
                 tracing::warn!(error = %e, channel = %ch, "table unreadable");
                 None
@@ -636,13 +628,10 @@ impl<S: Store> App for Service<S> {
     }
 
     async fn unreachable(&self, ch: &ChannelId, user: &UserId) -> bool {
-        let key = user.key();
+        let who = user.clone();
         let r = self
             .transact(ch, move |table, _, _| {
-                let new = !table.unreachable.contains(&key);
-                if new {
-                    table.unreachable.push(key.clone());
-                }
+                let new = table.note_unreachable(&who);
                 (new, new)
             })
             .await;

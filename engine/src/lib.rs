@@ -3,7 +3,8 @@
 //! A pure Doppelkopf rules engine: cards, deals from a seed, reservations,
 //! contracts, tricks, announcements, scoring per the DDV tournament rules
 //! and the house rules of `house-rules.md`, information views per seat,
-//! and game records (`doko-record/1`). No I/O, no clocks, no async.
+//! game records (`doko-record/1`), and sessions (dealer rotation,
+//! compulsory solos, Bock, the score sheet). No I/O, no clocks, no async.
 //!
 //! ```
 //! use doko_engine::{Action, Bid, Game, Rules, Seat};
@@ -28,12 +29,14 @@ mod cards;
 mod contract;
 mod error;
 mod game;
+mod player;
 mod playout;
 pub mod record;
 mod rng;
 mod rules;
 mod score;
 mod seat;
+mod session;
 mod view;
 
 pub use announce::{Announcement, Call, Level, ParseCallError};
@@ -44,6 +47,7 @@ pub use error::ActionError;
 pub use game::{
     Action, CurrentTrick, DealError, Game, Phase, Poverty, RedealReason, Trick, combinations, normal_game_trumps,
 };
+pub use player::{ByPlayer, MAX_PLAYERS, MIN_PLAYERS, Player};
 pub use playout::{playout, random_game};
 pub use record::{Record, RecordError, ReplayResult};
 pub use rng::{Rng, deal, deal_with, forehand};
@@ -52,4 +56,5 @@ pub use rules::{
 };
 pub use score::{Breakdown, Extras, Facts, Item, Reason, Score, evaluate};
 pub use seat::{Party, Seat};
+pub use session::{Deal, DealStart, NextDeal, Outcome, Scored, Session, SessionError, SheetRow, triggers_bock};
 pub use view::{PublicView, SeatView, SeenBid, SeenPoverty};

@@ -107,29 +107,29 @@ async fn two_services_on_one_redis_never_lose_or_double_an_action() {
         }
     }
     let (t, _) = s1.table(&ch).await.unwrap();
-    assert_eq!(t.seats.len(), 5);
+    assert_eq!(t.seats().len(), 5);
     assert_eq!(ok, 5, "exactly the seated five were told they joined");
-    let mut keys: Vec<String> = t.seats.iter().map(|s| s.key()).collect();
+    let mut keys: Vec<doko_bot::table::PlayerKey> = t.seats().iter().map(|s| s.key()).collect();
     keys.sort();
     keys.dedup();
     assert_eq!(keys.len(), 5);
     // 2. play on with four: the fifth leaves before the deal
-    let fifth = &t.seats[4];
+    let fifth = &t.seats()[doko_bot::table::TableSeat::new(4)];
     let leaver = Actor::new(
-        match &fifth.occupant {
+        match fifth.occupant() {
             doko_bot::table::Occupant::Human { user } => user.clone(),
             _ => unreachable!(),
         },
-        fifth.name.clone(),
+        fifth.name(),
         true,
     );
     s1.execute(&ch, &leaver, Command::Leave).await.unwrap().messages();
     let (t, _) = s1.table(&ch).await.unwrap();
     let people: Vec<Actor> = t
-        .seats
+        .seats()
         .iter()
-        .map(|s| match &s.occupant {
-            doko_bot::table::Occupant::Human { user } => Actor::new(user.clone(), s.name.clone(), true),
+        .map(|s| match s.occupant() {
+            doko_bot::table::Occupant::Human { user } => Actor::new(user.clone(), s.name(), true),
             _ => unreachable!(),
         })
         .collect();
@@ -161,7 +161,7 @@ async fn two_services_on_one_redis_never_lose_or_double_an_action() {
         let (t, _) = s1.table(&ch).await.unwrap();
         if let Some(g) = t.game().unwrap() {
             let after = g.plays() + g.bids().iter().flatten().count();
-            if t.session.as_ref().unwrap().deals == 0 {
+            if t.session().unwrap().deals() == 0 {
                 assert_eq!(after, before + 1, "exactly one action more");
             }
         }

@@ -29,8 +29,8 @@ async fn table_with_timeout(policy: &str) -> (Service<MemoryStore>, ChannelId, V
 async fn reminder_then_a_computer_stands_in_until_the_player_is_back() {
     let (svc, ch, ps) = table_with_timeout("standin").await;
     let (t, _) = svc.table(&ch).await.unwrap();
-    let (key, ts) = t.person_to_act().expect("a person is to bid");
-    let slow = ps.iter().find(|a| a.user.key() == key).unwrap();
+    let (user, ts) = t.person_to_act().expect("a person is to bid");
+    let slow = ps.iter().find(|a| a.user == user).unwrap();
     // nothing before half time
     tokio::time::advance(Duration::from_secs(29)).await;
     assert!(svc.tick(&ch).await.unwrap().messages().is_empty());
@@ -47,7 +47,7 @@ async fn reminder_then_a_computer_stands_in_until_the_player_is_back() {
     let ev = m.iter().find(|m| m.kind == Kind::Events).expect("time is up");
     assert!(ev.text.contains("time is up; a computer plays the seat"), "{}", ev.text);
     let (t, _) = svc.table(&ch).await.unwrap();
-    assert!(t.seats[ts].stand_in.is_some());
+    assert!(t.seats()[ts].stand_in().is_some());
     let g = t.game().unwrap().unwrap();
     let slow_seat = t.game_seat(ts).unwrap();
     assert!(g.bids()[slow_seat.index()].is_some(), "the computer bid for the seat");
@@ -55,7 +55,7 @@ async fn reminder_then_a_computer_stands_in_until_the_player_is_back() {
     let m = svc.handle(&ch, slow, "back").await.unwrap().messages();
     assert!(m.iter().all(|m| m.kind != Kind::Error), "{m:?}");
     let (t, _) = svc.table(&ch).await.unwrap();
-    assert!(t.seats[ts].stand_in.is_none());
+    assert!(t.seats()[ts].stand_in().is_none());
 }
 
 #[tokio::test(start_paused = true)]
@@ -66,7 +66,7 @@ async fn time_up_aborts_the_deal_under_the_abort_policy() {
     assert!(m.iter().any(|m| m.text.contains("the deal is aborted")), "{m:?}");
     let (t, _) = svc.table(&ch).await.unwrap();
     assert!(t.game().unwrap().is_none());
-    assert_eq!(t.session.as_ref().unwrap().deals, 0, "an aborted deal is not scored");
+    assert_eq!(t.session().unwrap().deals(), 0, "an aborted deal is not scored");
     let m = svc.handle(&ch, &ps[0], "start").await.unwrap().messages();
     assert!(m.iter().all(|m| m.kind != Kind::Error), "{m:?}");
     let (t, _) = svc.table(&ch).await.unwrap();

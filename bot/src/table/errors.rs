@@ -1,0 +1,71 @@
+//! Why a command was refused.
+
+use doko_engine::{ActionError, RuleError, SessionError};
+
+/// Why a command was refused: data, rendered for people by `render`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CommandError {
+    /// Not seated at this table.
+    #[error("you are not seated at this table")]
+    NotSeated,
+    /// Already seated.
+    #[error("you are already seated")]
+    AlreadySeated,
+    /// All seats taken.
+    #[error("the table is full")]
+    TableFull,
+    /// Fewer than four seated.
+    #[error("{0} of 4 seats taken; join or addbot first")]
+    NotEnoughPlayers(usize),
+    /// A deal is running.
+    #[error("a deal is running")]
+    DealRunning,
+    /// No deal is running.
+    #[error("no deal is running; start one")]
+    NoDeal,
+    /// The player sits out this deal (five at the table).
+    #[error("you sit out this deal (you deal)")]
+    SittingOut,
+    /// Only admins.
+    #[error("only the channel's admins may do that")]
+    NotAdmin,
+    /// A computer plays this seat.
+    #[error("a computer plays your seat; say back to take it over")]
+    ComputerPlays,
+    /// Not away.
+    #[error("you are not away")]
+    NotAway,
+    /// The engine refused a game action.
+    #[error("{0}")]
+    Rule(ActionError),
+    /// A house-rule error.
+    #[error("{0}")]
+    Rules(#[from] RuleError),
+    /// The session refused (a forced solo, the session is over, ...).
+    #[error("{0}")]
+    Session(SessionError),
+    /// No such record.
+    #[error("no record number {0}")]
+    NoRecord(u32),
+    /// The stored deal could not be rebuilt or played on (a bug or a
+    /// damaged store).
+    #[error("the stored deal is damaged: {0}")]
+    Damaged(String),
+}
+
+impl From<ActionError> for CommandError {
+    fn from(e: ActionError) -> CommandError {
+        CommandError::Rule(e)
+    }
+}
+
+impl From<SessionError> for CommandError {
+    fn from(e: SessionError) -> CommandError {
+        match e {
+            SessionError::Action(a) => CommandError::Rule(a),
+            SessionError::DealRunning => CommandError::DealRunning,
+            SessionError::NoDeal => CommandError::NoDeal,
+            e => CommandError::Session(e),
+        }
+    }
+}

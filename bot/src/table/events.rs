@@ -1,0 +1,135 @@
+//! What happened at the table, as data for rendering.
+
+use doko_engine::{Action, Bid, Call, Card, Contract, Item, Party, RedealReason};
+
+/// A poverty step as the table sees it (the cards stay private).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum PovertyMove {
+    /// The pauper put the cards down.
+    Gave,
+    /// A player took the poverty.
+    Accepted,
+    /// A player declined it.
+    Declined,
+    /// The acceptor returned cards.
+    Returned,
+}
+
+/// Something that happened, for rendering.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Event {
+    /// Took a seat.
+    Joined(String),
+    /// Left.
+    Left(String),
+    /// A computer sat down.
+    ComputerJoined(String),
+    /// A computer took over a seat.
+    Away(String),
+    /// A person took their seat back.
+    Back(String),
+    /// A deal was dealt.
+    Dealt {
+        /// Deal number from 1.
+        number: u32,
+        /// The dealer's name.
+        dealer: String,
+        /// Counts double.
+        bock: bool,
+        /// A forced solo by this player.
+        forced: Option<String>,
+    },
+    /// A seat answered the reservation query (only healthy or not is public).
+    Bid {
+        /// Who.
+        name: String,
+        /// Said "Vorbehalt".
+        reserved: bool,
+    },
+    /// A card was played.
+    Played {
+        /// Who.
+        name: String,
+        /// The card.
+        card: Card,
+    },
+    /// A trick was completed.
+    TrickWon {
+        /// Who took it.
+        name: String,
+        /// Its points.
+        points: u32,
+    },
+    /// An announcement.
+    Announced {
+        /// Who.
+        name: String,
+        /// What.
+        call: Call,
+    },
+    /// A poverty step (public part).
+    Poverty {
+        /// Who.
+        name: String,
+        /// What.
+        step: PovertyMove,
+    },
+    /// The deal ended with a score.
+    Scored(Box<Summary>),
+    /// The deal was void.
+    Redeal(RedealReason),
+    /// The session ended.
+    SessionOver,
+    /// Rules changed.
+    RulesChanged,
+    /// A person's time is running out.
+    Reminder(String),
+    /// A person's time ran out; a computer plays for them.
+    TimedOut(String),
+    /// A person's time ran out; the deal is aborted.
+    Aborted(String),
+    /// Language changed.
+    LangChanged,
+}
+
+/// The result of a scored deal, for the table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Summary {
+    /// Deal number in the session.
+    pub number: u32,
+    /// Record number in the channel.
+    pub record: u32,
+    /// The contract.
+    pub contract: Contract,
+    /// The declarer's name.
+    pub declarer: Option<String>,
+    /// Re's names.
+    pub re: Vec<String>,
+    /// Kontra's names.
+    pub kontra: Vec<String>,
+    /// Card points `[re, kontra]`.
+    pub card_points: [u32; 2],
+    /// The winner, if any.
+    pub winner: Option<Party>,
+    /// The game value.
+    pub value: i32,
+    /// Every item of the value.
+    pub items: Vec<Item>,
+    /// Points of this deal per session player (name, points).
+    pub scores: Vec<(String, i64)>,
+    /// Counted double.
+    pub bock: bool,
+}
+
+/// The public event of a game action.
+pub(super) fn event_for(name: String, action: Action) -> Event {
+    match action {
+        Action::Bid(b) => Event::Bid { name, reserved: b != Bid::Healthy },
+        Action::Play(card) => Event::Played { name, card },
+        Action::Announce(call) => Event::Announced { name, call },
+        Action::Give(_) => Event::Poverty { name, step: PovertyMove::Gave },
+        Action::Answer(true) => Event::Poverty { name, step: PovertyMove::Accepted },
+        Action::Answer(false) => Event::Poverty { name, step: PovertyMove::Declined },
+        Action::Return(_) => Event::Poverty { name, step: PovertyMove::Returned },
+    }
+}

@@ -1,0 +1,113 @@
+//! Playing a session: dealing, a person's game action, and what follows a
+//! finished or void deal. The rules of the session are the engine's; this
+//! file names the players and keeps records and statistics.
+
+use doko_engine::{Action, NextDeal, Outcome, Party, Record, Scored, Seat};
+
+use super::events::{Event, Summary, event_for};
+use super::{CommandError, Ctx, Table, TableSession};
+use crate::ids::Actor;
+
+impl Table {
+    /// A person's game action: checked by the session and the engine,
+    /// kept, reported.
+    pub(super) fn act_for(
+        &mut self,
+        actor: &Actor,
+        action: Action,
+        ctx: &mut Ctx<'_>,
+        ev: &mut Vec<Event>,
+    ) -> Result<(), CommandError> {
+        let seat = self.my_seat(actor)?;
+        let action = self.session_mut()?.act(seat, action)?;
+        ev.push(event_for(actor.name.clone(), action));
+        self.after_action(ctx, ev)
+    }
+
+    /// The game seat of a person who may act in the deal being played.
+    fn my_seat(&self, actor: &Actor) -> Result<Seat, CommandError> {
+        let ts = self.require_seat(actor)?;
+        if !self.deal_running() {
+            return Err(CommandError::NoDeal);
+        }
+        let seat = self.game_seat(ts).ok_or(CommandError::SittingOut)?;
+        if self.seats[ts].stand_in().is_some() {
+            return Err(CommandError::ComputerPlays);
+        }
+        Ok(seat)
+    }
+
+    pub(super) fn session_mut(&mut self) -> Result<&mut doko_engine::Session, CommandError> {
+        Ok(self.session.as_mut().ok_or(CommandError::NoDeal)?.session_mut())
+    }
+
+    /// Deals the next deal of the session, or ends the session.
+    pub(super) fn deal_next(&mut self, ctx: &mut Ctx<'_>, ev: &mut Vec<Event>) -> Result<(), CommandError> {
+        let rules = self.rules;
+        let sess = self.session.as_mut().ok_or(CommandError::NoDeal)?;
+        match sess.session_mut().next_deal(&rules, &mut *ctx.seed)? {
+            NextDeal::Over => ev.push(Event::SessionOver),
+            NextDeal::Dealt(d) => ev.push({
+                self.unreachable.clear();
+                Event::Dealt {
+                    number: d.number,
+                    dealer: sess.name(d.dealer).to_string(),
+                    bock: d.bock,
+                    forced: d.forced.map(|p| sess.name(p).to_string()),
+                }
+            }),
+        }
+        Ok(())
+    }
+
+    /// After any action: report a completed trick, score a finished deal,
+    /// deal again when the deal was void or scored and the session goes on.
+    pub(super) fn after_action(&mut self, ctx: &mut Ctx<'_>, ev: &mut Vec<Event>) -> Result<(), CommandError> {
+        let Some(g) = self.current_game() else { return Ok(()) };
+        if let Some(Event::Played { .. }) = ev.last()
+            && g.current_trick().len == 0
+            && let Some(t) = g.tricks().last()
+        {
+            ev.push(Event::TrickWon { name: self.name_of(t.winner), points: t.points() });
+        }
+        if !g.is_over() {
+            return Ok(());
+        }
+        let record = self.records + 1;
+        match self.session_mut()?.finish(record)? {
+            Outcome::Redeal(reason) => {
+                ev.push(Event::Redeal(reason));
+                self.deal_next(ctx, ev)
+            }
+            Outcome::Scored(scored) => {
+                self.records = record;
+                ctx.new_records.push(Record::from_game(scored.deal.game()).to_json());
+                let sess = self.session.as_ref().expect("a scored deal has a session");
+                self.stats.deal_scored(sess.players(), sess.names(), &scored);
+                ev.push(Event::Scored(Box::new(summary(sess, &scored))));
+                if sess.is_over() { Ok(()) } else { self.deal_next(ctx, ev) }
+            }
+        }
+    }
+}
+
+/// The result of a scored deal with the players' names.
+fn summary(sess: &TableSession, s: &Scored) -> Summary {
+    let g = s.deal.game();
+    let name = |seat: Seat| sess.name(s.deal.player(seat)).to_string();
+    let names = |p: Party| -> Vec<String> { Seat::ALL.into_iter().filter(|x| g.party(*x) == p).map(name).collect() };
+    Summary {
+        number: s.row.deal,
+        record: s.row.record,
+        contract: g.contract(),
+        declarer: g.declarer().map(name),
+        re: names(Party::Re),
+        kontra: names(Party::Kontra),
+        card_points: s.score.card_points,
+        winner: s.score.winner,
+        value: s.score.game_value,
+        items: s.score.breakdown.items().to_vec(),
+        scores: sess.names().iter().cloned().zip(s.row.scores.iter().copied()).collect(),
+        bock: s.row.bock,
+    }
+}

@@ -1,0 +1,251 @@
+//! The seats of a table: who sits where, typed by [`TableSeat`].
+
+use std::fmt;
+use std::ops::{Index, IndexMut};
+
+use serde::{Deserialize, Serialize};
+
+use crate::command::BotLevel;
+use crate::ids::UserId;
+
+/// The most seats at a table.
+pub const MAX_SEATS: usize = 5;
+
+/// A seat at the table, `0..5`, in the order people sat down. Not the
+/// engine's game [`Seat`](doko_engine::Seat) (four per deal) nor a session
+/// [`Player`](doko_engine::Player).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct TableSeat(u8);
+
+impl TableSeat {
+    /// The seat with a number `0..5`.
+    ///
+    /// # Panics
+    /// When the number is 5 or more.
+    #[track_caller]
+    pub const fn new(n: usize) -> TableSeat {
+        assert!(n < MAX_SEATS, "table seat out of range");
+        TableSeat(n as u8)
+    }
+
+    /// The seat's number.
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+impl fmt::Display for TableSeat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.0, f)
+    }
+}
+
+/// A player's stable stored id: a person's platform key, or `bot:N` for a
+/// computer. Statistics, the session's roster and the turn clock are kept
+/// by it, so they survive seats changing between sessions.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct PlayerKey(String);
+
+impl PlayerKey {
+    /// The key of a person.
+    pub fn person(user: &UserId) -> PlayerKey {
+        PlayerKey(user.key())
+    }
+
+    /// The key of a computer player by its number at the table.
+    pub fn computer(id: u32) -> PlayerKey {
+        PlayerKey(format!("bot:{id}"))
+    }
+
+    /// The key as stored.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for PlayerKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// Who sits on a seat.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum Occupant {
+    /// A person.
+    Human {
+        /// Their platform id.
+        user: UserId,
+    },
+    /// A computer player.
+    Computer {
+        /// Its strength.
+        level: BotLevel,
+        /// A number unique at this table.
+        id: u32,
+    },
+}
+
+/// One seat at the table.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatInfo {
+    occupant: Occupant,
+    name: String,
+    stand_in: Option<BotLevel>,
+    #[serde(default)]
+    dm: bool,
+}
+
+impl SeatInfo {
+    /// A person's seat.
+    pub fn person(user: UserId, name: impl Into<String>) -> SeatInfo {
+        SeatInfo { occupant: Occupant::Human { user }, name: name.into(), stand_in: None, dm: false }
+    }
+
+    /// A computer player's seat.
+    pub fn computer(level: BotLevel, id: u32, name: impl Into<String>) -> SeatInfo {
+        SeatInfo { occupant: Occupant::Computer { level, id }, name: name.into(), stand_in: None, dm: false }
+    }
+
+    /// Who sits here.
+    pub fn occupant(&self) -> &Occupant {
+        &self.occupant
+    }
+
+    /// The person sitting here, if a person does.
+    pub fn user(&self) -> Option<&UserId> {
+        match &self.occupant {
+            Occupant::Human { user } => Some(user),
+            Occupant::Computer { .. } => None,
+        }
+    }
+
+    /// The name shown.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// A computer playing for the absent person, if any.
+    pub fn stand_in(&self) -> Option<BotLevel> {
+        self.stand_in
+    }
+
+    /// Whether this person also gets their hand as a direct message.
+    pub fn dm(&self) -> bool {
+        self.dm
+    }
+
+    /// The stable id the score sheet and statistics use.
+    pub fn key(&self) -> PlayerKey {
+        match &self.occupant {
+            Occupant::Human { user } => PlayerKey::person(user),
+            Occupant::Computer { id, .. } => PlayerKey::computer(*id),
+        }
+    }
+
+    /// The computer that acts for this seat: the seat's own, or the stand-in.
+    pub fn computer_level(&self) -> Option<BotLevel> {
+        match &self.occupant {
+            Occupant::Computer { level, .. } => Some(*level),
+            Occupant::Human { .. } => self.stand_in,
+        }
+    }
+
+    /// Whether a person plays this seat themselves now.
+    pub fn person_plays(&self) -> bool {
+        matches!(self.occupant, Occupant::Human { .. }) && self.stand_in.is_none()
+    }
+
+    pub(super) fn set_stand_in(&mut self, level: Option<BotLevel>) -> Option<BotLevel> {
+        std::mem::replace(&mut self.stand_in, level)
+    }
+
+    pub(super) fn set_dm(&mut self, on: bool) {
+        self.dm = on;
+    }
+}
+
+/// The seats of a table in clockwise order, indexed by [`TableSeat`].
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Seats(Vec<SeatInfo>);
+
+impl Seats {
+    /// How many seats are taken.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether nobody sits at the table.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The seats in order.
+    pub fn iter(&self) -> std::slice::Iter<'_, SeatInfo> {
+        self.0.iter()
+    }
+
+    /// The seats with their numbers.
+    pub fn enumerate(&self) -> impl Iterator<Item = (TableSeat, &SeatInfo)> {
+        self.0.iter().enumerate().map(|(i, s)| (TableSeat::new(i), s))
+    }
+
+    /// A seat, if taken.
+    pub fn get(&self, ts: TableSeat) -> Option<&SeatInfo> {
+        self.0.get(ts.index())
+    }
+
+    /// The seat of a person.
+    pub fn of_user(&self, user: &UserId) -> Option<TableSeat> {
+        self.position(|s| s.user() == Some(user))
+    }
+
+    /// The seat of a stored player id.
+    pub fn of_key(&self, key: &PlayerKey) -> Option<TableSeat> {
+        self.position(|s| &s.key() == key)
+    }
+
+    fn position(&self, f: impl FnMut(&SeatInfo) -> bool) -> Option<TableSeat> {
+        self.0.iter().position(f).map(TableSeat::new)
+    }
+
+    /// Takes the next seat; `false` when all are taken.
+    pub(super) fn push(&mut self, seat: SeatInfo) -> bool {
+        if self.0.len() >= MAX_SEATS {
+            return false;
+        }
+        self.0.push(seat);
+        true
+    }
+
+    pub(super) fn remove(&mut self, ts: TableSeat) -> SeatInfo {
+        self.0.remove(ts.index())
+    }
+}
+
+impl Index<TableSeat> for Seats {
+    type Output = SeatInfo;
+    #[track_caller]
+    fn index(&self, ts: TableSeat) -> &SeatInfo {
+        &self.0[ts.index()]
+    }
+}
+
+impl IndexMut<TableSeat> for Seats {
+    #[track_caller]
+    fn index_mut(&mut self, ts: TableSeat) -> &mut SeatInfo {
+        &mut self.0[ts.index()]
+    }
+}
+
+impl<'a> IntoIterator for &'a Seats {
+    type Item = &'a SeatInfo;
+    type IntoIter = std::slice::Iter<'a, SeatInfo>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
+    }
+}

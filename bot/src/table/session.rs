@@ -1,0 +1,95 @@
+//! The table's session: the engine's [`Session`] with the roster of who
+//! its players are.
+
+use std::ops::Deref;
+
+use doko_engine::{ByPlayer, Player, Session};
+use serde::{Deserialize, Serialize};
+
+use super::seats::{PlayerKey, Seats, TableSeat};
+
+/// A session at this table: the engine's session (dealer, deals, score
+/// sheet, compulsory solos, Bock, the deal being played) and, per session
+/// player, their stored id and name. Reads as the engine's session.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "Stored", into = "Stored")]
+pub struct TableSession {
+    players: ByPlayer<PlayerKey>,
+    names: ByPlayer<String>,
+    session: Session,
+}
+
+#[derive(Serialize, Deserialize)]
+struct Stored {
+    players: ByPlayer<PlayerKey>,
+    names: ByPlayer<String>,
+    #[serde(flatten)]
+    session: Session,
+}
+
+impl From<TableSession> for Stored {
+    fn from(t: TableSession) -> Stored {
+        Stored { players: t.players, names: t.names, session: t.session }
+    }
+}
+
+impl TryFrom<Stored> for TableSession {
+    type Error = &'static str;
+    fn try_from(s: Stored) -> Result<TableSession, &'static str> {
+        if s.players.len() != s.session.players() || s.names.len() != s.session.players() {
+            return Err("the session's roster has another number of players than its sheet");
+        }
+        Ok(TableSession { players: s.players, names: s.names, session: s.session })
+    }
+}
+
+impl TableSession {
+    /// A session of the people now seated, in seat order.
+    pub(super) fn new(seats: &Seats, session: Session) -> TableSession {
+        let players = ByPlayer::from_vec(seats.iter().map(|s| s.key()).collect()).expect("4 or 5 seats");
+        let names = ByPlayer::from_vec(seats.iter().map(|s| s.name().to_string()).collect()).expect("4 or 5 seats");
+        TableSession { players, names, session }
+    }
+
+    /// The engine's session.
+    pub fn session(&self) -> &Session {
+        &self.session
+    }
+
+    pub(super) fn session_mut(&mut self) -> &mut Session {
+        &mut self.session
+    }
+
+    /// Each player's stored id.
+    pub fn players(&self) -> &ByPlayer<PlayerKey> {
+        &self.players
+    }
+
+    /// Each player's name (as when the session started).
+    pub fn names(&self) -> &ByPlayer<String> {
+        &self.names
+    }
+
+    /// A player's name.
+    pub fn name(&self, p: Player) -> &str {
+        &self.names[p]
+    }
+
+    /// The table seat of a session player, if they still sit here.
+    pub fn table_seat(&self, seats: &Seats, p: Player) -> Option<TableSeat> {
+        seats.of_key(self.players.get(p)?)
+    }
+
+    /// The session player on a table seat, if they play in this session.
+    pub fn player_at(&self, seats: &Seats, ts: TableSeat) -> Option<Player> {
+        let key = seats.get(ts)?.key();
+        self.players.position(|k| *k == key)
+    }
+}
+
+impl Deref for TableSession {
+    type Target = Session;
+    fn deref(&self) -> &Session {
+        &self.session
+    }
+}

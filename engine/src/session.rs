@@ -1,0 +1,565 @@
+//! A session: a list of deals played by four or five players under one
+//! rule set, with its score sheet.
+//!
+//! The session owns the Doppelkopf rules that span deals:
+//!
+//! - **Dealer rotation.** Game seat `i` is player `dealer + 1 + i`; the
+//!   dealer passes to the next player after each scored deal. With five
+//!   players the dealer sits out.
+//! - **Compulsory solos** (`rules.compulsory_solos` per player). A solo bid
+//!   by a player who still owes one is their compulsory solo; after it the
+//!   same dealer deals again. A silent solo does not count.
+//! - **Vorführen.** When the deals left in the list run short of the
+//!   compulsory solos still owed, each player who owes one is forced to play
+//!   it: on a forced deal the forced player must bid a solo and the others
+//!   healthy. A forced solo never falls on a dealer who sits out: the player
+//!   before the forced one deals instead.
+//! - **Bock** (`rules.bock`). A 120:120 split or a lost Re/Kontra
+//!   announcement adds a round of deals (one per player) that count double.
+//! - **The list length** (`rules.games_per_session`, 0 = open-ended). It
+//!   counts every scored deal, compulsory solos included: the DDV list of
+//!   four players is 24 deals, 20 of them with the dealer passing on and 4
+//!   compulsory solos.
+//!
+//! Each step is checked and returns a typed [`SessionError`]; the session
+//! is never left half changed.
+//!
+//! ```
+//! use doko_engine::{Action, Bid, Outcome, NextDeal, Rules, Session};
+//! let rules = Rules::default();
+//! let mut s = Session::new(4, &rules).unwrap();
+//! let NextDeal::Dealt(start) = s.next_deal(&rules, || 7).unwrap() else { panic!() };
+//! assert_eq!(start.number, 1);
+//! // everybody says healthy and plays the first legal card
+//! while let Some(seat) = s.game().unwrap().to_act() {
+//!     let g = s.game().unwrap();
+//!     let action = match g.legal_actions(seat)[0] {
+//!         Action::Bid(_) => Action::Bid(Bid::Healthy),
+//!         a => a,
+//!     };
+//!     s.act(seat, action).unwrap();
+//! }
+//! let Outcome::Scored(scored) = s.finish(1).unwrap() else { panic!("a normal deal is scored") };
+//! assert_eq!(scored.row.scores.iter().sum::<i64>(), 0);
+//! assert_eq!(s.deals(), 1);
+//! ```
+
+use serde::{Deserialize, Serialize};
+
+use crate::contract::{Bid, Contract, Reservation};
+use crate::error::ActionError;
+use crate::game::{Action, Game, Phase, RedealReason};
+use crate::player::{ByPlayer, MAX_PLAYERS, MIN_PLAYERS, Player};
+use crate::rules::Rules;
+use crate::score::Score;
+use crate::seat::{Party, Seat};
+
+/// A step the session refused. The session is unchanged.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SessionError {
+    /// A session has four or five players.
+    #[error("a session has 4 or 5 players, not {0}")]
+    Players(usize),
+    /// The session is over.
+    #[error("the session is over")]
+    Over,
+    /// A deal is being played.
+    #[error("a deal is running")]
+    DealRunning,
+    /// No deal is being played.
+    #[error("no deal is running")]
+    NoDeal,
+    /// The deal is still being played.
+    #[error("the deal is not over yet")]
+    NotFinished,
+    /// On a forced deal the forced player must bid a solo.
+    #[error("this deal is a forced solo (vorführen): you must bid a solo")]
+    MustBidSolo {
+        /// The forced player.
+        player: Player,
+    },
+    /// On a forced deal only the forced player bids; the others say healthy.
+    #[error("this deal is a forced solo (vorführen): only the forced player bids; say healthy")]
+    OnlyForcedBids {
+        /// Who tried to bid.
+        player: Player,
+        /// The forced player.
+        forced: Player,
+    },
+    /// The game refused the action.
+    #[error(transparent)]
+    Action(#[from] ActionError),
+    /// Stored data that no session can have.
+    #[error("inconsistent session: {0}")]
+    Inconsistent(&'static str),
+}
+
+/// A deal on the score sheet.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SheetRow {
+    /// Deal number in the session, from 1.
+    pub deal: u32,
+    /// The contract's record name (`normal`, `solo-queens`, ...).
+    pub contract: String,
+    /// Points per player (0 for the one sitting out); they sum to zero.
+    pub scores: ByPlayer<i64>,
+    /// Whether it counted double (Bock).
+    pub bock: bool,
+    /// The number the deal's record was filed under (given to
+    /// [`Session::finish`]).
+    pub record: u32,
+}
+
+/// The deal being played: its game and who plays which seat.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Deal {
+    seats: [Player; 4],
+    game: Game,
+    bock: bool,
+    forced: Option<Player>,
+}
+
+impl Deal {
+    /// The game.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// The player of each game seat.
+    pub fn seats(&self) -> &[Player; 4] {
+        &self.seats
+    }
+
+    /// The player on a game seat.
+    pub fn player(&self, seat: Seat) -> Player {
+        self.seats[seat.index()]
+    }
+
+    /// The game seat of a player, `None` for the one sitting out.
+    pub fn seat_of(&self, p: Player) -> Option<Seat> {
+        self.seats.iter().position(|x| *x == p).map(Seat::new)
+    }
+
+    /// Whether the deal counts double.
+    pub fn bock(&self) -> bool {
+        self.bock
+    }
+
+    /// The player forced to play a compulsory solo (vorführen), if any.
+    pub fn forced(&self) -> Option<Player> {
+        self.forced
+    }
+}
+
+/// A new deal, as dealt.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct DealStart {
+    /// Deal number in the session, from 1.
+    pub number: u32,
+    /// Who deals (and, with five, sits out).
+    pub dealer: Player,
+    /// The player of each game seat.
+    pub seats: [Player; 4],
+    /// Whether it counts double.
+    pub bock: bool,
+    /// The player forced to play a compulsory solo, if any.
+    pub forced: Option<Player>,
+}
+
+/// What [`Session::next_deal`] did.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum NextDeal {
+    /// A deal was dealt.
+    Dealt(DealStart),
+    /// The list is complete and every compulsory solo played: the session
+    /// is over now.
+    Over,
+}
+
+/// A scored deal.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Scored {
+    /// Its row on the score sheet.
+    pub row: SheetRow,
+    /// The game's score (per game seat, before Bock doubles it).
+    pub score: Score,
+    /// The deal: its game and who played which seat.
+    pub deal: Deal,
+    /// It was a compulsory solo (the same dealer deals again).
+    pub compulsory: bool,
+    /// Deals it added to the Bock count.
+    pub bock_added: u32,
+}
+
+/// How a deal ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Scored and written on the sheet.
+    Scored(Box<Scored>),
+    /// Void: the same dealer deals again; nothing is written.
+    Redeal(RedealReason),
+}
+
+/// A series of deals. Fields are private: a session changes only through
+/// its checked steps.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "SessionData", into = "SessionData")]
+pub struct Session {
+    dealer: Player,
+    deals: u32,
+    sheet: Vec<SheetRow>,
+    totals: ByPlayer<i64>,
+    duty_left: ByPlayer<u8>,
+    bock_left: u32,
+    deal: Option<Deal>,
+    over: bool,
+}
+
+impl Session {
+    /// A new session of `players` (4 or 5); the last player deals first, so
+    /// player 0 leads the first deal. Each player owes
+    /// `rules.compulsory_solos`.
+    pub fn new(players: usize, rules: &Rules) -> Result<Session, SessionError> {
+        if !(MIN_PLAYERS..=MAX_PLAYERS).contains(&players) {
+            return Err(SessionError::Players(players));
+        }
+        Ok(Session {
+            dealer: Player::new(players - 1),
+            deals: 0,
+            sheet: Vec::new(),
+            totals: ByPlayer::filled(players, 0),
+            duty_left: ByPlayer::filled(players, rules.compulsory_solos),
+            bock_left: 0,
+            deal: None,
+            over: false,
+        })
+    }
+
+    /// How many players (4 or 5).
+    pub fn players(&self) -> usize {
+        self.totals.len()
+    }
+
+    /// The dealer of the deal being played, or of the next one.
+    pub fn dealer(&self) -> Player {
+        self.dealer
+    }
+
+    /// Deals scored so far.
+    pub fn deals(&self) -> u32 {
+        self.deals
+    }
+
+    /// The score sheet, one row per scored deal.
+    pub fn sheet(&self) -> &[SheetRow] {
+        &self.sheet
+    }
+
+    /// Running totals per player.
+    pub fn totals(&self) -> &ByPlayer<i64> {
+        &self.totals
+    }
+
+    /// Compulsory solos each player still owes.
+    pub fn duty_left(&self) -> &ByPlayer<u8> {
+        &self.duty_left
+    }
+
+    /// Deals that still count double.
+    pub fn bock_left(&self) -> u32 {
+        self.bock_left
+    }
+
+    /// Whether the session has ended.
+    pub fn is_over(&self) -> bool {
+        self.over
+    }
+
+    /// The deal being played.
+    pub fn deal(&self) -> Option<&Deal> {
+        self.deal.as_ref()
+    }
+
+    /// The game being played.
+    pub fn game(&self) -> Option<&Game> {
+        self.deal.as_ref().map(|d| &d.game)
+    }
+
+    /// Deals the next deal with `rules` (the rules apply to that deal; the
+    /// list length and compulsory solos are read from them too), or ends
+    /// the session when the list is complete and every compulsory solo is
+    /// played. `seed` is asked for the deal's seed only when one is dealt.
+    pub fn next_deal(&mut self, rules: &Rules, seed: impl FnOnce() -> u64) -> Result<NextDeal, SessionError> {
+        if self.over {
+            return Err(SessionError::Over);
+        }
+        if self.deal.is_some() {
+            return Err(SessionError::DealRunning);
+        }
+        let n = self.players();
+        let limit = u32::from(rules.games_per_session);
+        let owed: u32 = if rules.compulsory_solos > 0 { self.duty_left.iter().map(|d| u32::from(*d)).sum() } else { 0 };
+        // vorführen: the compulsory solos still owed fill the rest of the list
+        let forced = if limit > 0 && self.deals + owed >= limit {
+            match self.duty_left.position(|d| *d > 0) {
+                Some(p) if rules.compulsory_solos > 0 => Some(p),
+                _ => {
+                    self.over = true;
+                    return Ok(NextDeal::Over);
+                }
+            }
+        } else {
+            None
+        };
+        // with five, the dealer sits out: a forced solo never falls on them
+        if n == MAX_PLAYERS
+            && let Some(f) = forced
+            && f == self.dealer
+        {
+            self.dealer = f.prev(n);
+        }
+        let dealer = self.dealer;
+        let seats = [dealer.plus(1, n), dealer.plus(2, n), dealer.plus(3, n), dealer.plus(4, n)];
+        let game = Game::deal(*rules, Seat::new(3), seed());
+        let bock = self.bock_left > 0;
+        self.deal = Some(Deal { seats, game, bock, forced });
+        Ok(NextDeal::Dealt(DealStart { number: self.deals + 1, dealer, seats, bock, forced }))
+    }
+
+    /// A bid made to fit the session: a solo by a player who still owes a
+    /// compulsory solo is that solo; on a forced deal the forced player must
+    /// bid a solo and the others healthy (unless the rules allow no solo at
+    /// all). Returns the bid as it counts.
+    pub fn check_bid(&self, seat: Seat, bid: Bid) -> Result<Bid, SessionError> {
+        let deal = self.deal.as_ref().ok_or(SessionError::NoDeal)?;
+        let player = deal.player(seat);
+        let rules = deal.game.rules();
+        let owes = self.duty_left[player] > 0 && rules.compulsory_solos > 0;
+        let solo = matches!(bid, Bid::Reserve(Reservation::Solo { .. }));
+        if let Some(forced) = deal.forced {
+            let any_solo = rules.solos.iter().next().is_some();
+            match (forced == player, solo) {
+                (true, true) => {}
+                (true, false) if any_solo => return Err(SessionError::MustBidSolo { player }),
+                (true, false) => {}
+                (false, false) if bid == Bid::Healthy => {}
+                (false, _) => return Err(SessionError::OnlyForcedBids { player, forced }),
+            }
+        }
+        Ok(match bid {
+            Bid::Reserve(Reservation::Solo { kind, .. }) => Bid::Reserve(Reservation::Solo { kind, duty: owes }),
+            b => b,
+        })
+    }
+
+    /// A computer player's bid made to fit the session: [`Session::check_bid`]
+    /// where it passes, the first legal solo for the forced player,
+    /// healthy for everyone else. Never refused by the session.
+    pub fn computer_bid(&self, seat: Seat, bid: Bid) -> Bid {
+        match self.check_bid(seat, bid) {
+            Ok(b) => b,
+            Err(SessionError::MustBidSolo { .. }) => {
+                let solo = self
+                    .game()
+                    .map(|g| g.legal_bids(seat))
+                    .unwrap_or_default()
+                    .into_iter()
+                    .find(|b| matches!(b, Bid::Reserve(Reservation::Solo { .. })))
+                    .unwrap_or(Bid::Healthy);
+                self.check_bid(seat, solo).unwrap_or(solo)
+            }
+            Err(_) => Bid::Healthy,
+        }
+    }
+
+    /// One action in the deal being played; a bid is checked and adjusted
+    /// by [`Session::check_bid`]. Returns the action as taken.
+    pub fn act(&mut self, seat: Seat, action: Action) -> Result<Action, SessionError> {
+        let action = match action {
+            Action::Bid(b) => Action::Bid(self.check_bid(seat, b)?),
+            a => a,
+        };
+        let deal = self.deal.as_mut().ok_or(SessionError::NoDeal)?;
+        deal.game.act(seat, action)?;
+        Ok(action)
+    }
+
+    /// Ends the deal being played once its game is over: a finished game is
+    /// scored and written on the sheet (its record filed under `record`), a
+    /// void one is dropped and the same dealer deals again. The next deal is
+    /// dealt by [`Session::next_deal`].
+    pub fn finish(&mut self, record: u32) -> Result<Outcome, SessionError> {
+        let deal = self.deal.as_ref().ok_or(SessionError::NoDeal)?;
+        let score = match deal.game.phase() {
+            Phase::Redeal(reason) => {
+                self.deal = None;
+                return Ok(Outcome::Redeal(reason));
+            }
+            Phase::Finished => deal.game.score().ok_or(SessionError::NotFinished)?,
+            _ => return Err(SessionError::NotFinished),
+        };
+        let deal = self.deal.take().expect("checked above");
+        let g = &deal.game;
+        let n = self.players();
+        let factor = if deal.bock { 2 } else { 1 };
+        let mut scores = ByPlayer::filled(n, 0i64);
+        for s in Seat::ALL {
+            scores[deal.player(s)] = i64::from(score.scores[s.index()]) * factor;
+        }
+        debug_assert_eq!(scores.iter().sum::<i64>(), 0, "zero sum");
+        for (p, d) in scores.players() {
+            self.totals[p] += d;
+        }
+        self.deals += 1;
+        let row = SheetRow { deal: self.deals, contract: g.contract().name(), scores, bock: deal.bock, record };
+        self.sheet.push(row.clone());
+        // a compulsory solo is counted, and the same dealer deals again
+        let declarer = g.declarer().filter(|d| {
+            matches!(g.bids()[d.index()], Some(Bid::Reserve(Reservation::Solo { duty: true, .. })))
+                && g.contract() != Contract::SilentSolo
+        });
+        let compulsory = declarer.is_some();
+        match declarer {
+            Some(d) => {
+                let p = deal.player(d);
+                self.duty_left[p] = self.duty_left[p].saturating_sub(1);
+            }
+            None => self.dealer = self.dealer.plus(1, n),
+        }
+        // Bock: a 120:120 split or a lost Re/Kontra starts a round of Bock
+        if deal.bock {
+            self.bock_left = self.bock_left.saturating_sub(1);
+        }
+        let bock_added = if g.rules().bock && triggers_bock(g, &score) { n as u32 } else { 0 };
+        self.bock_left += bock_added;
+        Ok(Outcome::Scored(Box::new(Scored { row, score, deal, compulsory, bock_added })))
+    }
+
+    /// Drops the deal being played unscored (the same dealer deals again).
+    pub fn abort(&mut self) -> Result<Deal, SessionError> {
+        self.deal.take().ok_or(SessionError::NoDeal)
+    }
+
+    /// Ends the session between deals. Returns whether it was still open.
+    pub fn end(&mut self) -> Result<bool, SessionError> {
+        if self.deal.is_some() {
+            return Err(SessionError::DealRunning);
+        }
+        Ok(!std::mem::replace(&mut self.over, true))
+    }
+}
+
+/// Whether a scored game starts a round of Bock: a 120:120 split, or a
+/// party that announced Re or Kontra lost.
+pub fn triggers_bock(g: &Game, score: &Score) -> bool {
+    let tie = score.card_points[0] == 120;
+    let lost_claim = [Party::Re, Party::Kontra]
+        .into_iter()
+        .any(|p| g.levels()[p.index()].is_some() && score.winner.is_some_and(|w| w != p));
+    tie || lost_claim
+}
+
+/// The stored form of a session: the fields as they are, checked when read.
+#[derive(Serialize, Deserialize)]
+struct SessionData {
+    dealer: Player,
+    deals: u32,
+    sheet: Vec<SheetRow>,
+    totals: ByPlayer<i64>,
+    duty_left: ByPlayer<u8>,
+    bock_left: u32,
+    deal: Option<DealData>,
+    over: bool,
+}
+
+#[derive(Serialize, Deserialize)]
+struct DealData {
+    seats: [Player; 4],
+    #[serde(with = "game_serde", rename = "record")]
+    game: Game,
+    bock: bool,
+    forced: Option<Player>,
+}
+
+impl From<Session> for SessionData {
+    fn from(s: Session) -> SessionData {
+        SessionData {
+            dealer: s.dealer,
+            deals: s.deals,
+            sheet: s.sheet,
+            totals: s.totals,
+            duty_left: s.duty_left,
+            bock_left: s.bock_left,
+            deal: s.deal.map(|d| DealData { seats: d.seats, game: d.game, bock: d.bock, forced: d.forced }),
+            over: s.over,
+        }
+    }
+}
+
+impl TryFrom<SessionData> for Session {
+    type Error = SessionError;
+
+    fn try_from(d: SessionData) -> Result<Session, SessionError> {
+        use SessionError::Inconsistent;
+        let n = d.totals.len();
+        if !(MIN_PLAYERS..=MAX_PLAYERS).contains(&n) {
+            return Err(SessionError::Players(n));
+        }
+        if d.duty_left.len() != n {
+            return Err(Inconsistent("duty_left has another number of players than totals"));
+        }
+        if d.dealer.index() >= n {
+            return Err(Inconsistent("the dealer is not a player"));
+        }
+        if d.sheet.iter().any(|r| r.scores.len() != n) {
+            return Err(Inconsistent("a sheet row has another number of players than totals"));
+        }
+        if d.over && d.deal.is_some() {
+            return Err(Inconsistent("a deal is running in a session that is over"));
+        }
+        let deal = match d.deal {
+            Some(x) => {
+                let mut seen = [false; MAX_PLAYERS];
+                for p in x.seats {
+                    if p.index() >= n || std::mem::replace(&mut seen[p.index()], true) {
+                        return Err(Inconsistent("the deal's seats are not four different players"));
+                    }
+                }
+                if x.forced.is_some_and(|f| !x.seats.contains(&f)) {
+                    return Err(Inconsistent("the forced player does not play"));
+                }
+                Some(Deal { seats: x.seats, game: x.game, bock: x.bock, forced: x.forced })
+            }
+            None => None,
+        };
+        Ok(Session {
+            dealer: d.dealer,
+            deals: d.deals,
+            sheet: d.sheet,
+            totals: d.totals,
+            duty_left: d.duty_left,
+            bock_left: d.bock_left,
+            deal,
+            over: d.over,
+        })
+    }
+}
+
+/// A game is stored as its `doko-record/1` record and rebuilt by replaying
+/// it, so what is stored is exactly what a dispute would be settled with.
+mod game_serde {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    use crate::game::Game;
+    use crate::record::Record;
+
+    pub fn serialize<S: Serializer>(g: &Game, s: S) -> Result<S::Ok, S::Error> {
+        Record::from_game(g).to_value().serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Game, D::Error> {
+        let v = serde_json::Value::deserialize(d)?;
+        let rec = Record::from_value(&v).map_err(serde::de::Error::custom)?;
+        rec.to_game().map_err(serde::de::Error::custom)
+    }
+}
