@@ -183,11 +183,11 @@ impl<S: Store> Service<S> {
         async {
             for _attempt in 0..64 {
                 let (mut table, version) = self.table(ch).await?;
-                if let Some(id) = delivery {
-                    if !table.remember_delivery(id) {
-                        tracing::debug!("duplicate delivery ignored");
-                        return Ok(Vec::new());
-                    }
+                if let Some(id) = delivery
+                    && !table.remember_delivery(id)
+                {
+                    tracing::debug!("duplicate delivery ignored");
+                    return Ok(Vec::new());
                 }
                 let before = table.clone();
                 let mut seed = || self.next_u64();

@@ -56,7 +56,5 @@ pub use rules::{
 };
 pub use score::{Breakdown, Extras, Facts, Item, Reason, Score, evaluate};
 pub use seat::{Party, Seat};
-pub use session::{
-    Deal, DealStart, NextDeal, Outcome, Scored, Session, SessionError, SheetRow, triggers_bock,
-};
+pub use session::{Deal, DealStart, NextDeal, Outcome, Scored, Session, SessionError, SheetRow, triggers_bock};
 pub use view::{PublicView, SeatView, SeenBid, SeenPoverty};

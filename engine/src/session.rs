@@ -298,8 +298,7 @@ impl Session {
         }
         let n = self.players();
         let limit = u32::from(rules.games_per_session);
-        let owed: u32 =
-            if rules.compulsory_solos > 0 { self.duty_left.iter().map(|d| u32::from(*d)).sum() } else { 0 };
+        let owed: u32 = if rules.compulsory_solos > 0 { self.duty_left.iter().map(|d| u32::from(*d)).sum() } else { 0 };
         // vorführen: the compulsory solos still owed fill the rest of the list
         let forced = if limit > 0 && self.deals + owed >= limit {
             match self.duty_left.position(|d| *d > 0) {

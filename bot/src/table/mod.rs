@@ -291,8 +291,7 @@ impl Table {
                 if self.seats.len() < 4 {
                     return Err(CommandError::NotEnoughPlayers(self.seats.len()));
                 }
-                let fresh =
-                    self.session.as_ref().is_none_or(|s| s.is_over() || s.players().len() != self.seats.len());
+                let fresh = self.session.as_ref().is_none_or(|s| s.is_over() || s.players().len() != self.seats.len());
                 if fresh {
                     let session = TableSession::new(&self.seats, Session::new(self.seats.len(), &self.rules)?);
                     self.stats.session_started(session.players());

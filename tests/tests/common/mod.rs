@@ -14,7 +14,9 @@ pub struct RedisServer(doko_system_tests::LocalRedis);
 
 impl RedisServer {
     pub fn start() -> RedisServer {
-        RedisServer(doko_system_tests::LocalRedis::start().expect("redis-server must be installed (scripts/test installs it)"))
+        RedisServer(
+            doko_system_tests::LocalRedis::start().expect("redis-server must be installed (scripts/test installs it)"),
+        )
     }
 
     pub fn url(&self) -> String {
