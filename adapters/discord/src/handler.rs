@@ -120,7 +120,7 @@ impl<S: Store> Adapter<S> {
                     };
                     // the table after the command, loaded once for everything below
                     let (table, _) = self.service.table(&channel).await?;
-                    let lang = table.lang;
+                    let lang = table.lang();
                     let mine: Vec<&Message> =
                         msgs.iter().filter(|m| m.to == Audience::Private(actor.user.clone())).collect();
                     let hand = table.view_for(&actor.user);
@@ -170,7 +170,7 @@ impl<S: Store> Adapter<S> {
                     let (t, _) = self.service.table(&channel).await?;
                     let view = t.view_for(&user);
                     let mut a = CreateAutocompleteResponse::new();
-                    for (label, value) in play_choices(view.as_ref(), t.lang, &prefix) {
+                    for (label, value) in play_choices(view.as_ref(), t.lang(), &prefix) {
                         a = a.add_string_choice(label, value);
                     }
                     self.respond(interaction, CreateInteractionResponse::Autocomplete(a)).await?;
@@ -228,7 +228,7 @@ impl<S: Store> Adapter<S> {
         msgs: &[Message],
         table: &doko_bot::Table,
     ) -> Result<(), AdapterError> {
-        let lang = table.lang;
+        let lang = table.lang();
         let public: Vec<&Message> = msgs.iter().filter(|m| m.to == Audience::Public).collect();
         let table_text: Vec<&str> =
             public.iter().filter(|m| matches!(m.kind, Kind::Events | Kind::Table)).map(|m| m.text.as_str()).collect();
@@ -236,7 +236,7 @@ impl<S: Store> Adapter<S> {
             let content = clip(&table_text.join("\n"));
             // the message id lives with the table: every process edits the same one
             let stored =
-                table.display.as_ref().and_then(|s| s.parse::<u64>().ok()).filter(|v| *v != 0).map(MessageId::new);
+                table.display().as_ref().and_then(|s| s.parse::<u64>().ok()).filter(|v| *v != 0).map(MessageId::new);
             let edited = match stored {
                 Some(id) => discord
                     .edit_message(&self.http, id, EditMessage::new().content(&content))
@@ -275,7 +275,7 @@ impl<S: Store> Adapter<S> {
         msgs: &[Message],
         t: &doko_bot::Table,
     ) -> Result<(), AdapterError> {
-        let lang = t.lang;
+        let lang = t.lang();
         let hands: Vec<&Message> = msgs.iter().filter(|m| m.kind == Kind::Hand).collect();
         if hands.is_empty() {
             return Ok(());
@@ -284,7 +284,7 @@ impl<S: Store> Adapter<S> {
             let Audience::Private(u) = &m.to else { continue };
             let Some(i) = t.seat_of(u) else { continue };
             let Ok(uid) = u.id.parse::<u64>() else { continue };
-            if !t.seats[i].dm || uid == 0 {
+            if !t.seats()[i].dm() || uid == 0 {
                 continue;
             }
             let mut msg = CreateMessage::new().content(clip(&format!("#{}\n{}", discord, m.text)));

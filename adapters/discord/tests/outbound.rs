@@ -216,16 +216,16 @@ async fn scripted<S: doko_bot::Store + Clone>(store: S, session: Option<u32>) {
     // every person clicks the first legal action in their own hand buttons
     for _ in 0..3000 {
         let (t, _) = service.table(&ch).await.unwrap();
-        let sess = t.session.as_ref().unwrap();
-        if (session.is_none() && sess.deals >= 1) || sess.over {
+        let sess = t.session().unwrap();
+        if (session.is_none() && sess.deals() >= 1) || sess.is_over() {
             break;
         }
         let Some((key, _)) = t.person_to_act() else { break };
-        let user: usize = key.chars().last().unwrap().to_digit(10).unwrap() as usize;
+        let user: usize = key.id.chars().last().unwrap().to_digit(10).unwrap() as usize;
         let uid = doko_bot::UserId::new(doko_bot::Platform::Discord, format!("80000000000000000{user}"));
         let view = t.view_for(&uid).unwrap();
         // autocomplete agrees with the view
-        let choices = play_choices(Some(&view), t.lang, "");
+        let choices = play_choices(Some(&view), t.lang(), "");
         assert_eq!(choices.len(), view.legal_cards().distinct().len());
         // the first legal button; when the table refuses it (a forced solo
         // must be a solo), the next one, as a person would
@@ -240,14 +240,14 @@ async fn scripted<S: doko_bot::Store + Clone>(store: S, session: Option<u32>) {
         }
     }
     let (t, _) = service.table(&ch).await.unwrap();
-    let sess = t.session.as_ref().unwrap();
+    let sess = t.session().unwrap();
     match session {
-        None => assert_eq!(sess.deals, 1, "the deal was played to the end"),
+        None => assert_eq!(sess.deals(), 1, "the deal was played to the end"),
         Some(n) => {
-            assert!(sess.over, "the session ended");
-            assert!(sess.deals >= n, "{} deals", sess.deals);
-            assert!(sess.duty_left.iter().all(|d| *d == 0), "the compulsory solos were played");
-            assert_eq!(sess.totals.iter().sum::<i64>(), 0);
+            assert!(sess.is_over(), "the session ended");
+            assert!(sess.deals() >= n, "{} deals", sess.deals());
+            assert!(sess.duty_left().iter().all(|d| *d == 0), "the compulsory solos were played");
+            assert_eq!(sess.totals().iter().sum::<i64>(), 0);
         }
     }
 
@@ -373,7 +373,7 @@ async fn the_public_my_hand_button_answers_privately_and_dm_clicks_play_at_the_t
     // the person to act clicks a card in their DM hand
     let (t, _) = service.table(&ch).await.unwrap();
     let (key, _) = t.person_to_act().unwrap();
-    let user: usize = key.chars().last().unwrap().to_digit(10).unwrap() as usize;
+    let user: usize = key.id.chars().last().unwrap().to_digit(10).unwrap() as usize;
     let uid = doko_bot::UserId::new(doko_bot::Platform::Discord, format!("80000000000000000{user}"));
     let action = t.view_for(&uid).unwrap().legal[0];
     let mut p = payload("button-play");

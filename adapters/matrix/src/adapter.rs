@@ -433,7 +433,7 @@ impl<S: Store + 'static> Adapter<S> {
             match self.service.table(&channel(room.room_id())).await {
                 Ok((t, _)) if t.seat_of(&u).is_some() => {
                     let name = room_name(&room).await;
-                    out.push((room, name, t.lang));
+                    out.push((room, name, t.lang()));
                 }
                 Ok(_) => {}
                 Err(e) => tracing::warn!(error = %e, room = %room.room_id(), "table unreadable"),
@@ -533,7 +533,7 @@ impl<S: Store + 'static> Adapter<S> {
             .map(|m| m.text.as_str())
             .collect();
         if !table_text.is_empty()
-            && let Err(e) = self.table_message(room, ch, &table.display, &table_text.join("\n")).await
+            && let Err(e) = self.table_message(room, ch, table.display(), &table_text.join("\n")).await
         {
             // the hands below must still go out
             tracing::warn!(error = %e, "the table message failed");
@@ -545,7 +545,7 @@ impl<S: Store + 'static> Adapter<S> {
             && let Some(u) = msgs.iter().find(|m| m.kind == Kind::Table).and_then(|m| m.mention.first())
             && let Ok(uid) = OwnedUserId::try_from(u.id.as_str())
         {
-            let turn = table.lang.t("your turn", "du bist dran");
+            let turn = table.lang().t("your turn", "du bist dran");
             let html = format!("<a href=\"https://matrix.to/#/{uid}\">{}</a>: {turn}", crate::escape(uid.as_str()));
             let content = RoomMessageEventContent::notice_html(format!("{uid}: {turn}"), html)
                 .add_mentions(Mentions::with_user_ids([uid]));
@@ -576,7 +576,7 @@ impl<S: Store + 'static> Adapter<S> {
                     let text = format!(
                         "{}: {}",
                         to.id,
-                        table.lang.t(
+                        table.lang().t(
                             "I could not open a direct room with you; invite me to one.",
                             "Ich konnte keinen Direktraum mit dir öffnen; lade mich in einen ein."
                         )

@@ -47,7 +47,7 @@ where
     let ch = channel();
     let me = you(name);
     let (table, _) = service.table(&ch).await?;
-    let running = table.session.as_ref().is_some_and(|s| s.deal.is_some());
+    let running = table.deal_running();
     let mut first: Vec<Message> = Vec::new();
     if running {
         out.write_all(b"Resuming the session.\n").await?;
@@ -59,7 +59,7 @@ where
             service.execute(&ch, &me, Command::Join).await?;
         }
         let (t, _) = service.table(&ch).await?;
-        for _ in t.seats.len()..4 {
+        for _ in t.seats().len()..4 {
             service.execute(&ch, &me, Command::AddBot(Default::default())).await?;
         }
         first.extend(service.execute(&ch, &me, Command::Start).await?);
