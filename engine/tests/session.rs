@@ -332,12 +332,12 @@ fn on_a_forced_deal_the_forced_player_bids_a_solo_and_the_others_healthy() {
 #[test]
 fn random_sessions_reach_every_case_the_properties_are_about() {
     let (mut forced, mut voluntary, mut redeals, mut bock, mut shifted) = (0, 0, 0, 0, 0);
-    for seed in 0..40 {
-        let mut r = Rules::preset(if seed % 3 == 0 { Preset::Casual } else { Preset::Ddv });
+    for seed in 0u64..40 {
+        let mut r = Rules::preset(if seed.is_multiple_of(3) { Preset::Casual } else { Preset::Ddv });
         r.set("bock", "on").unwrap();
         r.set("compulsory_solos", "1").unwrap();
         r.set("games_per_session", "24").unwrap();
-        if seed % 3 == 0 {
+        if seed.is_multiple_of(3) {
             r.set("poverty_max_trumps", "5").unwrap();
         }
         let players = 4 + (seed % 2) as usize;
