@@ -7,37 +7,19 @@ use std::time::{Duration, Instant};
 
 use doko_engine::{Action, Game, Rng, Rules, Seat};
 
+use crate::command::BotLevel;
 use crate::player::{BasicPlayer, Player, RandomPlayer};
 use crate::strong::{StrongConfig, StrongPlayer};
 
-/// A kind of computer player.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Kind {
-    /// Uniformly random legal actions.
-    Random,
-    /// Conventions.
-    Basic,
-    /// Determinized Monte Carlo.
-    Strong,
-}
+/// A kind of computer player: the bot's [`BotLevel`], read by
+/// [`BotLevel::from_name`] like everywhere else.
+pub type Kind = BotLevel;
 
-impl Kind {
-    /// The kind for a name.
-    pub fn from_name(s: &str) -> Option<Kind> {
-        match s {
-            "random" => Some(Kind::Random),
-            "basic" => Some(Kind::Basic),
-            "strong" => Some(Kind::Strong),
-            _ => None,
-        }
-    }
-
-    fn player(self, seed: u64, strong: StrongConfig) -> Box<dyn Player> {
-        match self {
-            Kind::Random => Box::new(RandomPlayer(Rng::new(seed))),
-            Kind::Basic => Box::new(BasicPlayer),
-            Kind::Strong => Box::new(StrongPlayer::new(strong, seed)),
-        }
+fn player(kind: Kind, seed: u64, strong: StrongConfig) -> Box<dyn Player> {
+    match kind {
+        BotLevel::Random => Box::new(RandomPlayer(Rng::new(seed))),
+        BotLevel::Basic => Box::new(BasicPlayer),
+        BotLevel::Strong => Box::new(StrongPlayer::new(strong, seed)),
     }
 }
 
@@ -114,7 +96,7 @@ pub fn run(a: Kind, b: Kind, deals: usize, seed: u64, rules: &Rules, strong: Str
         for (round, a_seats) in [[true, false, true, false], [false, true, false, true]].into_iter().enumerate() {
             let mut players: [Box<dyn Player>; 4] = std::array::from_fn(|i| {
                 let kind = if a_seats[i] { a } else { b };
-                kind.player(deal_seed ^ (i as u64 + 1) ^ ((round as u64) << 8), strong)
+                player(kind, deal_seed ^ (i as u64 + 1) ^ ((round as u64) << 8), strong)
             });
             let side = a_seats.map(|x| if x { 0 } else { 1 });
             let scores = play(rules, dealer, deal_seed, &mut players, side, &mut out);

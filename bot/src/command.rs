@@ -1,15 +1,21 @@
-//! The command set, one for every platform: parsed from text by a pure
-//! function into a typed [`Command`] or a typed [`ParseError`]. English and
-//! German words are accepted; the help text comes from the same table.
+//! The command set, one for every platform, defined once in [`COMMANDS`]:
+//! each command's words, its typed arguments and whether it is for admins.
+//! From that one table come the text parser ([`parse`]), the help text
+//! ([`help`]), the slash-command trees of platforms that have them
+//! ([`slash_tree`]) and the reading of their typed options
+//! ([`from_options`]). Each argument type ([`ArgType`]) has one parser,
+//! used for typed text and for slash options alike. English and German
+//! words are accepted.
 
 use std::fmt;
 
-use doko_engine::{Bid, Call, Card, Rank, Reservation, SoloKind, Suit};
+use doko_engine::{Bid, Call, Card, Preset, Rank, Reservation, SoloKind, Suit};
 use serde::{Deserialize, Serialize};
 
 use crate::lang::Lang;
+use crate::tr;
 
-/// The strength of a computer player.
+/// The strength of a computer player (also the arena's kinds).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
 #[serde(rename_all = "lowercase")]
 pub enum BotLevel {
@@ -23,6 +29,9 @@ pub enum BotLevel {
 }
 
 impl BotLevel {
+    /// Every level.
+    pub const ALL: [BotLevel; 3] = [BotLevel::Basic, BotLevel::Strong, BotLevel::Random];
+
     /// The level's name.
     pub const fn name(self) -> &'static str {
         match self {
@@ -30,6 +39,17 @@ impl BotLevel {
             BotLevel::Random => "random",
             BotLevel::Strong => "strong",
         }
+    }
+
+    /// The level for a word, English or German (`strong`, `stark`): the one
+    /// place computer-player kinds are read, for commands and the arena.
+    pub fn from_name(word: &str) -> Option<BotLevel> {
+        Some(match word.to_lowercase().as_str() {
+            "basic" | "einfach" => BotLevel::Basic,
+            "random" | "zufall" => BotLevel::Random,
+            "strong" | "stark" => BotLevel::Strong,
+            _ => return None,
+        })
     }
 }
 
@@ -44,6 +64,16 @@ pub enum TimeoutPolicy {
     Abort,
 }
 
+impl TimeoutPolicy {
+    /// The policy's name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            TimeoutPolicy::StandIn => "standin",
+            TimeoutPolicy::Abort => "abort",
+        }
+    }
+}
+
 /// What a poverty step says.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PovertyStep {
@@ -55,6 +85,44 @@ pub enum PovertyStep {
     Decline,
     /// The acceptor returns these cards.
     Return(Vec<Card>),
+}
+
+/// The kind of a poverty step, before its cards.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum StepKind {
+    /// Put cards down.
+    Give,
+    /// Take the poverty.
+    Accept,
+    /// Pass.
+    Decline,
+    /// Return cards.
+    Return,
+}
+
+impl StepKind {
+    /// Every step.
+    pub const ALL: [StepKind; 4] = [StepKind::Give, StepKind::Accept, StepKind::Decline, StepKind::Return];
+
+    /// The step's name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            StepKind::Give => "give",
+            StepKind::Accept => "accept",
+            StepKind::Decline => "decline",
+            StepKind::Return => "return",
+        }
+    }
+
+    fn from_word(w: &str) -> Option<StepKind> {
+        Some(match w {
+            "give" | "gib" | "geben" | "ablegen" => StepKind::Give,
+            "accept" | "annehmen" | "nehmen" => StepKind::Accept,
+            "decline" | "ablehnen" | "pass" | "passe" => StepKind::Decline,
+            "return" | "zurück" | "zurueck" | "zurückgeben" => StepKind::Return,
+            _ => return None,
+        })
+    }
 }
 
 /// A `rules` subcommand.
@@ -118,160 +186,418 @@ pub enum Command {
     Dm(bool),
     /// Help, on one command or all.
     Help(Option<String>),
+    /// Remove a computer player (by name; the last one seated if none).
+    RemoveBot(Option<String>),
+    /// Remove a person from the table (admins): a computer plays their seat
+    /// to the end of the deal being played, then the seat is freed. The
+    /// person as typed: a mention or the name shown at the table.
+    Kick(String),
+    /// Void the deal being played, recorded as aborted (admins); the
+    /// session goes on with `start`.
+    Abort,
+    /// End the session (admins); its score sheet is kept.
+    Reset,
+    /// Stop the turn clock (admins).
+    Pause,
+    /// Start the turn clock again (admins).
+    Resume,
 }
 
-/// Why text is not a command. Rendered in the channel's language by
-/// [`ParseError::message`].
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum ParseError {
-    /// Nothing was typed.
-    #[error("empty command; try help")]
-    Empty,
-    /// The first word is no command.
-    #[error("unknown command '{0}'; try help")]
-    Unknown(String),
-    /// A required argument is missing.
-    #[error("{command}: missing {what}")]
-    Missing {
-        /// The command.
-        command: &'static str,
-        /// What is missing.
-        what: &'static str,
-    },
-    /// An argument is not understood.
-    #[error("{command}: '{arg}' is not {expected}")]
-    Bad {
-        /// The command.
-        command: &'static str,
-        /// The argument.
-        arg: String,
-        /// What was expected.
-        expected: &'static str,
-    },
-    /// More arguments than the command takes.
-    #[error("{command}: too many arguments ('{extra}')")]
-    TooMany {
-        /// The command.
-        command: &'static str,
-        /// The first extra word.
-        extra: String,
-    },
+/// The type of a command's argument. Each has one parser, for typed words
+/// and for a platform's typed option alike.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ArgType {
+    /// One card (`CQ`, `♣Q`, `kreuz dame`).
+    Card,
+    /// One or more cards.
+    Cards,
+    /// An announcement (`re`, `keine 90`).
+    Call,
+    /// A reservation answer (`healthy`, `solo queens`).
+    Bid,
+    /// A computer player's level.
+    Level,
+    /// A language.
+    Lang,
+    /// On or off.
+    OnOff,
+    /// A timeout policy.
+    Policy,
+    /// A number from 1.
+    Number,
+    /// A house-rule key.
+    RuleKey,
+    /// A house-rule value (the rest of the line).
+    RuleValue,
+    /// A preset's name.
+    Preset,
+    /// A poverty step (give, accept, decline, return).
+    Step,
+    /// A command to explain.
+    Topic,
+    /// A subcommand of a group (`rules show|set|preset|reset`).
+    Subcommand,
+    /// A person or computer at the table: a mention or the name shown
+    /// (the rest of the line).
+    Player,
 }
 
-impl ParseError {
-    /// The message in a language.
-    pub fn message(&self, lang: Lang) -> String {
-        match lang {
-            Lang::En => self.to_string(),
-            Lang::De => match self {
-                ParseError::Empty => "leerer Befehl; siehe hilfe".into(),
-                ParseError::Unknown(w) => format!("unbekannter Befehl '{w}'; siehe hilfe"),
-                ParseError::Missing { command, what } => format!("{command}: es fehlt {}", de_what(what)),
-                ParseError::Bad { command, arg, expected } => {
-                    format!("{command}: '{arg}' ist nicht {}", de_what(expected))
+/// How a platform with typed options offers an argument.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum OptionKind {
+    /// Text, maybe with choices.
+    Text,
+    /// A whole number.
+    Integer,
+    /// A switch.
+    Bool,
+}
+
+/// A value of a platform's typed option.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionValue {
+    /// Text.
+    Text(String),
+    /// A whole number.
+    Integer(i64),
+    /// A switch.
+    Bool(bool),
+}
+
+impl ArgType {
+    /// The catalog's key of the type (in `expected` messages).
+    pub const fn key(self) -> &'static str {
+        match self {
+            ArgType::Card => "card",
+            ArgType::Cards => "cards",
+            ArgType::Call => "call",
+            ArgType::Bid => "bid",
+            ArgType::Level => "level",
+            ArgType::Lang => "lang",
+            ArgType::OnOff => "on-off",
+            ArgType::Policy => "policy",
+            ArgType::Number => "number",
+            ArgType::RuleKey => "rule-key",
+            ArgType::RuleValue => "rule-value",
+            ArgType::Preset => "preset",
+            ArgType::Step => "step",
+            ArgType::Topic => "topic",
+            ArgType::Subcommand => "subcommand",
+            ArgType::Player => "player",
+        }
+    }
+
+    /// How it is written in usage lines (`CARD`, `en|de`).
+    pub const fn usage(self) -> &'static str {
+        match self {
+            ArgType::Card => "CARD",
+            ArgType::Cards => "CARDS",
+            ArgType::Call => "re|kontra|no90|no60|no30|schwarz",
+            ArgType::Bid => "healthy|wedding|poverty|throw-in|solo KIND",
+            ArgType::Level => "basic|strong|random",
+            ArgType::Lang => "en|de",
+            ArgType::OnOff => "on|off",
+            ArgType::Policy => "standin|abort",
+            ArgType::Number => "N",
+            ArgType::RuleKey => "KEY",
+            ArgType::RuleValue => "VALUE",
+            ArgType::Preset => "ddv|casual",
+            ArgType::Step => "give|accept|decline|return",
+            ArgType::Topic => "COMMAND",
+            ArgType::Subcommand => "SUBCOMMAND",
+            ArgType::Player => "PLAYER",
+        }
+    }
+
+    /// What is expected, in a language (`a card (e.g. CQ, H10, ♣Q, kreuz
+    /// dame)`); also a platform's description of the option.
+    pub fn expected(self, lang: Lang) -> String {
+        tr!(lang, "expected", type = self.key())
+    }
+
+    /// How a platform with typed options offers it.
+    pub const fn option_kind(self) -> OptionKind {
+        match self {
+            ArgType::Number => OptionKind::Integer,
+            ArgType::OnOff => OptionKind::Bool,
+            _ => OptionKind::Text,
+        }
+    }
+
+    /// Whether a platform should complete it as it is typed (a card from
+    /// the hand).
+    pub const fn autocomplete(self) -> bool {
+        matches!(self, ArgType::Card)
+    }
+
+    /// The fixed choices of the type as (value, label) pairs with labels in
+    /// a language; empty for free text.
+    pub fn choices(self, lang: Lang) -> Vec<(String, String)> {
+        let v = |s: &str| s.to_string();
+        match self {
+            ArgType::Bid => {
+                let mut out = vec![(v("healthy"), tr!(lang, "bid-word", bid = "healthy"))];
+                for r in [Reservation::Wedding, Reservation::Poverty, Reservation::ThrowIn] {
+                    out.push((Bid::Reserve(r).name(), lang.reservation(r)));
                 }
-                ParseError::TooMany { command, extra } => format!("{command}: zu viele Angaben ('{extra}')"),
-            },
+                for k in SoloKind::ALL {
+                    out.push((format!("solo-{}", k.key()), lang.solo(k)));
+                }
+                out
+            }
+            ArgType::Call => Call::ALL.iter().map(|c| (v(c.name()), lang.call(*c))).collect(),
+            ArgType::Level => {
+                BotLevel::ALL.iter().map(|l| (v(l.name()), tr!(lang, "level", level = l.name()))).collect()
+            }
+            ArgType::Lang => Lang::ALL.iter().map(|l| (v(l.code()), tr!(lang, "language", lang = l.code()))).collect(),
+            ArgType::Policy => [TimeoutPolicy::StandIn, TimeoutPolicy::Abort]
+                .iter()
+                .map(|p| (v(p.name()), tr!(lang, "policy", policy = p.name())))
+                .collect(),
+            ArgType::Preset => Preset::ALL.iter().map(|p| (v(p.name()), v(p.name()))).collect(),
+            ArgType::Step => StepKind::ALL.iter().map(|s| (v(s.name()), tr!(lang, "step", step = s.name()))).collect(),
+            _ => Vec::new(),
         }
     }
 }
 
-fn de_what(w: &str) -> &str {
-    match w {
-        "a card" => "eine Karte",
-        "a card (e.g. CQ, H10, ♣Q, kreuz dame)" => "eine Karte (z. B. CQ, H10, ♣Q, kreuz dame)",
-        "an announcement (re, kontra, no90, no60, no30, schwarz)" => {
-            "eine Ansage (re, kontra, keine 90, keine 60, keine 30, schwarz)"
-        }
-        "a reservation (healthy, wedding, poverty, solo KIND)" => "ein Vorbehalt (gesund, hochzeit, armut, solo ART)",
-        "a solo kind (diamonds hearts spades clubs queens jacks aces kings)" => {
-            "eine Soloart (karo herz pik kreuz damen buben fleischlos könige)"
-        }
-        "a language (en, de)" => "eine Sprache (en, de)",
-        "a number" => "eine Zahl",
-        "a key and a value" => "Schlüssel und Wert",
-        "a preset name" => "ein Regelsatz",
-        "a computer level (basic, strong, random)" => "eine Stufe (basic, strong, random)",
-        "give, accept, decline or return" => "gib, annehmen, ablehnen oder zurück",
-        "standin or abort" => "standin oder abort",
-        "on or off" => "on oder off",
-        "show, set, preset or reset" => "zeigen, set, preset oder reset",
-        "cards" => "Karten",
-        other => other,
-    }
-}
-
-/// One command's words and help, the single source of parsing and help.
+/// One argument of a command.
 #[derive(Copy, Clone, Debug)]
-pub struct CommandInfo {
-    /// The English name (also accepted).
+pub struct ArgSpec {
+    /// Its name (a platform's option name).
     pub name: &'static str,
-    /// Further words that start this command (German and short forms).
-    pub aliases: &'static [&'static str],
-    /// Arguments, for help.
-    pub args: &'static str,
-    /// One line of help in English.
-    pub help_en: &'static str,
-    /// One line of help in German.
-    pub help_de: &'static str,
+    /// Its type.
+    pub ty: ArgType,
+    /// Whether it must be given.
+    pub required: bool,
 }
+
+const fn arg(name: &'static str, ty: ArgType) -> ArgSpec {
+    ArgSpec { name, ty, required: true }
+}
+
+const fn opt(name: &'static str, ty: ArgType) -> ArgSpec {
+    ArgSpec { name, ty, required: false }
+}
+
+/// A parsed argument.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ArgValue {
+    /// A card.
+    Card(Card),
+    /// Cards.
+    Cards(Vec<Card>),
+    /// An announcement.
+    Call(Call),
+    /// A reservation answer.
+    Bid(Bid),
+    /// A computer level.
+    Level(BotLevel),
+    /// A language.
+    Lang(Lang),
+    /// On or off.
+    OnOff(bool),
+    /// A timeout policy.
+    Policy(TimeoutPolicy),
+    /// A number.
+    Number(u32),
+    /// A poverty step.
+    Step(StepKind),
+    /// Text (a rule key or value, a preset, a topic).
+    Text(String),
+}
+
+/// The arguments of one command as parsed, in the order of its
+/// [`ArgSpec`]s (`None` for an optional one not given).
+pub struct Args {
+    command: &'static str,
+    values: Vec<Option<ArgValue>>,
+}
+
+impl Args {
+    fn take(&mut self, i: usize) -> Option<ArgValue> {
+        self.values.get_mut(i).and_then(Option::take)
+    }
+}
+
+/// A group of commands typed after one word (`rules set ...`); on a
+/// platform with subcommands the group's default is offered under the
+/// group's name.
+#[derive(Copy, Clone, Debug)]
+pub struct Group {
+    /// The English word.
+    pub name: &'static str,
+    /// Further words (German).
+    pub words: &'static [&'static str],
+    /// The member used when no further word is given.
+    pub default: &'static str,
+}
+
+/// The groups.
+pub const GROUPS: &[Group] = &[Group { name: "rules", words: &["regeln"], default: "show" }];
+
+/// One command: the single source of its parsing, help and registration.
+#[derive(Copy, Clone, Debug)]
+pub struct CommandSpec {
+    /// The English word (also its platform subcommand name unless
+    /// [`slash`](CommandSpec::slash) says otherwise, and its help text's
+    /// key: `help-<name>`, or `help-<group>-<name>`).
+    pub name: &'static str,
+    /// Its platform subcommand name when that differs from the word (two
+    /// commands of one tree must not share a name: `reset` and `rules
+    /// reset` are both for admins).
+    pub slash: Option<&'static str>,
+    /// The group whose word comes first, if any.
+    pub group: Option<&'static str>,
+    /// Further words that start it (German and short forms).
+    pub words: &'static [&'static str],
+    /// Words that start it and are at once its first argument (`gesund`
+    /// is `bid gesund`, `re` is `announce re`).
+    pub shortcuts: &'static [&'static str],
+    /// Its arguments, in order.
+    pub args: &'static [ArgSpec],
+    /// Only the channel's admins may use it (platforms put it apart).
+    pub admin: bool,
+    /// Builds the command from its parsed arguments.
+    pub build: fn(Args) -> Result<Command, ParseError>,
+}
+
+impl CommandSpec {
+    /// The catalog key of its help line.
+    pub fn help_id(&self) -> String {
+        match self.group {
+            Some(g) => format!("help-{g}-{}", self.name),
+            None => format!("help-{}", self.name),
+        }
+    }
+
+    /// Its help line in a language (at most 100 characters, so platforms
+    /// can use it as a description).
+    pub fn describe(&self, lang: Lang) -> String {
+        let mut s = lang.msg(&self.help_id(), &[]);
+        if self.admin {
+            s.push(' ');
+            s.push_str(&tr!(lang, "help-admin-mark"));
+        }
+        s
+    }
+
+    /// How it is typed: `play CARD`, `addbot [basic|strong|random]`.
+    pub fn usage(&self) -> String {
+        let mut s = match self.group {
+            Some(g) => format!("{g} {}", self.name),
+            None => self.name.to_string(),
+        };
+        for a in self.args {
+            if a.required {
+                s = format!("{s} {}", a.ty.usage());
+            } else {
+                s = format!("{s} [{}]", a.ty.usage());
+            }
+        }
+        s
+    }
+
+    /// Its name in a platform's command tree.
+    pub fn slash_name(&self) -> &'static str {
+        self.slash.unwrap_or(self.name)
+    }
+
+    /// The name errors are reported under (the group's word for members).
+    pub fn command_word(&self) -> &'static str {
+        self.group.unwrap_or(self.name)
+    }
+
+    fn starts_with(&self, word: &str) -> bool {
+        self.group.is_none() && (self.name == word || self.words.contains(&word))
+    }
+}
+
+use ArgType as T;
 
 /// Every command.
-pub const COMMANDS: &[CommandInfo] = &[
-    CommandInfo {
+pub const COMMANDS: &[CommandSpec] = &[
+    CommandSpec {
         name: "join",
-        aliases: &["beitreten", "mitspielen", "setzen"],
-        args: "",
-        help_en: "take a seat at this channel's table",
-        help_de: "am Tisch dieses Kanals Platz nehmen",
+        slash: None,
+        group: None,
+        words: &["beitreten", "mitspielen", "setzen"],
+        shortcuts: &[],
+        args: &[],
+        admin: false,
+        build: |_| Ok(Command::Join),
     },
-    CommandInfo {
+    CommandSpec {
         name: "leave",
-        aliases: &["verlassen", "aufstehen"],
-        args: "",
-        help_en: "leave the table (not during a deal: use away)",
-        help_de: "den Tisch verlassen (nicht während eines Spiels: weg)",
+        slash: None,
+        group: None,
+        words: &["verlassen", "aufstehen"],
+        shortcuts: &[],
+        args: &[],
+        admin: false,
+        build: |_| Ok(Command::Leave),
     },
-    CommandInfo {
+    CommandSpec {
         name: "start",
-        aliases: &["starten", "los", "geben"],
-        args: "",
-        help_en: "deal when four (or five) are seated",
-        help_de: "geben, sobald vier (oder fünf) sitzen",
+        slash: None,
+        group: None,
+        words: &["starten", "los", "geben"],
+        shortcuts: &[],
+        args: &[],
+        admin: false,
+        build: |_| Ok(Command::Start),
     },
-    CommandInfo {
+    CommandSpec {
         name: "addbot",
-        aliases: &["bot", "computer"],
-        args: "[basic|strong|random]",
-        help_en: "seat a computer player",
-        help_de: "einen Computerspieler hinsetzen",
+        slash: None,
+        group: None,
+        words: &["bot", "computer"],
+        shortcuts: &[],
+        args: &[opt("level", T::Level)],
+        admin: false,
+        build: |mut a| match a.take(0) {
+            Some(ArgValue::Level(l)) => Ok(Command::AddBot(l)),
+            _ => Ok(Command::AddBot(BotLevel::Basic)),
+        },
     },
-    CommandInfo {
+    CommandSpec {
         name: "away",
-        aliases: &["weg", "pause"],
-        args: "",
-        help_en: "let a computer play your seat until you are back",
-        help_de: "einen Computer für dich spielen lassen, bis du zurück bist",
+        slash: None,
+        group: None,
+        words: &["weg"],
+        shortcuts: &[],
+        args: &[],
+        admin: false,
+        build: |_| Ok(Command::Away),
     },
-    CommandInfo {
+    CommandSpec {
         name: "back",
-        aliases: &["wiederda", "übernehmen", "uebernehmen"],
-        args: "",
-        help_en: "take your seat back from the computer",
-        help_de: "deinen Platz vom Computer zurücknehmen",
+        slash: None,
+        group: None,
+        words: &["wiederda", "übernehmen", "uebernehmen"],
+        shortcuts: &[],
+        args: &[],
+        admin: false,
+        build: |_| Ok(Command::Back),
     },
-    CommandInfo {
+    CommandSpec {
         name: "hand",
-        aliases: &["blatt", "karten"],
-        args: "",
-        help_en: "show your hand (privately)",
-        help_de: "dein Blatt zeigen (privat)",
+        slash: None,
+        group: None,
+        words: &["blatt", "karten"],
+        shortcuts: &[],
+        args: &[],
+        admin: false,
+        build: |_| Ok(Command::Hand),
     },
-    CommandInfo {
+    CommandSpec {
         name: "bid",
-        aliases: &[
-            "vorbehalt",
-            "melden",
+        slash: None,
+        group: None,
+        words: &["vorbehalt", "melden"],
+        // `poverty` and `armut` alone are the bid; with a step they are
+        // the exchange (see `poverty`)
+        shortcuts: &[
             "healthy",
             "gesund",
             "wedding",
@@ -283,123 +609,443 @@ pub const COMMANDS: &[CommandInfo] = &[
             "schmeissen",
             "schmeißen",
         ],
-        args: "healthy|wedding|poverty|throw-in|solo KIND",
-        help_en: "answer the reservation query (solo kinds: diamonds hearts spades clubs queens jacks aces kings)",
-        help_de: "Vorbehalt ansagen: gesund, hochzeit, armut, schmeißen, solo karo/herz/pik/kreuz/damen/buben/fleischlos/könige",
+        args: &[arg("what", T::Bid)],
+        admin: false,
+        build: |mut a| match a.take(0) {
+            Some(ArgValue::Bid(b)) => Ok(Command::Bid(b)),
+            _ => Err(ParseError::Missing { command: a.command, what: T::Bid }),
+        },
     },
-    CommandInfo {
+    CommandSpec {
         name: "play",
-        aliases: &["spiele", "spielen", "lege", "p"],
-        args: "CARD",
-        help_en: "play a card: CQ, H10, ♣Q, ♥10, kreuz dame, herz zehn (or just the card)",
-        help_de: "eine Karte spielen: CQ, H10, ♣Q, ♥10, kreuz dame, herz zehn (oder nur die Karte)",
+        slash: None,
+        group: None,
+        words: &["spiele", "spielen", "lege", "p"],
+        shortcuts: &[],
+        args: &[arg("card", T::Card)],
+        admin: false,
+        build: |mut a| match a.take(0) {
+            Some(ArgValue::Card(c)) => Ok(Command::Play(c)),
+            _ => Err(ParseError::Missing { command: a.command, what: T::Card }),
+        },
     },
-    CommandInfo {
+    CommandSpec {
         name: "announce",
-        aliases: &["ansage", "ansagen", "re", "kontra", "contra", "keine", "no", "no90", "no60", "no30", "schwarz"],
-        args: "re|kontra|no90|no60|no30|schwarz",
-        help_en: "announce for your party (keine 90 and so on also work)",
-        help_de: "für deine Partei ansagen: re, kontra, keine 90, keine 60, keine 30, schwarz",
+        slash: None,
+        group: None,
+        words: &["ansage", "ansagen"],
+        shortcuts: &["re", "kontra", "contra", "keine", "no", "no90", "no60", "no30", "schwarz"],
+        args: &[arg("what", T::Call)],
+        admin: false,
+        build: |mut a| match a.take(0) {
+            Some(ArgValue::Call(c)) => Ok(Command::Announce(c)),
+            _ => Err(ParseError::Missing { command: a.command, what: T::Call }),
+        },
     },
-    CommandInfo {
+    CommandSpec {
         name: "poverty",
-        aliases: &[
-            "armut-tausch",
-            "give",
-            "gib",
-            "accept",
-            "annehmen",
-            "decline",
-            "ablehnen",
-            "return",
-            "zurück",
-            "zurueck",
-        ],
-        args: "give CARDS|accept|decline|return CARDS",
-        help_en: "the poverty exchange",
-        help_de: "der Armut-Tausch: gib KARTEN, annehmen, ablehnen, zurück KARTEN",
+        slash: None,
+        group: None,
+        words: &["armut", "armut-tausch"],
+        shortcuts: &["give", "gib", "accept", "annehmen", "decline", "ablehnen", "return", "zurück", "zurueck"],
+        args: &[arg("step", T::Step), opt("cards", T::Cards)],
+        admin: false,
+        build: |mut a| {
+            let command = a.command;
+            let cards = match a.take(1) {
+                Some(ArgValue::Cards(c)) => Some(c),
+                _ => None,
+            };
+            let step = match a.take(0) {
+                Some(ArgValue::Step(s)) => s,
+                _ => return Err(ParseError::Missing { command, what: T::Step }),
+            };
+            match (step, cards) {
+                (StepKind::Give, Some(c)) => Ok(Command::Poverty(PovertyStep::Give(c))),
+                (StepKind::Return, Some(c)) => Ok(Command::Poverty(PovertyStep::Return(c))),
+                (StepKind::Give | StepKind::Return, None) => Err(ParseError::Missing { command, what: T::Cards }),
+                (StepKind::Accept, None) => Ok(Command::Poverty(PovertyStep::Accept)),
+                (StepKind::Decline, None) => Ok(Command::Poverty(PovertyStep::Decline)),
+                (StepKind::Accept | StepKind::Decline, Some(c)) => {
+                    Err(ParseError::TooMany { command, extra: c.first().map(|c| c.to_string()).unwrap_or_default() })
+                }
+            }
+        },
     },
-    CommandInfo {
+    CommandSpec {
         name: "table",
-        aliases: &["tisch"],
-        args: "",
-        help_en: "show the table",
-        help_de: "den Tisch zeigen",
+        slash: None,
+        group: None,
+        words: &["tisch"],
+        shortcuts: &[],
+        args: &[],
+        admin: false,
+        build: |_| Ok(Command::Table),
     },
-    CommandInfo {
+    CommandSpec {
         name: "score",
-        aliases: &["punkte", "liste", "stand"],
-        args: "",
-        help_en: "show the score sheet",
-        help_de: "die Spielliste zeigen",
+        slash: None,
+        group: None,
+        words: &["punkte", "liste", "stand"],
+        shortcuts: &[],
+        args: &[],
+        admin: false,
+        build: |_| Ok(Command::Score),
     },
-    CommandInfo {
+    CommandSpec {
         name: "record",
-        aliases: &["protokoll"],
-        args: "[N]",
-        help_en: "the record (doko-record/1) of the last or the N-th finished deal",
-        help_de: "das Protokoll (doko-record/1) des letzten oder N-ten Spiels",
+        slash: None,
+        group: None,
+        words: &["protokoll"],
+        shortcuts: &[],
+        args: &[opt("number", T::Number)],
+        admin: false,
+        build: |mut a| match a.take(0) {
+            Some(ArgValue::Number(n)) => Ok(Command::Record(Some(n))),
+            _ => Ok(Command::Record(None)),
+        },
     },
-    CommandInfo {
+    CommandSpec {
         name: "stats",
-        aliases: &["statistik"],
-        args: "",
-        help_en: "per-player statistics of this channel",
-        help_de: "Statistik der Spieler in diesem Kanal",
+        slash: None,
+        group: None,
+        words: &["statistik"],
+        shortcuts: &[],
+        args: &[],
+        admin: false,
+        build: |_| Ok(Command::Stats),
     },
-    CommandInfo {
-        name: "rules",
-        aliases: &["regeln"],
-        args: "[show|set KEY VALUE|preset NAME|reset]",
-        help_en: "show or (admins) change the house rules; changes apply from the next deal",
-        help_de: "Hausregeln zeigen oder (Admins) ändern; gilt ab dem nächsten Spiel",
+    CommandSpec {
+        name: "show",
+        slash: None,
+        group: Some("rules"),
+        words: &["zeigen"],
+        shortcuts: &[],
+        args: &[],
+        admin: false,
+        build: |_| Ok(Command::Rules(RulesCmd::Show)),
     },
-    CommandInfo {
+    CommandSpec {
+        name: "set",
+        slash: None,
+        group: Some("rules"),
+        words: &["setzen"],
+        shortcuts: &[],
+        args: &[arg("key", T::RuleKey), arg("value", T::RuleValue)],
+        admin: true,
+        build: |mut a| match (a.take(0), a.take(1)) {
+            (Some(ArgValue::Text(key)), Some(ArgValue::Text(value))) => {
+                Ok(Command::Rules(RulesCmd::Set { key, value }))
+            }
+            _ => Err(ParseError::Missing { command: a.command, what: T::RuleValue }),
+        },
+    },
+    CommandSpec {
+        name: "preset",
+        slash: None,
+        group: Some("rules"),
+        words: &["vorlage"],
+        shortcuts: &[],
+        args: &[arg("name", T::Preset)],
+        admin: true,
+        build: |mut a| match a.take(0) {
+            Some(ArgValue::Text(p)) => Ok(Command::Rules(RulesCmd::Preset(p))),
+            _ => Err(ParseError::Missing { command: a.command, what: T::Preset }),
+        },
+    },
+    CommandSpec {
+        name: "reset",
+        slash: None,
+        group: Some("rules"),
+        words: &["zurücksetzen"],
+        shortcuts: &[],
+        args: &[],
+        admin: true,
+        build: |_| Ok(Command::Rules(RulesCmd::Reset)),
+    },
+    CommandSpec {
         name: "lang",
-        aliases: &["sprache", "language"],
-        args: "en|de",
-        help_en: "the channel's language (admins)",
-        help_de: "die Sprache des Kanals (Admins)",
+        slash: None,
+        group: None,
+        words: &["sprache", "language"],
+        shortcuts: &[],
+        args: &[arg("language", T::Lang)],
+        admin: true,
+        build: |mut a| match a.take(0) {
+            Some(ArgValue::Lang(l)) => Ok(Command::Lang(l)),
+            _ => Err(ParseError::Missing { command: a.command, what: T::Lang }),
+        },
     },
-    CommandInfo {
+    CommandSpec {
         name: "dm",
-        aliases: &["direkt"],
-        args: "on|off",
-        help_en: "also send your hand as a direct message (Discord; DMs must be open)",
-        help_de: "dein Blatt auch als Direktnachricht (Discord; Direktnachrichten müssen offen sein)",
+        slash: None,
+        group: None,
+        words: &["direkt"],
+        shortcuts: &[],
+        args: &[arg("on", T::OnOff)],
+        admin: false,
+        build: |mut a| match a.take(0) {
+            Some(ArgValue::OnOff(on)) => Ok(Command::Dm(on)),
+            _ => Err(ParseError::Missing { command: a.command, what: T::OnOff }),
+        },
     },
-    CommandInfo {
+    CommandSpec {
         name: "policy",
-        aliases: &["zeitlimit"],
-        args: "standin|abort",
-        help_en: "when a player's time (turn_timeout) runs out: a computer stands in, or the deal is aborted (admins)",
-        help_de: "wenn die Zeit (turn_timeout) abläuft: ein Computer springt ein, oder das Spiel wird abgebrochen (Admins)",
+        slash: None,
+        group: None,
+        words: &["zeitlimit"],
+        shortcuts: &[],
+        args: &[arg("policy", T::Policy)],
+        admin: true,
+        build: |mut a| match a.take(0) {
+            Some(ArgValue::Policy(p)) => Ok(Command::Policy(p)),
+            _ => Err(ParseError::Missing { command: a.command, what: T::Policy }),
+        },
     },
-    CommandInfo {
+    CommandSpec {
+        name: "removebot",
+        slash: None,
+        group: None,
+        words: &["botweg", "bot-entfernen"],
+        shortcuts: &[],
+        args: &[opt("name", T::Player)],
+        admin: false,
+        build: |mut a| match a.take(0) {
+            Some(ArgValue::Text(n)) => Ok(Command::RemoveBot(Some(n))),
+            _ => Ok(Command::RemoveBot(None)),
+        },
+    },
+    CommandSpec {
+        name: "kick",
+        slash: None,
+        group: None,
+        words: &["rauswerfen", "entfernen"],
+        shortcuts: &[],
+        args: &[arg("player", T::Player)],
+        admin: true,
+        build: |mut a| match a.take(0) {
+            Some(ArgValue::Text(n)) => Ok(Command::Kick(n)),
+            _ => Err(ParseError::Missing { command: a.command, what: T::Player }),
+        },
+    },
+    CommandSpec {
+        name: "abort",
+        slash: None,
+        group: None,
+        words: &["abbrechen"],
+        shortcuts: &[],
+        args: &[],
+        admin: true,
+        build: |_| Ok(Command::Abort),
+    },
+    CommandSpec {
+        name: "reset",
+        // `/doko-rules reset` is the house rules' reset
+        slash: Some("end-session"),
+        group: None,
+        words: &["neustart", "beenden"],
+        shortcuts: &[],
+        args: &[],
+        admin: true,
+        build: |_| Ok(Command::Reset),
+    },
+    CommandSpec {
+        name: "pause",
+        slash: None,
+        group: None,
+        words: &["anhalten"],
+        shortcuts: &[],
+        args: &[],
+        admin: true,
+        build: |_| Ok(Command::Pause),
+    },
+    CommandSpec {
+        name: "resume",
+        slash: None,
+        group: None,
+        words: &["weiter", "fortsetzen"],
+        shortcuts: &[],
+        args: &[],
+        admin: true,
+        build: |_| Ok(Command::Resume),
+    },
+    CommandSpec {
         name: "help",
-        aliases: &["hilfe", "?"],
-        args: "[COMMAND]",
-        help_en: "this help",
-        help_de: "diese Hilfe",
+        slash: None,
+        group: None,
+        words: &["hilfe", "?"],
+        shortcuts: &[],
+        args: &[opt("command", T::Topic)],
+        admin: false,
+        build: |mut a| match a.take(0) {
+            Some(ArgValue::Text(t)) => Ok(Command::Help(Some(t))),
+            _ => Ok(Command::Help(None)),
+        },
     },
 ];
 
-fn find(word: &str) -> Option<&'static CommandInfo> {
-    COMMANDS.iter().find(|c| c.name == word || c.aliases.contains(&word))
+/// The longest command line read, in characters: a longer one is refused
+/// with a short answer that does not repeat it (no command comes near it;
+/// Discord's own limit for a message is 2,000 characters too).
+pub const MAX_COMMAND_CHARS: usize = 2_000;
+
+/// Whether a line is longer than [`MAX_COMMAND_CHARS`] (looking at no more
+/// of it than that).
+pub fn too_long(text: &str) -> bool {
+    text.len() > MAX_COMMAND_CHARS && text.chars().nth(MAX_COMMAND_CHARS).is_some()
 }
 
-/// The help text: all commands, or one.
-pub fn help(lang: Lang, topic: Option<&str>) -> String {
-    let line = |c: &CommandInfo| {
-        let h = if lang == Lang::De { c.help_de } else { c.help_en };
-        if c.args.is_empty() { format!("{} - {h}", c.name) } else { format!("{} {} - {h}", c.name, c.args) }
-    };
-    if let Some(t) = topic
-        && let Some(c) = find(&t.to_lowercase())
-    {
-        return line(c);
+/// What a person typed, as far as an answer repeats it: at most
+/// [`ECHO_CHARS`] characters, then `…`.
+pub fn short(s: &str) -> String {
+    if s.len() <= ECHO_CHARS || s.chars().nth(ECHO_CHARS).is_none() {
+        s.to_string()
+    } else {
+        format!("{}…", s.chars().take(ECHO_CHARS).collect::<String>())
     }
-    let mut out = String::from(if lang == Lang::De { "Befehle:\n" } else { "Commands:\n" });
+}
+
+/// How much of what a person typed an answer repeats at most.
+pub const ECHO_CHARS: usize = 40;
+
+/// Why text (or a platform's options) is not a command. Rendered in the
+/// channel's language by [`ParseError::message`].
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{}", self.message(Lang::En))]
+pub enum ParseError {
+    /// Nothing was typed.
+    Empty,
+    /// Longer than [`MAX_COMMAND_CHARS`]: refused without reading it (and
+    /// without echoing it).
+    TooLong,
+    /// The first word is no command.
+    Unknown(String),
+    /// A required argument is missing.
+    Missing {
+        /// The command.
+        command: &'static str,
+        /// What is missing.
+        what: ArgType,
+    },
+    /// An argument is not understood.
+    Bad {
+        /// The command.
+        command: &'static str,
+        /// The argument.
+        arg: String,
+        /// What was expected.
+        expected: ArgType,
+    },
+    /// More arguments than the command takes.
+    TooMany {
+        /// The command.
+        command: &'static str,
+        /// The first extra word.
+        extra: String,
+    },
+}
+
+impl ParseError {
+    /// The message in a language.
+    pub fn message(&self, lang: Lang) -> String {
+        match self {
+            ParseError::Empty => tr!(lang, "parse-empty"),
+            ParseError::TooLong => tr!(lang, "parse-too-long", max = MAX_COMMAND_CHARS),
+            // what was typed is echoed cut short: never a long echo
+            ParseError::Unknown(w) => tr!(lang, "parse-unknown", word = short(w)),
+            ParseError::Missing { command, what } => {
+                tr!(lang, "parse-missing", command = *command, what = what.expected(lang))
+            }
+            ParseError::Bad { command, arg, expected } => {
+                tr!(lang, "parse-bad", command = *command, arg = short(arg), expected = expected.expected(lang))
+            }
+            ParseError::TooMany { command, extra } => {
+                tr!(lang, "parse-too-many", command = *command, extra = short(extra))
+            }
+        }
+    }
+}
+
+/// The commands a word can start, the ones it names first, then the ones
+/// it is a shortcut of; and whether the word is itself the first argument.
+fn candidates(word: &str) -> Vec<(&'static CommandSpec, bool)> {
+    let mut out: Vec<(&'static CommandSpec, bool)> =
+        COMMANDS.iter().filter(|c| c.starts_with(word)).map(|c| (c, false)).collect();
+    out.extend(COMMANDS.iter().filter(|c| c.shortcuts.contains(&word)).map(|c| (c, true)));
+    out
+}
+
+fn group_of(word: &str) -> Option<&'static Group> {
+    GROUPS.iter().find(|g| g.name == word || g.words.contains(&word))
+}
+
+/// The members of a group.
+fn members(group: &'static str) -> impl Iterator<Item = &'static CommandSpec> {
+    COMMANDS.iter().filter(move |c| c.group == Some(group))
+}
+
+/// The command a help topic names (a word of it or of its group).
+fn find(word: &str) -> Vec<&'static CommandSpec> {
+    if let Some(g) = group_of(word) {
+        return members(g.name).collect();
+    }
+    let mut out: Vec<&'static CommandSpec> = candidates(word).into_iter().map(|(c, _)| c).collect();
+    out.dedup_by(|a, b| a.name == b.name);
+    out.truncate(1);
+    out
+}
+
+/// How a platform's people start commands, for the usage lines of help.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum HelpStyle<'a> {
+    /// Typed text after a prefix (`!doko play CARD`; an empty prefix on a
+    /// terminal).
+    Text(&'a str),
+    /// Slash commands: the public command's name and the admins' one
+    /// (`/doko play CARD`, `/doko-rules set KEY VALUE`).
+    Slash {
+        /// The public command.
+        public: &'a str,
+        /// The admins' command.
+        admin: &'a str,
+    },
+}
+
+/// The help text: all commands, or one (with its usage).
+pub fn help(lang: Lang, topic: Option<&str>) -> String {
+    help_styled(lang, topic, HelpStyle::Text(""))
+}
+
+/// The help text in a platform's style (see [`HelpStyle`]).
+pub fn help_styled(lang: Lang, topic: Option<&str>, style: HelpStyle<'_>) -> String {
+    let line = |c: &'static CommandSpec| {
+        let usage = match style {
+            HelpStyle::Text("") => c.usage(),
+            HelpStyle::Text(prefix) => format!("{prefix} {}", c.usage()),
+            HelpStyle::Slash { public, admin } => {
+                let same = |s: &&CommandSpec| std::ptr::eq(*s, c);
+                let (top, sub) = if c.admin || !slash_tree(false).iter().any(|(_, s)| same(s)) {
+                    (admin, slash_tree(true).into_iter().find(|(_, s)| same(s)).map_or(c.name, |(n, _)| n))
+                } else {
+                    (public, slash_tree(false).into_iter().find(|(_, s)| same(s)).map_or(c.name, |(n, _)| n))
+                };
+                let args: Vec<String> = c
+                    .args
+                    .iter()
+                    .map(|a| if a.required { format!("{}:", a.name) } else { format!("[{}:]", a.name) })
+                    .collect();
+                format!("/{top} {sub} {}", args.join(" ")).trim_end().to_string()
+            }
+        };
+        format!("{usage} - {}", c.describe(lang))
+    };
+    if let Some(t) = topic {
+        let found = find(&t.to_lowercase());
+        if !found.is_empty() {
+            return found.into_iter().map(line).collect::<Vec<_>>().join("\n");
+        }
+    }
+    let mut out = format!("{}\n", tr!(lang, "help-heading"));
     for c in COMMANDS {
         out.push_str(&line(c));
         out.push('\n');
@@ -407,6 +1053,131 @@ pub fn help(lang: Lang, topic: Option<&str>) -> String {
     out
 }
 
+/// A subcommand of a platform's command tree: its name and the command it
+/// gives.
+pub type SlashEntry = (&'static str, &'static CommandSpec);
+
+/// A platform's two command trees, generated from [`COMMANDS`]: the public
+/// one (`admin == false`: every command for everyone, a group as its
+/// default under the group's name) or the admins' one (the admin commands,
+/// a group's members under their own names, and the group's default).
+pub fn slash_tree(admin: bool) -> Vec<SlashEntry> {
+    let mut out: Vec<SlashEntry> = Vec::new();
+    for c in COMMANDS {
+        match (c.group, admin) {
+            (None, _) if c.admin == admin => out.push((c.slash_name(), c)),
+            (Some(g), false) if GROUPS.iter().any(|x| x.name == g && x.default == c.name) => out.push((g, c)),
+            (Some(_), true) => out.push((c.slash_name(), c)),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The command of a subcommand of a platform's tree and its typed options
+/// (by name): each option goes straight into its type's parser.
+pub fn from_options(spec: &'static CommandSpec, options: &[(&str, OptionValue)]) -> Result<Command, ParseError> {
+    let command = spec.command_word();
+    let mut values = Vec::new();
+    for a in spec.args {
+        let given = options.iter().find(|(n, _)| *n == a.name).map(|(_, v)| v);
+        let value = match given {
+            None if a.required => return Err(ParseError::Missing { command, what: a.ty }),
+            None => None,
+            Some(OptionValue::Bool(b)) if a.ty == ArgType::OnOff => Some(ArgValue::OnOff(*b)),
+            Some(OptionValue::Integer(n)) if a.ty == ArgType::Number => {
+                Some(ArgValue::Number(u32::try_from(*n).ok().filter(|n| *n > 0).ok_or_else(|| ParseError::Bad {
+                    command,
+                    arg: n.to_string(),
+                    expected: a.ty,
+                })?))
+            }
+            Some(OptionValue::Text(text)) => {
+                let lower = text.to_lowercase();
+                let words: Vec<&str> =
+                    lower.split(|c: char| c.is_whitespace() || c == ',').filter(|w| !w.is_empty()).collect();
+                if words.is_empty() {
+                    if a.required {
+                        return Err(ParseError::Missing { command, what: a.ty });
+                    }
+                    None
+                } else {
+                    let (v, n) = parse_arg(a.ty, command, &words)?;
+                    if let Some(extra) = words.get(n) {
+                        return Err(ParseError::TooMany { command, extra: extra.to_string() });
+                    }
+                    Some(v)
+                }
+            }
+            Some(other) => {
+                let arg = match other {
+                    OptionValue::Integer(n) => n.to_string(),
+                    OptionValue::Bool(b) => b.to_string(),
+                    OptionValue::Text(t) => t.clone(),
+                };
+                return Err(ParseError::Bad { command, arg, expected: a.ty });
+            }
+        };
+        values.push(value);
+    }
+    (spec.build)(Args { command, values })
+}
+
+/// Reads one argument of a type from the start of `words`: the value and
+/// how many words it took. The one parser of each type.
+pub fn parse_arg(ty: ArgType, command: &'static str, words: &[&str]) -> Result<(ArgValue, usize), ParseError> {
+    let Some(first) = words.first().copied() else { return Err(ParseError::Missing { command, what: ty }) };
+    let bad = || ParseError::Bad { command, arg: first.to_string(), expected: ty };
+    Ok(match ty {
+        ArgType::Card => parse_card(words).map(|(c, n)| (ArgValue::Card(c), n)).ok_or_else(bad)?,
+        ArgType::Cards => (ArgValue::Cards(parse_cards(command, words)?), words.len()),
+        ArgType::Call => (ArgValue::Call(parse_call(command, words)?), words.len()),
+        ArgType::Bid => parse_bid(command, words).map(|(b, n)| (ArgValue::Bid(b), n))?,
+        ArgType::Level => (ArgValue::Level(BotLevel::from_name(first).ok_or_else(bad)?), 1),
+        ArgType::Lang => (ArgValue::Lang(Lang::from_code(first).ok_or_else(bad)?), 1),
+        ArgType::OnOff => match first {
+            "on" | "an" | "ja" | "yes" | "true" => (ArgValue::OnOff(true), 1),
+            "off" | "aus" | "nein" | "no" | "false" => (ArgValue::OnOff(false), 1),
+            _ => return Err(bad()),
+        },
+        ArgType::Policy => match first {
+            "standin" | "stand-in" | "computer" | "vertreten" => (ArgValue::Policy(TimeoutPolicy::StandIn), 1),
+            "abort" | "abbrechen" => (ArgValue::Policy(TimeoutPolicy::Abort), 1),
+            _ => return Err(bad()),
+        },
+        ArgType::Number => (ArgValue::Number(first.parse().map_err(|_| bad())?), 1),
+        ArgType::Step => (ArgValue::Step(StepKind::from_word(first).ok_or_else(bad)?), 1),
+        ArgType::RuleKey | ArgType::Preset | ArgType::Topic | ArgType::Subcommand => {
+            (ArgValue::Text(first.to_string()), 1)
+        }
+        ArgType::RuleValue | ArgType::Player => (ArgValue::Text(words.join(" ")), words.len()),
+    })
+}
+
+/// Parses one command's arguments from words.
+fn parse_with(spec: &'static CommandSpec, words: &[&str]) -> Result<Command, ParseError> {
+    let command = spec.command_word();
+    let mut values = Vec::new();
+    let mut i = 0;
+    for a in spec.args {
+        if i >= words.len() {
+            if a.required {
+                return Err(ParseError::Missing { command, what: a.ty });
+            }
+            values.push(None);
+            continue;
+        }
+        let (v, n) = parse_arg(a.ty, command, &words[i..])?;
+        values.push(Some(v));
+        i += n;
+    }
+    if let Some(extra) = words.get(i) {
+        return Err(ParseError::TooMany { command, extra: extra.to_string() });
+    }
+    (spec.build)(Args { command, values })
+}
+
+/// Reads a card word (`kreuz`, `♣`, `c`).
 fn suit_word(w: &str) -> Option<Suit> {
     Some(match w {
         "kreuz" | "clubs" | "club" | "♣" | "c" | "eichel" => Suit::Clubs,
@@ -474,13 +1245,13 @@ fn parse_cards(command: &'static str, words: &[&str]) -> Result<Vec<Card>, Parse
         let (c, n) = parse_card(&words[i..]).ok_or_else(|| ParseError::Bad {
             command,
             arg: words[i].to_string(),
-            expected: "a card (e.g. CQ, H10, ♣Q, kreuz dame)",
+            expected: ArgType::Card,
         })?;
         out.push(c);
         i += n;
     }
     if out.is_empty() {
-        return Err(ParseError::Missing { command, what: "cards" });
+        return Err(ParseError::Missing { command, what: ArgType::Cards });
     }
     Ok(out)
 }
@@ -499,49 +1270,31 @@ fn solo_kind(w: &str) -> Option<SoloKind> {
     })
 }
 
-fn parse_bid(words: &[&str]) -> Result<Bid, ParseError> {
-    const C: &str = "bid";
-    let bad = |w: &str| ParseError::Bad {
-        command: C,
-        arg: w.to_string(),
-        expected: "a reservation (healthy, wedding, poverty, solo KIND)",
-    };
-    let Some(first) = words.first() else {
-        return Err(ParseError::Missing { command: C, what: "a reservation (healthy, wedding, poverty, solo KIND)" });
-    };
-    let (bid, used) = match *first {
+/// A reservation answer and the words it took (`solo queens` takes two).
+fn parse_bid(command: &'static str, words: &[&str]) -> Result<(Bid, usize), ParseError> {
+    let bad = |w: &str, expected| ParseError::Bad { command, arg: w.to_string(), expected };
+    let Some(first) = words.first() else { return Err(ParseError::Missing { command, what: ArgType::Bid }) };
+    Ok(match *first {
         "healthy" | "gesund" | "fine" | "ok" => (Bid::Healthy, 1),
         "wedding" | "hochzeit" | "marriage" => (Bid::Reserve(Reservation::Wedding), 1),
         "poverty" | "armut" => (Bid::Reserve(Reservation::Poverty), 1),
         "throw-in" | "throwin" | "schmeissen" | "schmeißen" | "werfen" => (Bid::Reserve(Reservation::ThrowIn), 1),
         "solo" => {
             let Some(k) = words.get(1) else {
-                return Err(ParseError::Missing {
-                    command: C,
-                    what: "a solo kind (diamonds hearts spades clubs queens jacks aces kings)",
-                });
+                return Err(ParseError::Missing { command, what: ArgType::Bid });
             };
-            let kind = solo_kind(k).ok_or_else(|| ParseError::Bad {
-                command: C,
-                arg: k.to_string(),
-                expected: "a solo kind (diamonds hearts spades clubs queens jacks aces kings)",
-            })?;
+            let kind = solo_kind(k).ok_or_else(|| bad(k, ArgType::Bid))?;
             (Bid::Reserve(Reservation::Solo { kind, duty: false }), 2)
         }
         w => match w.strip_prefix("solo-").and_then(solo_kind).or_else(|| solo_kind(w)) {
             Some(kind) => (Bid::Reserve(Reservation::Solo { kind, duty: false }), 1),
-            None => return Err(bad(w)),
+            None => return Err(bad(w, ArgType::Bid)),
         },
-    };
-    if let Some(extra) = words.get(used) {
-        return Err(ParseError::TooMany { command: C, extra: extra.to_string() });
-    }
-    Ok(bid)
+    })
 }
 
-fn parse_call(words: &[&str]) -> Result<Call, ParseError> {
-    const C: &str = "announce";
-    const WHAT: &str = "an announcement (re, kontra, no90, no60, no30, schwarz)";
+/// An announcement: all the words (`keine 90`).
+fn parse_call(command: &'static str, words: &[&str]) -> Result<Call, ParseError> {
     let joined = words.join(" ");
     let call = match joined.as_str() {
         "re" => Call::Re,
@@ -550,17 +1303,10 @@ fn parse_call(words: &[&str]) -> Result<Call, ParseError> {
         "no60" | "no 60" | "keine 60" | "keine60" | "k60" | "no 6" | "keine 6" => Call::No60,
         "no30" | "no 30" | "keine 30" | "keine30" | "k30" | "no 3" | "keine 3" => Call::No30,
         "schwarz" | "black" | "no tricks" => Call::Schwarz,
-        "" => return Err(ParseError::Missing { command: C, what: WHAT }),
-        _ => return Err(ParseError::Bad { command: C, arg: joined, expected: WHAT }),
+        "" => return Err(ParseError::Missing { command, what: ArgType::Call }),
+        _ => return Err(ParseError::Bad { command, arg: joined, expected: ArgType::Call }),
     };
     Ok(call)
-}
-
-fn no_more(command: &'static str, rest: &[&str]) -> Result<(), ParseError> {
-    match rest.first() {
-        Some(w) => Err(ParseError::TooMany { command, extra: w.to_string() }),
-        None => Ok(()),
-    }
 }
 
 impl Command {
@@ -586,168 +1332,63 @@ impl Command {
 /// Parses a command. Case-insensitive; a leading `/` or `!` is ignored;
 /// a bare card (`CQ`, `kreuz dame`) means `play`.
 ///
+/// A word that starts several commands tries them in turn: the commands
+/// it names, then those it is a shortcut of, and the first that reads the
+/// rest wins. So `poverty` alone is the bid, `poverty accept` the exchange
+/// step.
+///
 /// ```
-/// use doko_bot::command::{parse, Command};
-/// use doko_engine::{Call, Card};
+/// use doko_bot::command::{parse, Command, PovertyStep};
+/// use doko_engine::{Bid, Call, Card, Reservation};
 /// assert_eq!(parse("play CQ").unwrap(), Command::Play(Card::CQ));
 /// assert_eq!(parse("kreuz dame").unwrap(), Command::Play(Card::CQ));
 /// assert_eq!(parse("keine 90").unwrap(), Command::Announce(Call::No90));
+/// assert_eq!(parse("poverty").unwrap(), Command::Bid(Bid::Reserve(Reservation::Poverty)));
+/// assert_eq!(parse("poverty accept").unwrap(), Command::Poverty(PovertyStep::Accept));
 /// assert!(parse("spiel xyz").is_err());
 /// ```
 pub fn parse(text: &str) -> Result<Command, ParseError> {
+    if too_long(text) {
+        return Err(ParseError::TooLong);
+    }
     let text = text.trim().trim_start_matches(['/', '!']);
     let lower = text.to_lowercase();
     let words: Vec<&str> = lower.split_whitespace().collect();
     let Some(first) = words.first().copied() else { return Err(ParseError::Empty) };
     let rest = &words[1..];
-    let Some(info) = find(first) else {
-        // a bare card plays it
-        if let Some((c, n)) = parse_card(&words)
-            && n == words.len()
-        {
-            return Ok(Command::Play(c));
-        }
-        return Err(ParseError::Unknown(first.to_string()));
-    };
-    let cmd = match info.name {
-        "join" => no_more("join", rest).map(|_| Command::Join)?,
-        "leave" => no_more("leave", rest).map(|_| Command::Leave)?,
-        "start" => no_more("start", rest).map(|_| Command::Start)?,
-        "away" => no_more("away", rest).map(|_| Command::Away)?,
-        "back" => no_more("back", rest).map(|_| Command::Back)?,
-        "hand" => no_more("hand", rest).map(|_| Command::Hand)?,
-        "table" => no_more("table", rest).map(|_| Command::Table)?,
-        "score" => no_more("score", rest).map(|_| Command::Score)?,
-        "stats" => no_more("stats", rest).map(|_| Command::Stats)?,
-        "addbot" => {
-            let level = match rest.first() {
-                None => BotLevel::Basic,
-                Some(&"basic") | Some(&"einfach") => BotLevel::Basic,
-                Some(&"random") | Some(&"zufall") => BotLevel::Random,
-                Some(&"strong") | Some(&"stark") => BotLevel::Strong,
-                Some(w) => {
-                    return Err(ParseError::Bad {
-                        command: "addbot",
-                        arg: w.to_string(),
-                        expected: "a computer level (basic, strong, random)",
-                    });
-                }
-            };
-            no_more("addbot", rest.get(1..).unwrap_or(&[]))?;
-            Command::AddBot(level)
-        }
-        "bid" => {
-            let args = if ["bid", "vorbehalt", "melden"].contains(&first) { rest } else { &words[..] };
-            Command::Bid(parse_bid(args)?)
-        }
-        "play" => {
-            let Some((c, n)) = parse_card(rest) else {
-                return Err(match rest.first() {
-                    None => ParseError::Missing { command: "play", what: "a card (e.g. CQ, H10, ♣Q, kreuz dame)" },
-                    Some(w) => ParseError::Bad {
-                        command: "play",
-                        arg: w.to_string(),
-                        expected: "a card (e.g. CQ, H10, ♣Q, kreuz dame)",
-                    },
-                });
-            };
-            no_more("play", &rest[n..])?;
-            Command::Play(c)
-        }
-        "announce" => {
-            let args = if ["announce", "ansage", "ansagen"].contains(&first) { rest } else { &words[..] };
-            Command::Announce(parse_call(args)?)
-        }
-        "poverty" => {
-            let (step, args) = if ["poverty", "armut-tausch"].contains(&first) {
-                (rest.first().copied(), rest.get(1..))
-            } else {
-                (Some(first), Some(rest))
-            };
-            let args = args.unwrap_or(&[]);
-            match step {
-                Some("give" | "gib" | "geben") => Command::Poverty(PovertyStep::Give(parse_cards("poverty", args)?)),
-                Some("return" | "zurück" | "zurueck") => {
-                    Command::Poverty(PovertyStep::Return(parse_cards("poverty", args)?))
-                }
-                Some("accept" | "annehmen" | "nehmen") => {
-                    no_more("poverty", args)?;
-                    Command::Poverty(PovertyStep::Accept)
-                }
-                Some("decline" | "ablehnen" | "pass" | "passe") => {
-                    no_more("poverty", args)?;
-                    Command::Poverty(PovertyStep::Decline)
-                }
-                Some(w) => {
-                    return Err(ParseError::Bad {
-                        command: "poverty",
-                        arg: w.to_string(),
-                        expected: "give, accept, decline or return",
-                    });
-                }
-                None => {
-                    return Err(ParseError::Missing { command: "poverty", what: "give, accept, decline or return" });
-                }
+    if let Some(g) = group_of(first) {
+        let (spec, args) = match rest.first() {
+            None => (members(g.name).find(|c| c.name == g.default), rest),
+            Some(w) => (members(g.name).find(|c| c.name == *w || c.words.contains(w)), &rest[1..]),
+        };
+        return match spec {
+            Some(spec) => parse_with(spec, args),
+            None => Err(ParseError::Bad {
+                command: g.name,
+                arg: rest.first().map(|w| w.to_string()).unwrap_or_default(),
+                expected: ArgType::Subcommand,
+            }),
+        };
+    }
+    let mut first_error = None;
+    for (spec, is_arg) in candidates(first) {
+        match parse_with(spec, if is_arg { &words[..] } else { rest }) {
+            Ok(cmd) => return Ok(cmd),
+            Err(e) => {
+                first_error.get_or_insert(e);
             }
         }
-        "record" => match rest {
-            [] => Command::Record(None),
-            [n] => Command::Record(Some(n.parse().map_err(|_| ParseError::Bad {
-                command: "record",
-                arg: n.to_string(),
-                expected: "a number",
-            })?)),
-            [_, extra, ..] => return Err(ParseError::TooMany { command: "record", extra: extra.to_string() }),
-        },
-        "rules" => {
-            // keys and values keep their case-insensitive form
-            match rest {
-                [] | ["show"] | ["zeigen"] => Command::Rules(RulesCmd::Show),
-                ["set" | "setzen", key, value @ ..] if !value.is_empty() => {
-                    Command::Rules(RulesCmd::Set { key: key.to_string(), value: value.join(" ") })
-                }
-                ["set" | "setzen", ..] => {
-                    return Err(ParseError::Missing { command: "rules", what: "a key and a value" });
-                }
-                ["preset" | "vorlage", name] => Command::Rules(RulesCmd::Preset(name.to_string())),
-                ["preset" | "vorlage"] => return Err(ParseError::Missing { command: "rules", what: "a preset name" }),
-                ["reset" | "zurücksetzen"] => Command::Rules(RulesCmd::Reset),
-                [w, ..] => {
-                    return Err(ParseError::Bad {
-                        command: "rules",
-                        arg: w.to_string(),
-                        expected: "show, set, preset or reset",
-                    });
-                }
-            }
-        }
-        "lang" => match rest {
-            [w] => Command::Lang(Lang::from_code(w).ok_or_else(|| ParseError::Bad {
-                command: "lang",
-                arg: w.to_string(),
-                expected: "a language (en, de)",
-            })?),
-            [] => return Err(ParseError::Missing { command: "lang", what: "a language (en, de)" }),
-            [_, extra, ..] => return Err(ParseError::TooMany { command: "lang", extra: extra.to_string() }),
-        },
-        "dm" => match rest {
-            ["on" | "an" | "ja" | "yes"] => Command::Dm(true),
-            ["off" | "aus" | "nein" | "no"] => Command::Dm(false),
-            [w, ..] => return Err(ParseError::Bad { command: "dm", arg: w.to_string(), expected: "on or off" }),
-            [] => return Err(ParseError::Missing { command: "dm", what: "on or off" }),
-        },
-        "policy" => match rest {
-            ["standin" | "stand-in" | "computer" | "vertreten"] => Command::Policy(TimeoutPolicy::StandIn),
-            ["abort" | "abbrechen"] => Command::Policy(TimeoutPolicy::Abort),
-            [w, ..] => {
-                return Err(ParseError::Bad { command: "policy", arg: w.to_string(), expected: "standin or abort" });
-            }
-            [] => return Err(ParseError::Missing { command: "policy", what: "standin or abort" }),
-        },
-        "help" => Command::Help(rest.first().map(|s| s.to_string())),
-        other => unreachable!("command {other} has no parser"),
-    };
-    Ok(cmd)
+    }
+    if let Some(e) = first_error {
+        return Err(e);
+    }
+    // a bare card plays it
+    if let Some((c, n)) = parse_card(&words)
+        && n == words.len()
+    {
+        return Ok(Command::Play(c));
+    }
+    Err(ParseError::Unknown(first.to_string()))
 }
 
 /// The canonical text of a command: what [`parse`] reads back into the
@@ -787,6 +1428,13 @@ impl fmt::Display for Command {
             Command::Dm(false) => f.write_str("dm off"),
             Command::Help(None) => f.write_str("help"),
             Command::Help(Some(t)) => write!(f, "help {t}"),
+            Command::RemoveBot(None) => f.write_str("removebot"),
+            Command::RemoveBot(Some(n)) => write!(f, "removebot {n}"),
+            Command::Kick(who) => write!(f, "kick {who}"),
+            Command::Abort => f.write_str("abort"),
+            Command::Reset => f.write_str("reset"),
+            Command::Pause => f.write_str("pause"),
+            Command::Resume => f.write_str("resume"),
         }
     }
 }
@@ -938,6 +1586,15 @@ mod tests {
             Command::Dm(false),
             Command::Help(None),
             Command::Help(Some("play".into())),
+            Command::RemoveBot(None),
+            Command::RemoveBot(Some("bot 2".into())),
+            Command::Kick("<@123456>".into()),
+            Command::Kick("@anna:example.org".into()),
+            Command::Kick("anna maria".into()),
+            Command::Abort,
+            Command::Reset,
+            Command::Pause,
+            Command::Resume,
         ];
         all.extend(SoloKind::ALL.into_iter().map(solo));
         all.extend(Call::ALL.into_iter().map(Command::Announce));
@@ -945,5 +1602,126 @@ mod tests {
         for c in all {
             assert_eq!(parse(&c.to_string()), Ok(c.clone()), "{c}");
         }
+    }
+
+    #[test]
+    fn poverty_alone_is_the_bid_and_with_a_step_the_exchange() {
+        let poverty = Command::Bid(Bid::Reserve(Reservation::Poverty));
+        for text in ["poverty", "armut", "bid poverty", "vorbehalt armut"] {
+            assert_eq!(parse(text), Ok(poverty.clone()), "{text}");
+        }
+        assert_eq!(parse("poverty accept"), Ok(Command::Poverty(PovertyStep::Accept)));
+        assert_eq!(parse("armut annehmen"), Ok(Command::Poverty(PovertyStep::Accept)));
+        assert_eq!(parse("poverty decline"), Ok(Command::Poverty(PovertyStep::Decline)));
+        assert_eq!(parse("ablehnen"), Ok(Command::Poverty(PovertyStep::Decline)));
+        assert_eq!(
+            parse("poverty give C9 S9 H9"),
+            Ok(Command::Poverty(PovertyStep::Give(vec![card("C9"), card("S9"), card("H9")])))
+        );
+        assert_eq!(parse("armut zurück DA"), Ok(Command::Poverty(PovertyStep::Return(vec![card("DA")]))));
+        assert_eq!(parse("poverty give"), Err(ParseError::Missing { command: "poverty", what: ArgType::Cards }));
+        assert!(matches!(parse("poverty dance"), Err(ParseError::Bad { command: "poverty", .. })));
+        assert!(matches!(parse("poverty accept C9"), Err(ParseError::TooMany { .. })));
+    }
+
+    #[test]
+    fn one_definition_drives_words_and_slash_trees() {
+        // every word starts the command it belongs to (or its group)
+        for c in COMMANDS {
+            for w in std::iter::once(&c.name).chain(c.words) {
+                let ok = c.group.is_some() || candidates(w).iter().any(|(x, _)| x.name == c.name);
+                assert!(ok, "{w} starts {}", c.name);
+            }
+        }
+        let public: Vec<&str> = slash_tree(false).iter().map(|(n, _)| *n).collect();
+        let admin: Vec<&str> = slash_tree(true).iter().map(|(n, _)| *n).collect();
+        assert!(public.contains(&"rules") && !public.contains(&"set") && !public.contains(&"lang"), "{public:?}");
+        assert_eq!(
+            admin,
+            ["show", "set", "preset", "reset", "lang", "policy", "kick", "abort", "end-session", "pause", "resume"]
+        );
+        assert!(public.contains(&"removebot") && !public.contains(&"kick"), "{public:?}");
+        // no two subcommands of a tree share a name
+        for tree in [&public, &admin] {
+            for (i, n) in tree.iter().enumerate() {
+                assert!(!tree[i + 1..].contains(n), "{n} twice");
+            }
+        }
+        assert!(slash_tree(true).iter().all(|(n, c)| c.admin || *n == "show"));
+        // help lines fit a platform's 100-character descriptions
+        for c in COMMANDS {
+            for lang in Lang::ALL {
+                let d = c.describe(lang);
+                assert!(d.chars().count() <= 100, "{lang:?} {}: {} chars", c.name, d.chars().count());
+            }
+        }
+    }
+
+    #[test]
+    fn slash_options_go_straight_into_the_typed_parsers() {
+        let spec = |top: bool, name: &str| slash_tree(!top).into_iter().find(|(n, _)| *n == name).unwrap().1;
+        let text = |s: &str| OptionValue::Text(s.into());
+        assert_eq!(from_options(spec(true, "play"), &[("card", text("kreuz dame"))]), Ok(Command::Play(Card::CQ)));
+        assert_eq!(
+            from_options(spec(true, "bid"), &[("what", text("solo-queens"))]),
+            Ok(Command::Bid(Bid::Reserve(Reservation::Solo { kind: SoloKind::Queens, duty: false })))
+        );
+        assert_eq!(from_options(spec(true, "announce"), &[("what", text("no90"))]), Ok(Command::Announce(Call::No90)));
+        assert_eq!(
+            from_options(spec(true, "poverty"), &[("step", text("give")), ("cards", text("C9, S9 H9"))]),
+            Ok(Command::Poverty(PovertyStep::Give(vec![card("C9"), card("S9"), card("H9")])))
+        );
+        assert_eq!(
+            from_options(spec(true, "poverty"), &[("step", text("return"))]),
+            Err(ParseError::Missing { command: "poverty", what: ArgType::Cards })
+        );
+        assert_eq!(from_options(spec(true, "addbot"), &[]), Ok(Command::AddBot(BotLevel::Basic)));
+        assert_eq!(
+            from_options(spec(true, "addbot"), &[("level", text("strong"))]),
+            Ok(Command::AddBot(BotLevel::Strong))
+        );
+        assert_eq!(
+            from_options(spec(true, "record"), &[("number", OptionValue::Integer(3))]),
+            Ok(Command::Record(Some(3)))
+        );
+        assert!(matches!(
+            from_options(spec(true, "record"), &[("number", OptionValue::Integer(-1))]),
+            Err(ParseError::Bad { .. })
+        ));
+        assert_eq!(from_options(spec(true, "dm"), &[("on", OptionValue::Bool(true))]), Ok(Command::Dm(true)));
+        assert_eq!(from_options(spec(true, "rules"), &[]), Ok(Command::Rules(RulesCmd::Show)));
+        assert_eq!(from_options(spec(false, "show"), &[]), Ok(Command::Rules(RulesCmd::Show)));
+        assert_eq!(
+            from_options(spec(false, "set"), &[("key", text("dulle")), ("value", text("second-wins"))]),
+            Ok(Command::Rules(RulesCmd::Set { key: "dulle".into(), value: "second-wins".into() }))
+        );
+        assert_eq!(from_options(spec(false, "lang"), &[("language", text("de"))]), Ok(Command::Lang(Lang::De)));
+        assert_eq!(
+            from_options(spec(false, "policy"), &[("policy", text("abort"))]),
+            Ok(Command::Policy(TimeoutPolicy::Abort))
+        );
+        assert_eq!(
+            from_options(spec(true, "play"), &[]),
+            Err(ParseError::Missing { command: "play", what: ArgType::Card })
+        );
+        // every choice a platform offers reads back through its type's parser
+        for (_, c) in slash_tree(false).into_iter().chain(slash_tree(true)) {
+            for a in c.args {
+                for (value, _) in a.ty.choices(Lang::En) {
+                    let words: Vec<&str> = value.split_whitespace().collect();
+                    assert!(parse_arg(a.ty, c.name, &words).is_ok(), "{} {value}", c.name);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn computer_levels_are_read_in_one_place() {
+        for l in BotLevel::ALL {
+            assert_eq!(BotLevel::from_name(l.name()), Some(l));
+            assert_eq!(crate::arena::Kind::from_name(l.name()), Some(l));
+        }
+        assert_eq!(parse("bot stark"), Ok(Command::AddBot(BotLevel::Strong)));
+        assert_eq!(BotLevel::from_name("grandmaster"), None);
     }
 }

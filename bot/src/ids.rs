@@ -47,6 +47,14 @@ impl ChannelId {
     pub fn key(&self) -> String {
         format!("{}:{}", self.platform.name(), self.id)
     }
+
+    /// The channel of a storage key (see [`key`](Self::key)).
+    pub fn from_key(key: &str) -> Option<ChannelId> {
+        let (platform, id) = key.split_once(':')?;
+        let platform =
+            [Platform::Discord, Platform::Matrix, Platform::Terminal].into_iter().find(|p| p.name() == platform)?;
+        Some(ChannelId::new(platform, id))
+    }
 }
 
 impl fmt::Display for ChannelId {
@@ -82,21 +90,41 @@ impl fmt::Display for UserId {
     }
 }
 
-/// Who sends a command: the user, the name to show, and whether the
-/// adapter says they are an admin of the channel.
+/// Who sends a command: the user, the name to show, whether the adapter
+/// says they are an admin of the channel, and whether the command came
+/// from a direct message (see [`crate::authority`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Actor {
     /// The user.
     pub user: UserId,
     /// Display name.
     pub name: String,
-    /// May change the channel's rules and language.
+    /// An admin of the channel: may change its rules and language and
+    /// moderate its table.
     pub admin: bool,
+    /// The command came from a direct message, routed to the table where
+    /// the person sits (not typed in the table's channel).
+    pub direct: bool,
 }
 
+/// The longest display name kept, in characters.
+pub const MAX_NAME_CHARS: usize = 64;
+
 impl Actor {
-    /// An actor.
+    /// An actor in the table's channel.
+    /// The name is cut to [`MAX_NAME_CHARS`] characters (it is shown at
+    /// the table and kept with it).
     pub fn new(user: UserId, name: impl Into<String>, admin: bool) -> Actor {
-        Actor { user, name: name.into(), admin }
+        let mut name = name.into();
+        if let Some((cut, _)) = name.char_indices().nth(MAX_NAME_CHARS) {
+            name.truncate(cut);
+        }
+        Actor { user, name, admin, direct: false }
+    }
+
+    /// The same actor writing from a direct message.
+    pub fn from_direct(mut self) -> Actor {
+        self.direct = true;
+        self
     }
 }

@@ -1,7 +1,10 @@
-//! Languages and Doppelkopf's own terms in each.
+//! Languages and Doppelkopf's own terms in each. The words come from the
+//! catalog ([`crate::i18n`]); only the card symbols are built here.
 
-use doko_engine::{Call, Card, Contract, Party, Rank, SoloKind, Suit};
+use doko_engine::{Call, Card, Contract, Party, Rank, Reservation, SoloKind, Suit};
 use serde::{Deserialize, Serialize};
+
+use crate::tr;
 
 /// A channel's language.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
@@ -15,6 +18,9 @@ pub enum Lang {
 }
 
 impl Lang {
+    /// Every language.
+    pub const ALL: [Lang; 2] = [Lang::En, Lang::De];
+
     /// The language for a code (`en`, `de`, `english`, `deutsch`).
     pub fn from_code(s: &str) -> Option<Lang> {
         match s.to_lowercase().as_str() {
@@ -24,19 +30,17 @@ impl Lang {
         }
     }
 
+    /// The language of a platform's locale (`de`, `de-DE`, `en-US`, ...);
+    /// English for anything else.
+    pub fn from_locale(locale: &str) -> Lang {
+        if locale.to_lowercase().starts_with("de") { Lang::De } else { Lang::En }
+    }
+
     /// The code.
     pub const fn code(self) -> &'static str {
         match self {
             Lang::En => "en",
             Lang::De => "de",
-        }
-    }
-
-    /// Picks the English or German text.
-    pub fn t<'a>(self, en: &'a str, de: &'a str) -> &'a str {
-        match self {
-            Lang::En => en,
-            Lang::De => de,
         }
     }
 
@@ -57,59 +61,53 @@ impl Lang {
         format!("{s}{r}")
     }
 
+    /// Cards with their symbols, separated by spaces.
+    pub fn cards(self, cards: impl IntoIterator<Item = Card>) -> String {
+        cards.into_iter().map(|c| self.card(c)).collect::<Vec<_>>().join(" ")
+    }
+
     /// The party's name (Re and Kontra in both languages).
-    pub fn party(self, p: Party) -> &'static str {
-        match p {
-            Party::Re => "Re",
-            Party::Kontra => "Kontra",
-        }
+    pub fn party(self, p: Party) -> String {
+        tr!(self, "party", party = party_key(p))
     }
 
     /// An announcement's name.
-    pub fn call(self, c: Call) -> &'static str {
-        match (self, c) {
-            (_, Call::Re) => "Re",
-            (_, Call::Kontra) => "Kontra",
-            (Lang::En, Call::No90) => "no 90",
-            (Lang::En, Call::No60) => "no 60",
-            (Lang::En, Call::No30) => "no 30",
-            (Lang::De, Call::No90) => "keine 90",
-            (Lang::De, Call::No60) => "keine 60",
-            (Lang::De, Call::No30) => "keine 30",
-            (_, Call::Schwarz) => "schwarz",
-        }
+    pub fn call(self, c: Call) -> String {
+        tr!(self, "call", call = c.name())
     }
 
     /// A solo kind's name.
-    pub fn solo(self, k: SoloKind) -> &'static str {
-        match (self, k) {
-            (Lang::En, SoloKind::Diamonds) => "diamonds solo",
-            (Lang::En, SoloKind::Hearts) => "hearts solo",
-            (Lang::En, SoloKind::Spades) => "spades solo",
-            (Lang::En, SoloKind::Clubs) => "clubs solo",
-            (Lang::En, SoloKind::Queens) => "queens solo",
-            (Lang::En, SoloKind::Jacks) => "jacks solo",
-            (Lang::En, SoloKind::Aces) => "aces solo (fleischlos)",
-            (Lang::En, SoloKind::Kings) => "kings solo",
-            (Lang::De, SoloKind::Diamonds) => "Karo-Solo",
-            (Lang::De, SoloKind::Hearts) => "Herz-Solo",
-            (Lang::De, SoloKind::Spades) => "Pik-Solo",
-            (Lang::De, SoloKind::Clubs) => "Kreuz-Solo",
-            (Lang::De, SoloKind::Queens) => "Damensolo",
-            (Lang::De, SoloKind::Jacks) => "Bubensolo",
-            (Lang::De, SoloKind::Aces) => "Fleischloser",
-            (Lang::De, SoloKind::Kings) => "Königssolo",
+    pub fn solo(self, k: SoloKind) -> String {
+        tr!(self, "solo", kind = k.key())
+    }
+
+    /// A reservation's name (a compulsory solo marked so).
+    pub fn reservation(self, r: Reservation) -> String {
+        match r {
+            Reservation::Wedding => tr!(self, "reservation", what = "wedding"),
+            Reservation::Poverty => tr!(self, "reservation", what = "poverty"),
+            Reservation::ThrowIn => tr!(self, "reservation", what = "throw-in"),
+            Reservation::Solo { kind, duty: false } => self.solo(kind),
+            Reservation::Solo { kind, duty: true } => tr!(self, "reservation-duty-solo", solo = self.solo(kind)),
         }
     }
 
     /// A contract's name.
     pub fn contract(self, c: Contract) -> String {
         match c {
-            Contract::Normal => self.t("normal game", "Normalspiel").into(),
-            Contract::Wedding => self.t("wedding (Hochzeit)", "Hochzeit").into(),
-            Contract::SilentSolo => self.t("silent solo", "stilles Solo").into(),
-            Contract::Poverty => self.t("poverty (Armut)", "Armut").into(),
-            Contract::Solo(k) => self.solo(k).into(),
+            Contract::Normal => tr!(self, "contract", contract = "normal"),
+            Contract::Wedding => tr!(self, "contract", contract = "wedding"),
+            Contract::SilentSolo => tr!(self, "contract", contract = "silent-solo"),
+            Contract::Poverty => tr!(self, "contract", contract = "poverty"),
+            Contract::Solo(k) => self.solo(k),
         }
+    }
+}
+
+/// The catalog's key of a party.
+pub(crate) fn party_key(p: Party) -> &'static str {
+    match p {
+        Party::Re => "re",
+        Party::Kontra => "kontra",
     }
 }

@@ -10,9 +10,12 @@
 #![warn(missing_docs)]
 
 pub mod arena;
+pub mod authority;
 pub mod command;
+pub mod i18n;
 pub mod ids;
 pub mod lang;
+pub mod limits;
 pub mod outbox;
 pub mod player;
 pub mod render;
@@ -24,11 +27,12 @@ pub mod table;
 pub use command::{Command, ParseError, parse};
 pub use ids::{Actor, ChannelId, Platform, UserId};
 pub use lang::Lang;
+pub use limits::{Limits, Rate};
 pub use outbox::{
-    App, CardChoice, Choice, Delivered, HandModel, Input, Notice, Outbox, Private, TableMessage, Transport,
-    TransportError, deliver,
+    App, CardChoice, Choice, Claim, Delivered, HandModel, Input, Notice, Outbox, Private, TableMessage, TableMessages,
+    Transport, TransportError, deliver,
 };
 pub use render::{Audience, Kind, Message};
 pub use service::{Service, ServiceError};
-pub use store::{AnyStore, Commit, EmbeddedStore, MemoryStore, RedisStore, Store, StoreError, Stored};
+pub use store::{AnyStore, Commit, EmbeddedStore, Keep, MemoryStore, RedisStore, Store, StoreError, Stored};
 pub use table::{CommandError, Event, Table};

@@ -73,6 +73,12 @@ pub struct TableMessage {
     /// The platform's id of the table message as stored with the table
     /// (edit it); `None`: post a new one.
     pub display: Option<String>,
+    /// The deal's table message this belongs to: each deal gets a new one
+    /// (a message older than an hour is slow to edit on Discord, and the
+    /// result reads best next to the new deal).
+    pub epoch: u32,
+    /// The table's revision: which of two messages is newer.
+    pub revision: u64,
     /// The person to act, if a person must act.
     pub to_act: Option<UserId>,
     /// The label of the button that opens one's hand (where there are
@@ -271,8 +277,19 @@ pub trait App: Send + Sync {
     /// person opening a table: a table with computer players filled in and
     /// dealt if none is running (the terminal's table of one person).
     async fn open_with_computers(&self, ch: &ChannelId, actor: &Actor) -> Outbox;
-    /// Remembers the platform's id of a channel's table message.
-    async fn set_display(&self, ch: &ChannelId, id: Option<String>);
+    /// Remembers the platform's id of a channel's table message for the
+    /// deal's message `epoch`.
+    async fn set_display(&self, ch: &ChannelId, epoch: u32, id: Option<String>);
+    /// The channels of a platform whose table has a deal running (their
+    /// turn clocks run; after a restart the adapter resumes them). A full
+    /// scan of the store: for start-up, not for every tick.
+    async fn running(&self, platform: crate::ids::Platform) -> Vec<ChannelId>;
+    /// Claims the posting of the table message of the deal's message
+    /// `epoch` (see [`Claim`]): a claim lasts a few seconds, or until the
+    /// id is remembered with [`set_display`](Self::set_display).
+    async fn claim_display(&self, ch: &ChannelId, epoch: u32) -> Claim;
+    /// The process's table messages in flight (see [`TableMessages`]).
+    fn table_messages(&self) -> &TableMessages;
     /// Notes that a person could not be reached privately; true the first
     /// time in a deal (the channel is told once per deal, not per message).
     async fn unreachable(&self, ch: &ChannelId, user: &UserId) -> bool;
@@ -307,32 +324,10 @@ pub async fn deliver(app: &dyn App, transport: &dyn Transport, out: &Outbox) -> 
         let msgs: Vec<&Private> = out.private_for(actor).collect();
         send_private(app, transport, out, actor, &msgs, &mut report).await;
     }
-    if let Some(t) = &out.table {
-        let edited = match &t.display {
-            Some(id) => match transport.edit_table(ch, id, t).await {
-                Ok(()) => true,
-                Err(e) => {
-                    tracing::info!(error = %e, channel = %ch, "editing the table message failed; posting a new one");
-                    false
-                }
-            },
-            None => false,
-        };
-        if edited {
-            report.edited = true;
-        } else {
-            match transport.post_table(ch, t).await {
-                Ok(id) => {
-                    report.posted = true;
-                    app.set_display(ch, Some(id)).await;
-                }
-                Err(e) => {
-                    report.failed += 1;
-                    tracing::warn!(error = %e, channel = %ch, "posting the table message failed");
-                }
-            }
-        }
-    }
+    let newest = match &out.table {
+        Some(t) => app.table_messages().publish(app, transport, ch, t, &mut report).await,
+        None => false,
+    };
     for n in &out.notices {
         match transport.notice(ch, n).await {
             Ok(()) => report.notices += 1,
@@ -343,6 +338,7 @@ pub async fn deliver(app: &dyn App, transport: &dyn Transport, out: &Outbox) -> 
         }
     }
     if transport.mentions()
+        && newest
         && let Some(t) = &out.table
         && let Some(u) = &t.to_act
     {
@@ -392,4 +388,200 @@ async fn send_private(
             tracing::warn!(error = %e, channel = %ch, "sending a private message failed");
         }
     }
+}
+
+/// The table messages this process is publishing, per channel: one post or
+/// edit at a time per table, so concurrent commands never post a second
+/// table message for a deal, and changes that arrive while one is being
+/// sent coalesce into one edit (what happened is kept, in order; the table
+/// shown is the newest).
+#[derive(Default)]
+pub struct TableMessages {
+    slots: std::sync::Mutex<std::collections::HashMap<String, std::sync::Arc<Slot>>>,
+}
+
+#[derive(Default)]
+struct Slot {
+    state: std::sync::Mutex<SlotState>,
+    /// Held while a post or edit is under way.
+    sending: tokio::sync::Mutex<()>,
+}
+
+#[derive(Default)]
+struct SlotState {
+    /// Waiting to be sent, by revision and arrival (a table shown again
+    /// has the revision of the change before it).
+    pending: std::collections::BTreeMap<(u64, u64), TableMessage>,
+    /// Arrivals so far.
+    arrived: u64,
+    /// The newest revision sent.
+    sent: u64,
+    /// The newest table message sent.
+    shown: Option<TableMessage>,
+    /// The message of a deal (epoch, platform id) this process knows.
+    known: Option<(u32, String)>,
+}
+
+/// At most this many lines of what happened in one coalesced edit.
+const EVENT_LINES: usize = 24;
+
+impl TableMessages {
+    fn slot(&self, ch: &ChannelId) -> std::sync::Arc<Slot> {
+        let mut slots = self.slots.lock().expect("table messages lock");
+        if slots.len() > 10_000 {
+            // forget idle tables (their ids are stored with the table)
+            slots.retain(|_, s| std::sync::Arc::strong_count(s) > 1);
+        }
+        slots.entry(ch.key()).or_default().clone()
+    }
+
+    /// Posts or edits the table message for `t`, together with what else is
+    /// waiting for this table. False when a newer table had been shown (the
+    /// person `t` names to act may not be the one any more).
+    async fn publish(
+        &self,
+        app: &dyn App,
+        transport: &dyn Transport,
+        ch: &ChannelId,
+        t: &TableMessage,
+        report: &mut Delivered,
+    ) -> bool {
+        let slot = self.slot(ch);
+        {
+            let mut st = slot.state.lock().expect("slot lock");
+            if t.revision < st.sent && t.events.is_none() {
+                // a newer table is already shown, and this one adds nothing
+                return false;
+            }
+            st.arrived += 1;
+            let key = (t.revision, st.arrived);
+            st.pending.insert(key, t.clone());
+        }
+        let newest = {
+            let _sending = slot.sending.lock().await;
+            let batch = {
+                let mut st = slot.state.lock().expect("slot lock");
+                let pending = std::mem::take(&mut st.pending);
+                let mut batch = merge(pending.into_values());
+                // what happened late is told with the newest table
+                if let Some(shown) = &st.shown {
+                    for m in batch.iter_mut().filter(|m| m.epoch == shown.epoch && m.revision < shown.revision) {
+                        *m = TableMessage { events: m.events.take(), ..shown.clone() };
+                    }
+                }
+                if let Some(last) = batch.last()
+                    && st.shown.as_ref().is_none_or(|s| last.revision >= s.revision)
+                {
+                    st.sent = last.revision;
+                    st.shown = Some(last.clone());
+                }
+                batch
+            };
+            self.send(app, transport, ch, &slot, batch, report).await;
+            slot.state.lock().expect("slot lock").sent
+        };
+        t.revision >= newest
+    }
+
+    async fn send(
+        &self,
+        app: &dyn App,
+        transport: &dyn Transport,
+        ch: &ChannelId,
+        slot: &Slot,
+        batch: Vec<TableMessage>,
+        report: &mut Delivered,
+    ) {
+        for m in batch {
+            let known = slot.state.lock().expect("slot lock").known.clone();
+            let mut id = match known {
+                Some((epoch, id)) if epoch == m.epoch => Some(id),
+                _ => m.display.clone(),
+            };
+            if id.is_none() {
+                // several processes may serve the table: one posts the
+                // deal's message, the others wait for its id and edit it
+                match claim(app, ch, m.epoch).await {
+                    Claim::Mine => {}
+                    Claim::Posted(posted) => id = Some(posted),
+                    Claim::Stale => continue,
+                    Claim::Busy => unreachable!("claim waits out a busy claim"),
+                }
+            }
+            let edited = match &id {
+                Some(id) => match transport.edit_table(ch, id, &m).await {
+                    Ok(()) => true,
+                    Err(e) => {
+                        tracing::info!(error = %e, channel = %ch, "editing the table message failed; posting a new one");
+                        false
+                    }
+                },
+                None => false,
+            };
+            if edited {
+                report.edited = true;
+                continue;
+            }
+            match transport.post_table(ch, &m).await {
+                Ok(id) => {
+                    report.posted = true;
+                    slot.state.lock().expect("slot lock").known = Some((m.epoch, id.clone()));
+                    app.set_display(ch, m.epoch, Some(id)).await;
+                }
+                Err(e) => {
+                    report.failed += 1;
+                    tracing::warn!(error = %e, channel = %ch, "posting the table message failed");
+                }
+            }
+        }
+    }
+}
+
+/// Who posts a deal's table message when several processes serve a table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Claim {
+    /// This process posts it.
+    Mine,
+    /// It is posted: this id.
+    Posted(String),
+    /// Another process is posting it right now.
+    Busy,
+    /// The table has moved on to another deal's message.
+    Stale,
+}
+
+/// Claims the posting of a deal's table message, waiting (up to a few
+/// seconds) for another process that is posting it.
+async fn claim(app: &dyn App, ch: &ChannelId, epoch: u32) -> Claim {
+    for _ in 0..40 {
+        match app.claim_display(ch, epoch).await {
+            Claim::Busy => tokio::time::sleep(std::time::Duration::from_millis(100)).await,
+            other => return other,
+        }
+    }
+    Claim::Mine
+}
+
+/// One message per deal: the newest table of each, with what happened in
+/// between, in order.
+fn merge(msgs: impl Iterator<Item = TableMessage>) -> Vec<TableMessage> {
+    let mut out: Vec<TableMessage> = Vec::new();
+    for m in msgs {
+        match out.last_mut() {
+            Some(last) if last.epoch == m.epoch => {
+                let events = match (last.events.take(), m.events.clone()) {
+                    (Some(a), Some(b)) => Some(format!("{}\n{}", a.trim_end(), b)),
+                    (a, b) => a.or(b),
+                };
+                *last = TableMessage { events: events.map(|e| last_lines(&e)), ..m };
+            }
+            _ => out.push(m),
+        }
+    }
+    out
+}
+
+fn last_lines(text: &str) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    lines[lines.len().saturating_sub(EVENT_LINES)..].join("\n")
 }

@@ -10,10 +10,11 @@ use doko_engine::{
     Action, Bid, Contract, Party, Phase, RedealReason, Reservation, Rules, SeatView, SeenBid, SessionError,
 };
 
-use crate::command::{ParseError, help};
+use crate::command::{ParseError, short};
 use crate::ids::UserId;
 use crate::lang::Lang;
 use crate::table::{CommandError, Event, PovertyMove, Summary, Table};
+use crate::tr;
 
 /// Who may see a message.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -78,97 +79,79 @@ pub fn events(t: &Table, ev: &[Event]) -> Option<String> {
     let mut out = String::new();
     for e in ev {
         let line = match e {
-            Event::Joined(n) => format!("{n} {}", l.t("joins the table.", "nimmt Platz.")),
-            Event::Left(n) => format!("{n} {}", l.t("leaves the table.", "verlässt den Tisch.")),
-            Event::ComputerJoined(n) => {
-                format!("{n} {}", l.t("(computer) joins the table.", "(Computer) nimmt Platz."))
-            }
-            Event::Away(n) => {
-                format!("{n} {}", l.t("is away; a computer plays the seat.", "ist weg; ein Computer spielt den Platz."))
-            }
-            Event::Back(n) => format!("{n} {}", l.t("is back.", "ist zurück.")),
+            Event::Joined(n) => tr!(l, "event-joined", name = n),
+            Event::Left(n) => tr!(l, "event-left", name = n),
+            Event::ComputerJoined(n) => tr!(l, "event-computer-joined", name = n),
+            Event::Away(n) => tr!(l, "event-away", name = n),
+            Event::Back(n) => tr!(l, "event-back", name = n),
             Event::Dealt { number, dealer, bock, forced } => {
-                let mut s = format!("{} {number}: {dealer} {}", l.t("Deal", "Spiel"), l.t("deals.", "gibt."));
+                let mut s = tr!(l, "event-dealt", number = number, dealer = dealer);
                 if *bock {
-                    s.push_str(l.t(" Bock: counts double.", " Bock: zählt doppelt."));
+                    s.push(' ');
+                    s.push_str(&tr!(l, "bock"));
                 }
                 if let Some(f) = forced {
-                    let _ = write!(
-                        s,
-                        " {f} {}",
-                        l.t("must play a solo (vorführen).", "muss ein Solo spielen (Vorführen).")
-                    );
+                    s.push(' ');
+                    s.push_str(&tr!(l, "event-forced-solo", name = f));
                 }
                 s
             }
             Event::Bid { name, reserved } => {
-                format!(
-                    "{name}: {}",
-                    if *reserved {
-                        l.t("reservation (Vorbehalt)", "Vorbehalt")
-                    } else {
-                        l.t("healthy (gesund)", "gesund")
-                    }
-                )
+                tr!(l, "event-bid", name = name, bid = if *reserved { "reserved" } else { "healthy" })
             }
-            Event::Played { name, card } => format!("{name} {} {}", l.t("plays", "spielt"), l.card(*card)),
-            Event::TrickWon { name, points } => {
-                format!("{} {name} ({points} {})", l.t("Trick to", "Stich an"), l.t("points", "Augen"))
-            }
-            Event::Announced { name, call } => format!("{name}: {}!", l.call(*call)),
+            Event::Played { name, card } => tr!(l, "event-played", name = name, card = l.card(*card)),
+            Event::TrickWon { name, points } => tr!(l, "event-trick-won", name = name, points = points),
+            Event::Announced { name, call } => tr!(l, "event-announced", name = name, call = l.call(*call)),
             Event::Poverty { name, step } => {
-                let w = match (l, *step) {
-                    (Lang::De, PovertyMove::Gave) => "legt die Armut ab",
-                    (Lang::De, PovertyMove::Accepted) => "nimmt die Armut",
-                    (Lang::De, PovertyMove::Declined) => "lehnt die Armut ab",
-                    (Lang::De, PovertyMove::Returned) => "gibt Karten zurück",
-                    (_, PovertyMove::Gave) => "puts the poverty down",
-                    (_, PovertyMove::Accepted) => "takes the poverty",
-                    (_, PovertyMove::Declined) => "declines the poverty",
-                    (_, PovertyMove::Returned) => "returns cards",
+                let step = match step {
+                    PovertyMove::Gave => "gave",
+                    PovertyMove::Accepted => "accepted",
+                    PovertyMove::Declined => "declined",
+                    PovertyMove::Returned => "returned",
                 };
-                format!("{name} {w}.")
+                tr!(l, "event-poverty", name = name, step = step)
             }
             Event::Scored(s) => summary(l, s),
-            Event::Redeal(r) => match r {
-                RedealReason::ThrowIn => {
-                    l.t("Thrown in: the same dealer deals again.", "Eingeworfen: derselbe Geber gibt neu.").into()
+            Event::Redeal(r) => tr!(
+                l,
+                "event-redeal",
+                reason = match r {
+                    RedealReason::ThrowIn => "throw-in",
+                    RedealReason::PovertyDeclined => "poverty-declined",
                 }
-                RedealReason::PovertyDeclined => l
-                    .t(
-                        "Nobody takes the poverty: the same dealer deals again.",
-                        "Niemand nimmt die Armut: derselbe Geber gibt neu.",
-                    )
-                    .into(),
-            },
+            ),
             Event::SessionOver => {
-                let mut s = l.t("The session is over.", "Die Runde ist zu Ende.").to_string();
+                let mut s = tr!(l, "event-session-over");
                 s.push('\n');
                 s.push_str(&score(t));
                 s
             }
-            Event::RulesChanged => l
-                .t(
-                    "House rules changed; they apply from the next deal.",
-                    "Hausregeln geändert; sie gelten ab dem nächsten Spiel.",
-                )
-                .into(),
-            Event::LangChanged => l.t("Language: English.", "Sprache: Deutsch.").into(),
-            Event::Reminder(n) => format!("{n}: {}", l.t("your time is running out.", "deine Zeit läuft ab.")),
-            Event::TimedOut(n) => format!(
-                "{n}: {}",
-                l.t(
-                    "time is up; a computer plays the seat until you say back.",
-                    "Zeit abgelaufen; ein Computer spielt den Platz, bis du back sagst."
-                )
-            ),
-            Event::Aborted(n) => format!(
-                "{n}: {}",
-                l.t(
-                    "time is up; the deal is aborted. Say start to deal again.",
-                    "Zeit abgelaufen; das Spiel ist abgebrochen. Mit start wird neu gegeben."
-                )
-            ),
+            Event::RulesChanged => tr!(l, "event-rules-changed"),
+            Event::LangChanged => tr!(l, "event-lang-changed"),
+            Event::Reminder { name, left_s, timeout_s } => {
+                tr!(l, "event-reminder", name = name, left = left_s, timeout = timeout_s)
+            }
+            Event::TimedOut { name, timeout_s } => tr!(l, "event-timed-out", name = name, timeout = timeout_s),
+            Event::Aborted { name, timeout_s, record } => {
+                tr!(l, "event-aborted", name = name, timeout = timeout_s, record = record)
+            }
+            Event::AbortedBy { name, record } => tr!(l, "event-aborted-by", name = name, record = record),
+            Event::Kicked { name, by, now } => {
+                tr!(l, "event-kicked", name = name, by = by, now = if *now { "yes" } else { "no" })
+            }
+            Event::BotRemoved { name, now } => {
+                tr!(l, "event-bot-removed", name = name, now = if *now { "yes" } else { "no" })
+            }
+            Event::Freed(n) => tr!(l, "event-freed", name = n),
+            Event::SessionReset(n) => {
+                let mut s = tr!(l, "event-session-reset", name = n);
+                s.push('\n');
+                s.push_str(&score(t));
+                s
+            }
+            Event::ClockPaused(n) => tr!(l, "event-clock-paused", name = n),
+            Event::ClockResumed(n) => tr!(l, "event-clock-resumed", name = n),
+            Event::Waiting => tr!(l, "event-waiting"),
         };
         out.push_str(&line);
         out.push('\n');
@@ -176,132 +159,94 @@ pub fn events(t: &Table, ev: &[Event]) -> Option<String> {
     (!out.is_empty()).then_some(out)
 }
 
-fn summary(l: Lang, s: &Summary) -> String {
+/// The result of a scored deal.
+pub fn summary(l: Lang, s: &Summary) -> String {
     let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "{} {}: {}{}",
-        l.t("Result of deal", "Ergebnis von Spiel"),
-        s.number,
-        l.contract(s.contract),
-        s.declarer.as_ref().map(|d| format!(" ({d})")).unwrap_or_default()
-    );
-    let _ = writeln!(out, "Re: {} - {} {}", s.re.join(", "), s.card_points[0], l.t("points", "Augen"));
-    let _ = writeln!(out, "Kontra: {} - {} {}", s.kontra.join(", "), s.card_points[1], l.t("points", "Augen"));
-    match s.winner {
-        Some(w) => {
-            let _ = writeln!(
-                out,
-                "{} {}, {} {}",
-                l.t("Winner:", "Gewinner:"),
-                l.party(w),
-                l.t("game value", "Spielwert"),
-                s.value
-            );
-        }
-        None => {
-            let _ = writeln!(
-                out,
-                "{} {}",
-                l.t(
-                    "No winner: neither party reached its target; each is credited what it achieved, value for Re",
-                    "Kein Gewinner: keine Partei hat ihr Ziel erreicht; jede erhält, was sie erreicht hat, Wert für Re"
-                ),
-                s.value
-            );
-        }
+    let contract = l.contract(s.contract);
+    let title = match &s.declarer {
+        Some(d) => tr!(l, "summary-title-declarer", number = s.number, contract = contract, declarer = d),
+        None => tr!(l, "summary-title", number = s.number, contract = contract),
+    };
+    let _ = writeln!(out, "{title}");
+    for (party, names, points) in [(Party::Re, &s.re, s.card_points[0]), (Party::Kontra, &s.kontra, s.card_points[1])] {
+        let _ = writeln!(
+            out,
+            "{}",
+            tr!(l, "summary-party", party = l.party(party), names = names.join(", "), points = points)
+        );
     }
+    let _ = match s.winner {
+        Some(w) => writeln!(out, "{}", tr!(l, "summary-winner", party = l.party(w), value = s.value)),
+        None => writeln!(out, "{}", tr!(l, "summary-no-winner", value = s.value)),
+    };
     for it in &s.items {
         let _ = writeln!(out, "  {} {} {:+}", reason(l, it.reason), l.party(it.party), it.points);
     }
     if s.bock {
-        let _ = writeln!(out, "{}", l.t("Bock: counts double.", "Bock: zählt doppelt."));
+        let _ = writeln!(out, "{}", tr!(l, "bock"));
     }
     let scores: Vec<String> = s.scores.iter().map(|(n, p)| format!("{n} {p:+}")).collect();
-    let _ = write!(
-        out,
-        "{} {}  ({} {})",
-        l.t("Points:", "Punkte:"),
-        scores.join(", "),
-        l.t("record", "Protokoll"),
-        s.record
-    );
+    let _ = write!(out, "{}", tr!(l, "summary-scores", scores = scores.join(", "), record = s.record));
     out
 }
 
-fn reason(l: Lang, r: doko_engine::Reason) -> &'static str {
+/// The catalog's key of a scoring reason.
+fn reason(l: Lang, r: doko_engine::Reason) -> String {
     use doko_engine::Reason::*;
-    match (l, r) {
-        (Lang::En, Won) => "won",
-        (Lang::De, Won) => "gewonnen",
-        (Lang::En, Under90) => "under 90",
-        (Lang::De, Under90) => "keine 90 gespielt",
-        (Lang::En, Under60) => "under 60",
-        (Lang::De, Under60) => "keine 60 gespielt",
-        (Lang::En, Under30) => "under 30",
-        (Lang::De, Under30) => "keine 30 gespielt",
-        (Lang::En, Schwarz) => "schwarz",
-        (Lang::De, Schwarz) => "schwarz gespielt",
-        (_, AnnouncedRe) => "Re",
-        (_, AnnouncedKontra) => "Kontra",
-        (Lang::En, ReDoubles) => "Re doubles",
-        (Lang::De, ReDoubles) => "Re verdoppelt",
-        (Lang::En, KontraDoubles) => "Kontra doubles",
-        (Lang::De, KontraDoubles) => "Kontra verdoppelt",
-        (Lang::En, AnnouncedNo90) => "no 90 announced",
-        (Lang::De, AnnouncedNo90) => "keine 90 abgesagt",
-        (Lang::En, AnnouncedNo60) => "no 60 announced",
-        (Lang::De, AnnouncedNo60) => "keine 60 abgesagt",
-        (Lang::En, AnnouncedNo30) => "no 30 announced",
-        (Lang::De, AnnouncedNo30) => "keine 30 abgesagt",
-        (Lang::En, AnnouncedSchwarz) => "schwarz announced",
-        (Lang::De, AnnouncedSchwarz) => "schwarz abgesagt",
-        (Lang::En, Reached120AgainstNo90) => "120 against no 90",
-        (Lang::De, Reached120AgainstNo90) => "120 gegen keine 90",
-        (Lang::En, Reached90AgainstNo60) => "90 against no 60",
-        (Lang::De, Reached90AgainstNo60) => "90 gegen keine 60",
-        (Lang::En, Reached60AgainstNo30) => "60 against no 30",
-        (Lang::De, Reached60AgainstNo30) => "60 gegen keine 30",
-        (Lang::En, Reached30AgainstSchwarz) => "30 against schwarz",
-        (Lang::De, Reached30AgainstSchwarz) => "30 gegen schwarz",
-        (Lang::En, AgainstTheElders) => "against the elders (gegen die Alten)",
-        (Lang::De, AgainstTheElders) => "gegen die Alten",
-        (_, Doppelkopf) => "Doppelkopf",
-        (Lang::En, Fox) => "fox caught",
-        (Lang::De, Fox) => "Fuchs gefangen",
-        (Lang::En, FoxLastTrick) => "fox in the last trick",
-        (Lang::De, FoxLastTrick) => "Fuchs im letzten Stich",
-        (_, Charlie) => "Karlchen",
-        (Lang::En, CharlieCaught) => "Karlchen caught",
-        (Lang::De, CharlieCaught) => "Karlchen gefangen",
-    }
+    let key = match r {
+        Won => "won",
+        Under90 => "under90",
+        Under60 => "under60",
+        Under30 => "under30",
+        Schwarz => "schwarz",
+        AnnouncedRe => "announced-re",
+        AnnouncedKontra => "announced-kontra",
+        ReDoubles => "re-doubles",
+        KontraDoubles => "kontra-doubles",
+        AnnouncedNo90 => "announced-no90",
+        AnnouncedNo60 => "announced-no60",
+        AnnouncedNo30 => "announced-no30",
+        AnnouncedSchwarz => "announced-schwarz",
+        Reached120AgainstNo90 => "reached120",
+        Reached90AgainstNo60 => "reached90",
+        Reached60AgainstNo30 => "reached60",
+        Reached30AgainstSchwarz => "reached30",
+        AgainstTheElders => "against-the-elders",
+        Doppelkopf => "doppelkopf",
+        Fox => "fox",
+        FoxLastTrick => "fox-last-trick",
+        Charlie => "charlie",
+        CharlieCaught => "charlie-caught",
+    };
+    tr!(l, "reason", reason = key)
 }
 
 /// The table as everybody sees it.
 pub fn table(t: &Table) -> String {
     let l = t.lang();
     let mut out = String::new();
-    let _ = writeln!(out, "{} {}", l.t("Rules:", "Regeln:"), rules_line(t.rules()));
+    let _ = writeln!(out, "{}", tr!(l, "table-rules", rules = rules_line(t.rules())));
     let g = match t.game() {
         Ok(Some(g)) => g,
         _ => {
             let names: Vec<&str> = t.seats().iter().map(|s| s.name()).collect();
-            let _ = writeln!(out, "{} ({}/4): {}", l.t("Seats", "Plätze"), t.seats().len(), names.join(", "));
+            let _ = writeln!(out, "{}", tr!(l, "table-seats", n = t.seats().len(), names = names.join(", ")));
             if t.seats().len() >= 4 {
-                let _ = writeln!(out, "{}", l.t("Say start to deal.", "Mit start wird gegeben."));
+                let _ = writeln!(out, "{}", tr!(l, "table-say-start"));
+            }
+            if t.clock_paused() {
+                let _ = writeln!(out, "{}", tr!(l, "table-clock-paused"));
             }
             return out;
         }
     };
     let pv = g.public_view();
     if let Some(c) = pv.contract {
-        let _ = writeln!(
-            out,
-            "{} {}{}",
-            l.t("Game:", "Spiel:"),
-            l.contract(c),
-            pv.declarer.map(|d| format!(" ({})", t.name_of(d))).unwrap_or_default()
-        );
+        let line = match pv.declarer {
+            Some(d) => tr!(l, "table-game-declarer", contract = l.contract(c), declarer = t.name_of(d)),
+            None => tr!(l, "table-game", contract = l.contract(c)),
+        };
+        let _ = writeln!(out, "{line}");
     }
     for s in doko_engine::Seat::ALL {
         let mut line = t.name_of(s);
@@ -309,65 +254,51 @@ pub fn table(t: &Table) -> String {
             let _ = write!(line, " [{}]", l.party(p));
         }
         if let Some(b) = pv.bids[s.index()] {
-            let _ = write!(
-                line,
-                " - {}",
-                match b {
-                    SeenBid::Healthy => l.t("healthy", "gesund").to_string(),
-                    SeenBid::Reserved => l.t("reservation", "Vorbehalt").to_string(),
-                    SeenBid::Decided(r) => reservation(l, r),
-                }
-            );
+            let said = match b {
+                SeenBid::Healthy => tr!(l, "bid-word", bid = "healthy"),
+                SeenBid::Reserved => tr!(l, "bid-word", bid = "reserved"),
+                SeenBid::Decided(r) => l.reservation(r),
+            };
+            let _ = write!(line, " - {said}");
         }
-        let anns: Vec<&str> = pv.announcements.iter().filter(|a| a.seat == s).map(|a| l.call(a.call())).collect();
+        let anns: Vec<String> = pv.announcements.iter().filter(|a| a.seat == s).map(|a| l.call(a.call())).collect();
         if !anns.is_empty() {
             let _ = write!(line, " - {}", anns.join(", "));
         }
-        let _ = write!(line, " ({} {})", pv.hand_sizes[s.index()], l.t("cards", "Karten"));
+        let _ = write!(line, " ({})", tr!(l, "table-cards", n = pv.hand_sizes[s.index()]));
         let _ = writeln!(out, "{line}");
     }
     if let Some(last) = pv.tricks.last() {
-        let cards: Vec<String> = last.cards.iter().map(|c| l.card(*c)).collect();
-        let _ =
-            writeln!(out, "{} {} -> {}", l.t("Last trick:", "Letzter Stich:"), cards.join(" "), t.name_of(last.winner));
-    }
-    if pv.trick.len > 0 {
-        let cards: Vec<String> = pv.trick.played().iter().map(|c| l.card(*c)).collect();
-        let _ = writeln!(out, "{} {}", l.t("Trick:", "Stich:"), cards.join(" "));
-    }
-    if let Some(s) = pv.to_act {
-        let what = match pv.phase {
-            Phase::Bidding => l.t("to bid", "ist mit dem Vorbehalt dran"),
-            Phase::PovertyGive => l.t("to put down the poverty", "legt die Armut ab"),
-            Phase::PovertyOffer => l.t("to accept or decline the poverty", "nimmt die Armut oder lehnt ab"),
-            Phase::PovertyReturn => l.t("to return cards", "gibt Karten zurück"),
-            _ => l.t("to play", "ist am Zug"),
-        };
-        let _ = writeln!(out, "{} {what}.", t.name_of(s));
-    }
-    if let Some(m) = pv.mandatory {
         let _ = writeln!(
             out,
-            "{} {}",
-            t.name_of(m),
-            l.t("must announce first (Pflichtansage).", "muss zuerst ansagen (Pflichtansage).")
+            "{}",
+            tr!(l, "table-last-trick", cards = l.cards(last.cards.iter().copied()), winner = t.name_of(last.winner))
         );
+    }
+    if pv.trick.len > 0 {
+        let _ = writeln!(out, "{}", tr!(l, "table-trick", cards = l.cards(pv.trick.played().iter().copied())));
+    }
+    if let Some(s) = pv.to_act {
+        let _ = writeln!(out, "{}", tr!(l, "table-to-act", name = t.name_of(s), phase = phase_key(pv.phase)));
+    }
+    if let Some(m) = pv.mandatory {
+        let _ = writeln!(out, "{}", tr!(l, "table-must-announce", name = t.name_of(m)));
+    }
+    if t.clock_paused() {
+        let _ = writeln!(out, "{}", tr!(l, "table-clock-paused"));
     }
     out
 }
 
-fn reservation(l: Lang, r: Reservation) -> String {
-    match r {
-        Reservation::Wedding => l.t("wedding", "Hochzeit").into(),
-        Reservation::Poverty => l.t("poverty", "Armut").into(),
-        Reservation::ThrowIn => l.t("throw-in", "Schmeißen").into(),
-        Reservation::Solo { kind, duty } => {
-            let mut s = l.solo(kind).to_string();
-            if duty {
-                s.push_str(l.t(" (compulsory)", " (Pflicht)"));
-            }
-            s
-        }
+/// The catalog's key of a phase.
+fn phase_key(p: Phase) -> &'static str {
+    match p {
+        Phase::Bidding => "bidding",
+        Phase::PovertyGive => "poverty-give",
+        Phase::PovertyOffer => "poverty-offer",
+        Phase::PovertyReturn => "poverty-return",
+        Phase::Playing => "playing",
+        Phase::Finished | Phase::Redeal(_) => "over",
     }
 }
 
@@ -390,70 +321,76 @@ pub fn hand(l: Lang, view: &SeatView) -> String {
         .iter()
         .map(|c| if playable.contains(*c) { format!("[{}]", l.card(*c)) } else { l.card(*c) })
         .collect();
-    let _ = writeln!(out, "{} {}", l.t("Your hand:", "Dein Blatt:"), cards.join(" "));
+    let _ = writeln!(out, "{}", tr!(l, "hand-cards", cards = cards.join(" ")));
     if let Some(p) = view.own_party {
-        let _ = writeln!(out, "{} {}", l.t("You play", "Du spielst"), l.party(p));
+        let _ = writeln!(out, "{}", tr!(l, "hand-party", party = l.party(p)));
     }
-    if let Some((given, returned)) = view.poverty_cards {
-        let g: Vec<String> = given.iter().map(|c| l.card(c)).collect();
-        let r: Vec<String> = returned.iter().map(|c| l.card(c)).collect();
+    if let Some((given, returned)) = view.poverty_cards
+        && !given.is_empty()
+    {
         let _ = writeln!(
             out,
-            "{} {} / {}",
-            l.t("Poverty cards given/returned:", "Armut-Karten ab/zurück:"),
-            g.join(" "),
-            r.join(" ")
+            "{}",
+            tr!(l, "hand-poverty-cards", given = l.cards(given.iter()), returned = l.cards(returned.iter()))
         );
     }
     let mut can: Vec<String> = Vec::new();
     for a in &view.legal {
-        match a {
-            Action::Bid(b) => can.push(bid_word(l, *b)),
-            Action::Announce(c) => can.push(l.call(*c).to_string()),
-            Action::Answer(true) => can.push(l.t("accept", "annehmen").into()),
-            Action::Answer(false) => can.push(l.t("decline", "ablehnen").into()),
-            Action::Give(c) => {
-                if !can.iter().any(|s| s.starts_with("give") || s.starts_with("gib")) {
-                    can.push(format!("{} ({})", l.t("give CARDS", "gib KARTEN"), c.len()));
-                }
-            }
-            Action::Return(_) => {
-                if !can.iter().any(|s| s.starts_with("return") || s.starts_with("zurück")) {
-                    can.push(l.t("return CARDS", "zurück KARTEN").into());
-                }
-            }
-            Action::Play(_) => {}
+        let word = match a {
+            Action::Bid(b) => bid_word(l, *b),
+            Action::Announce(c) => l.call(*c),
+            Action::Answer(true) => tr!(l, "choice-accept"),
+            Action::Answer(false) => tr!(l, "choice-decline"),
+            Action::Give(c) => tr!(l, "choice-give", n = c.len()),
+            Action::Return(c) => tr!(l, "choice-return", n = c.len()),
+            Action::Play(_) => continue,
+        };
+        if !can.contains(&word) {
+            can.push(word);
         }
     }
-    let mut seen = std::collections::HashSet::new();
-    can.retain(|c| seen.insert(c.clone()));
     if !can.is_empty() {
-        let _ = writeln!(out, "{} {}", l.t("You can:", "Möglich:"), can.join(", "));
+        let _ = writeln!(out, "{}", tr!(l, "hand-can", choices = can.join(", ")));
     }
     if !playable.is_empty() {
-        let _ = writeln!(out, "{}", l.t("Your turn: play a [card].", "Du bist dran: spiele eine [Karte]."));
+        let _ = writeln!(out, "{}", tr!(l, "hand-your-turn"));
     }
     out
 }
 
 fn bid_word(l: Lang, b: Bid) -> String {
     match b {
-        Bid::Healthy => l.t("healthy", "gesund").into(),
-        Bid::Reserve(Reservation::Solo { kind, .. }) => format!("solo {}", kind.key()),
-        Bid::Reserve(r) => reservation(l, r),
+        Bid::Healthy => tr!(l, "bid-word", bid = "healthy"),
+        // what to type, in the channel's words
+        Bid::Reserve(Reservation::Solo { kind, .. }) => tr!(l, "bid-solo-command", kind = kind.key()),
+        Bid::Reserve(r) => l.reservation(r),
+    }
+}
+
+/// A score sheet row's contract (its record name) in the language.
+fn sheet_contract(l: Lang, name: &str) -> String {
+    match name {
+        "normal" => l.contract(Contract::Normal),
+        "wedding" => l.contract(Contract::Wedding),
+        "silent-solo" => l.contract(Contract::SilentSolo),
+        "poverty" => l.contract(Contract::Poverty),
+        other => match other.strip_prefix("solo-").and_then(doko_engine::SoloKind::from_key) {
+            Some(k) => l.solo(k),
+            None => other.to_string(),
+        },
     }
 }
 
 /// The score sheet.
 pub fn score(t: &Table) -> String {
     let l = t.lang();
-    let Some(s) = t.session() else { return l.t("No session yet.", "Noch keine Runde.").into() };
+    let Some(s) = t.session() else { return tr!(l, "score-none") };
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "{:>4}  {:<14} {}",
+        "{:>4}  {:<16} {}",
         "#",
-        l.t("game", "Spiel"),
+        tr!(l, "score-game"),
         s.names().iter().map(|n| format!("{n:>10}")).collect::<String>()
     );
     let mut running = vec![0i64; s.names().len()];
@@ -462,26 +399,19 @@ pub fn score(t: &Table) -> String {
             *r += d;
         }
         let cells: String = running.iter().map(|v| format!("{v:>10}")).collect();
-        let _ = writeln!(out, "{:>4}  {:<14} {cells}{}", row.deal, row.contract, if row.bock { " (Bock)" } else { "" });
+        let bock = if row.bock { format!(" ({})", tr!(l, "score-bock")) } else { String::new() };
+        let contract: String = sheet_contract(l, &row.contract).chars().take(16).collect();
+        let _ = writeln!(out, "{:>4}  {contract:<16} {cells}{bock}", row.deal);
     }
     let sum: i64 = s.totals().iter().sum();
-    let parity_ok = {
-        let active: Vec<i64> = s.totals().as_slice().to_vec();
-        active.len() != 4 || active.iter().all(|v| v.rem_euclid(2) == active[0].rem_euclid(2))
-    };
-    let _ = writeln!(
-        out,
-        "{}: {} {}{}",
-        l.t("Check", "Kontrolle"),
-        l.t("sum", "Summe"),
-        sum,
-        if parity_ok { l.t(", all even or all odd", ", alle gerade oder alle ungerade") } else { "" }
-    );
+    let totals = s.totals().as_slice();
+    let parity_ok = totals.len() != 4 || totals.iter().all(|v| v.rem_euclid(2) == totals[0].rem_euclid(2));
+    let _ = writeln!(out, "{}", tr!(l, "score-check", sum = sum, parity = if parity_ok { "yes" } else { "no" }));
     if t.rules().compulsory_solos > 0 {
         let owed: Vec<String> =
             s.names().iter().zip(s.duty_left()).filter(|(_, d)| **d > 0).map(|(n, d)| format!("{n} {d}")).collect();
         if !owed.is_empty() {
-            let _ = writeln!(out, "{} {}", l.t("Compulsory solos owed:", "Offene Pflichtsoli:"), owed.join(", "));
+            let _ = writeln!(out, "{}", tr!(l, "score-duty-owed", owed = owed.join(", ")));
         }
     }
     out
@@ -494,12 +424,12 @@ pub fn stats(t: &Table) -> String {
     let _ = writeln!(
         out,
         "{:<16}{:>8}{:>8}{:>8}{:>8}{:>9}",
-        l.t("player", "Spieler"),
-        l.t("deals", "Spiele"),
-        l.t("won", "gew."),
-        "solos",
-        l.t("won", "gew."),
-        l.t("points", "Punkte")
+        tr!(l, "stats-player"),
+        tr!(l, "stats-deals"),
+        tr!(l, "stats-won"),
+        tr!(l, "stats-solos"),
+        tr!(l, "stats-won"),
+        tr!(l, "stats-points")
     );
     for st in t.stats().values().filter(|s| s.deals > 0) {
         let _ = writeln!(
@@ -513,136 +443,131 @@ pub fn stats(t: &Table) -> String {
 
 /// The rule set with what differs from the preset marked.
 pub fn rules(t: &Table) -> String {
-    let mut s = t.rules().to_string();
+    let mut s = format!("{}\n", tr!(t.lang(), "rules-heading"));
+    s.push_str(&t.rules().to_string());
     if let Some(g) = t.game().ok().flatten()
         && g.rules() != t.rules()
     {
-        s.push_str(t.lang().t(
-            "(the deal being played uses the rules it was dealt with)\n",
-            "(das laufende Spiel gilt mit den Regeln, mit denen es gegeben wurde)\n",
-        ));
+        s.push_str(&tr!(t.lang(), "rules-deal-differs"));
+        s.push('\n');
     }
     s
 }
 
 /// A rule the engine enforced, told with names and card symbols.
 pub fn rule_error(t: &Table, e: &doko_engine::ActionError) -> String {
+    let phase = t.game().ok().flatten().map(|g| g.phase());
+    rule_text(t.lang(), &|s| t.name_of(s), phase, e)
+}
+
+/// A rule the engine enforced, with seats named by `n` and the deal in
+/// `phase`.
+fn rule_text(
+    l: Lang,
+    n: &dyn Fn(doko_engine::Seat) -> String,
+    phase: Option<Phase>,
+    e: &doko_engine::ActionError,
+) -> String {
     use doko_engine::ActionError as A;
-    let l = t.lang();
-    let n = |s: doko_engine::Seat| t.name_of(s);
     match e {
-        A::DealOver => l.t("the deal is over", "das Spiel ist vorbei").into(),
-        A::WrongPhase { now, .. } => format!("{}: {now}", l.t("not now", "nicht jetzt")),
-        A::NotYourTurn { turn, .. } => {
-            format!("{} {}", l.t("it is not your turn; it is", "du bist nicht dran, sondern"), n(*turn))
+        A::DealOver => tr!(l, "rule-deal-over"),
+        A::WrongPhase { .. } => {
+            tr!(l, "rule-wrong-phase", phase = phase.map_or("over", phase_key))
         }
-        A::NotInHand { card, .. } => format!("{} {}", l.t("you do not hold", "du hast kein"), l.card(*card)),
+        A::NotYourTurn { turn, .. } => tr!(l, "rule-not-your-turn", name = n(*turn)),
+        A::NotInHand { card, .. } => tr!(l, "rule-not-in-hand", card = l.card(*card)),
         A::MustFollow { class, holds, .. } => {
-            let suit = match (l, class) {
-                (Lang::De, doko_engine::Class::Trump) => "Trumpf",
-                (Lang::De, doko_engine::Class::Clubs) => "Kreuz",
-                (Lang::De, doko_engine::Class::Spades) => "Pik",
-                (Lang::De, doko_engine::Class::Hearts) => "Herz",
-                (Lang::De, doko_engine::Class::Diamonds) => "Karo",
-                (_, c) => c.name(),
+            let class = match class {
+                doko_engine::Class::Trump => "trump",
+                doko_engine::Class::Clubs => "clubs",
+                doko_engine::Class::Spades => "spades",
+                doko_engine::Class::Hearts => "hearts",
+                doko_engine::Class::Diamonds => "diamonds",
             };
-            format!(
-                "{} {suit} ({} {})",
-                l.t("you must follow", "du musst bedienen:"),
-                l.t("you hold", "du hast"),
-                l.card(*holds)
-            )
+            tr!(l, "rule-must-follow", class = class, card = l.card(*holds))
         }
-        A::MustAnnounce { points, .. } => format!(
-            "{points} {}",
-            l.t(
-                "points in the first trick: you must announce first (Pflichtansage)",
-                "Augen im ersten Stich: du musst zuerst ansagen (Pflichtansage)"
-            )
-        ),
-        A::WeddingNeedsQueens { .. } => {
-            l.t("a wedding needs both queens of clubs", "eine Hochzeit braucht beide Kreuz-Damen").into()
-        }
+        A::MustAnnounce { points, .. } => tr!(l, "rule-must-announce", points = points),
+        A::WeddingNeedsQueens { .. } => tr!(l, "rule-wedding-needs-queens"),
         A::RuleOff { what, .. } => {
-            format!("{what}: {}", l.t("not allowed under these rules", "nach diesen Regeln nicht erlaubt"))
+            // the engine's names of what a rule switches off
+            let what = match *what {
+                "poverty" => "poverty",
+                "throwing in" => "throw-in",
+                "compulsory solos" => "duty-solo",
+                _ => "other",
+            };
+            tr!(l, "rule-off", what = what)
         }
-        A::TooManyTrumps { trumps, max, .. } => format!(
-            "{} {trumps} {}; {} {max}",
-            l.t("you hold", "du hast"),
-            l.t("trumps", "Trümpfe"),
-            l.t("poverty allows at most", "Armut erlaubt höchstens")
-        ),
-        A::CannotThrowIn { nines, kings, .. } => format!(
-            "{} ({nines} {}, {kings} {})",
-            l.t("not enough to throw in", "zu wenig zum Schmeißen"),
-            l.t("nines", "Neunen"),
-            l.t("kings", "Könige")
-        ),
+        A::TooManyTrumps { trumps, max, .. } => tr!(l, "rule-too-many-trumps", trumps = trumps, max = max),
+        A::CannotThrowIn { nines, kings, .. } => tr!(l, "rule-cannot-throw-in", nines = nines, kings = kings),
         A::SoloNotAllowed { kind, .. } => {
-            format!("solo {kind}: {}", l.t("not allowed under these rules", "nach diesen Regeln nicht erlaubt"))
+            let solo = doko_engine::SoloKind::from_key(kind).map_or_else(|| format!("solo {kind}"), |k| l.solo(k));
+            tr!(l, "rule-solo-not-allowed", solo = solo)
         }
-        A::ExchangeCount { expected, got, .. } => {
-            format!("{} {expected} {} ({got})", l.t("pass exactly", "genau"), l.t("cards", "Karten abgeben"))
+        A::ExchangeCount { expected, got, .. } => tr!(l, "rule-exchange-count", expected = expected, got = got),
+        A::MustGiveTrumps { keeps, .. } => tr!(l, "rule-must-give-trumps", card = l.card(*keeps)),
+        A::BeforeClarification { .. } => tr!(l, "rule-before-clarification"),
+        A::WrongParty { party, call, .. } => {
+            tr!(l, "rule-wrong-party", party = l.party(*party), call = l.call(*call))
         }
-        A::MustGiveTrumps { keeps, .. } => format!(
-            "{} ({} {})",
-            l.t("put down all your trumps", "lege alle Trümpfe ab"),
-            l.t("you keep", "du behältst"),
-            l.card(*keeps)
-        ),
-        A::BeforeClarification { .. } => l
-            .t("no announcement before the wedding is clarified", "keine Ansage, bevor die Hochzeit geklärt ist")
-            .into(),
-        A::WrongParty { party, call, .. } => format!(
-            "{} {}: {} {}",
-            l.t("you play", "du spielst"),
-            l.party(*party),
-            l.t("you cannot announce", "du kannst nicht ansagen:"),
-            l.call(*call)
-        ),
         A::AlreadyAnnounced { party, call, .. } => {
-            format!("{} {} {}", l.party(*party), l.t("has already announced", "hat schon angesagt:"), l.call(*call))
+            tr!(l, "rule-already-announced", party = l.party(*party), call = l.call(*call))
         }
-        A::TooLate { call, cards, needed, .. } => format!(
-            "{}: {} {cards} {}, {} {needed}",
-            l.call(*call),
-            l.t("too late - you hold", "zu spät - du hast"),
-            l.t("cards", "Karten"),
-            l.t("it needs", "nötig sind")
-        ),
-        A::AfterLateReply { call, .. } => format!(
-            "{}: {}",
-            l.call(*call),
-            l.t("no further announcement after a late reply", "keine weitere Ansage nach einer späten Erwiderung")
-        ),
+        A::TooLate { call, cards, needed, .. } => {
+            tr!(l, "rule-too-late", call = l.call(*call), cards = cards, needed = needed)
+        }
+        A::AfterLateReply { call, .. } => tr!(l, "rule-after-late-reply", call = l.call(*call)),
+    }
+}
+
+/// A house-rule error (an unknown key or value), in the language.
+pub fn rules_error(l: Lang, e: &doko_engine::RuleError) -> String {
+    use doko_engine::RuleError as R;
+    match e {
+        R::UnknownKey { key } => {
+            let keys: Vec<&str> = doko_engine::KEYS.iter().map(|k| k.name).collect();
+            tr!(l, "rules-unknown-key", key = short(key), keys = keys.join(", "))
+        }
+        R::BadValue { key, value, allowed } => {
+            tr!(l, "rules-bad-value", key = *key, value = short(value), allowed = *allowed)
+        }
+        R::UnknownPreset(name) => {
+            let presets: Vec<&str> = doko_engine::Preset::ALL.iter().map(|p| p.name()).collect();
+            tr!(l, "rules-unknown-preset", name = short(name), presets = presets.join(", "))
+        }
     }
 }
 
 /// A refused command.
 pub fn error(l: Lang, e: &CommandError) -> String {
-    if l == Lang::En {
-        return e.to_string();
-    }
     match e {
-        CommandError::NotSeated => "du sitzt nicht an diesem Tisch".into(),
-        CommandError::AlreadySeated => "du sitzt schon".into(),
-        CommandError::TableFull => "der Tisch ist voll".into(),
-        CommandError::NotEnoughPlayers(n) => format!("{n} von 4 Plätzen besetzt; erst beitreten oder addbot"),
-        CommandError::DealRunning => "ein Spiel läuft".into(),
-        CommandError::NoDeal => "kein Spiel läuft; start gibt".into(),
-        CommandError::SittingOut => "du setzt dieses Spiel aus (du gibst)".into(),
-        CommandError::NotAdmin => "das dürfen nur die Admins des Kanals".into(),
-        CommandError::ComputerPlays => "ein Computer spielt deinen Platz; mit back übernimmst du".into(),
-        CommandError::NotAway => "du bist nicht weg".into(),
-        CommandError::NoRecord(n) => format!("kein Protokoll Nummer {n}"),
-        CommandError::Session(SessionError::MustBidSolo { .. }) => {
-            "dieses Spiel ist ein Pflichtsolo (Vorführen): du musst ein Solo ansagen".into()
-        }
+        CommandError::NotSeated => tr!(l, "error-not-seated"),
+        CommandError::AlreadySeated => tr!(l, "error-already-seated"),
+        CommandError::TableFull => tr!(l, "error-table-full"),
+        CommandError::NotEnoughPlayers(n) => tr!(l, "error-not-enough-players", n = n),
+        CommandError::DealRunning => tr!(l, "error-deal-running"),
+        CommandError::NoDeal => tr!(l, "error-no-deal"),
+        CommandError::SittingOut => tr!(l, "error-sitting-out"),
+        CommandError::NotAdmin => tr!(l, "error-not-admin"),
+        CommandError::NotAtTable => tr!(l, "error-not-at-table"),
+        CommandError::InChannel => tr!(l, "error-in-channel"),
+        CommandError::SessionOpen => tr!(l, "error-session-open"),
+        CommandError::NoSession => tr!(l, "error-no-session"),
+        // (what was typed, cut short: never a long echo)
+        CommandError::NoSuchPlayer(who) => tr!(l, "error-no-such-player", name = short(who)),
+        CommandError::NoComputer => tr!(l, "error-no-computer"),
+        CommandError::ComputerPlays => tr!(l, "error-computer-plays"),
+        CommandError::NotAway => tr!(l, "error-not-away"),
+        CommandError::Rule(r) => rule_text(l, &|s| format!("{s}"), None, r),
+        CommandError::Rules(r) => rules_error(l, r),
+        CommandError::Session(SessionError::MustBidSolo { .. }) => tr!(l, "error-forced", why = "you-must-bid-solo"),
         CommandError::Session(SessionError::OnlyForcedBids { .. }) => {
-            "dieses Spiel ist ein Pflichtsolo (Vorführen): nur der Vorgeführte sagt an; sag gesund".into()
+            tr!(l, "error-forced", why = "only-forced-bids")
         }
-        CommandError::Session(SessionError::Over) => "die Runde ist zu Ende".into(),
-        other => other.to_string(),
+        CommandError::Session(SessionError::Over) => tr!(l, "error-session-over"),
+        CommandError::Session(e) => tr!(l, "error-damaged", why = e.to_string()),
+        CommandError::NoRecord(n) => tr!(l, "error-no-record", n = n),
+        CommandError::Damaged(why) => tr!(l, "error-damaged", why = why),
     }
 }
 
@@ -651,18 +576,27 @@ pub fn parse_error(l: Lang, e: &ParseError) -> String {
     e.message(l)
 }
 
-/// Help.
-pub fn help_text(l: Lang, topic: Option<&str>) -> String {
-    help(l, topic)
+/// Help, in the style of a platform: Discord's slash commands, Matrix's
+/// `!doko` prefix (the default; a server may configure another), plain
+/// words on a terminal.
+pub fn help_text(l: Lang, topic: Option<&str>, platform: crate::ids::Platform) -> String {
+    use crate::command::{HelpStyle, help_styled};
+    use crate::ids::Platform;
+    let style = match platform {
+        Platform::Discord => HelpStyle::Slash { public: "doko", admin: "doko-rules" },
+        Platform::Matrix => HelpStyle::Text("!doko"),
+        Platform::Terminal => HelpStyle::Text(""),
+    };
+    help_styled(l, topic, style)
 }
 
 /// Whether a contract is public knowledge yet (for adapters' titles).
 pub fn contract_name(l: Lang, c: Option<Contract>) -> String {
-    c.map(|c| l.contract(c)).unwrap_or_else(|| l.t("reservations", "Vorbehalte").into())
+    c.map(|c| l.contract(c)).unwrap_or_else(|| tr!(l, "reservations"))
 }
 
 /// The party word (for adapters).
-pub fn party_name(l: Lang, p: Party) -> &'static str {
+pub fn party_name(l: Lang, p: Party) -> String {
     l.party(p)
 }
 
@@ -688,13 +622,13 @@ pub fn hand_model(
     for a in &view.legal {
         let (label, command) = match *a {
             Action::Bid(Bid::Reserve(Reservation::Solo { kind, .. })) => {
-                (l.solo(kind).to_string(), Command::Bid(Bid::Reserve(Reservation::Solo { kind, duty: false })))
+                (l.solo(kind), Command::Bid(Bid::Reserve(Reservation::Solo { kind, duty: false })))
             }
-            Action::Bid(Bid::Healthy) => (l.t("healthy", "gesund").to_string(), Command::Bid(Bid::Healthy)),
-            Action::Bid(b @ Bid::Reserve(r)) => (reservation(l, r), Command::Bid(b)),
-            Action::Announce(c) => (l.call(c).to_string(), Command::Announce(c)),
-            Action::Answer(true) => (l.t("accept", "annehmen").to_string(), Command::Poverty(PovertyStep::Accept)),
-            Action::Answer(false) => (l.t("decline", "ablehnen").to_string(), Command::Poverty(PovertyStep::Decline)),
+            Action::Bid(Bid::Healthy) => (tr!(l, "bid-word", bid = "healthy"), Command::Bid(Bid::Healthy)),
+            Action::Bid(b @ Bid::Reserve(r)) => (l.reservation(r), Command::Bid(b)),
+            Action::Announce(c) => (l.call(c), Command::Announce(c)),
+            Action::Answer(true) => (tr!(l, "choice-accept"), Command::Poverty(PovertyStep::Accept)),
+            Action::Answer(false) => (tr!(l, "choice-decline"), Command::Poverty(PovertyStep::Decline)),
             _ => continue,
         };
         if !choices.iter().any(|c| c.command == command) {
@@ -705,7 +639,7 @@ pub fn hand_model(
         channel: channel.clone(),
         cards,
         choices,
-        refresh: Choice { label: l.t("refresh", "aktualisieren").to_string(), command: Command::Hand },
+        refresh: Choice { label: tr!(l, "button-refresh"), command: Command::Hand },
         stamp,
     }
 }
@@ -713,39 +647,31 @@ pub fn hand_model(
 /// Said in the channel when a person cannot be reached privately (nothing
 /// secret in it).
 pub fn unreachable(l: Lang) -> String {
-    l.t(
-        "I cannot send you private messages (direct messages closed or no direct room); use hand to see your cards.",
-        "Ich kann dir keine privaten Nachrichten schicken (Direktnachrichten geschlossen oder kein Direktraum); mit hand siehst du deine Karten.",
-    )
-    .to_string()
+    tr!(l, "unreachable")
 }
 
 /// The answer when the table cannot be reached (the store is down); the
 /// table's language is unknown then, so both.
 pub fn unavailable() -> String {
-    "The table is unavailable right now; try again in a moment. / Der Tisch ist gerade nicht erreichbar; versuch es gleich noch einmal.".to_string()
+    format!("{} / {}", tr!(Lang::En, "unavailable"), tr!(Lang::De, "unavailable"))
 }
 
 /// The label of the button that opens one's hand.
 pub fn hand_label(l: Lang) -> String {
-    l.t("my hand", "mein Blatt").to_string()
+    tr!(l, "button-my-hand")
 }
 
 /// The words of a mention of the person to act.
 pub fn your_turn(l: Lang) -> String {
-    l.t("your turn", "du bist dran").to_string()
+    tr!(l, "your-turn")
 }
 
 /// The answer to a delivery that was handled before.
-pub fn already_done(l: Lang) -> &'static str {
-    l.t("already done", "schon erledigt")
+pub fn already_done(l: Lang) -> String {
+    tr!(l, "already-done")
 }
 
 /// The answer to a click on a hand the deal has moved past.
 pub fn stale(l: Lang) -> String {
-    l.t(
-        "That hand was out of date (the deal has moved on); here is your current one.",
-        "Dieses Blatt war veraltet (das Spiel ist weiter); hier ist dein aktuelles.",
-    )
-    .to_string()
+    tr!(l, "stale-hand")
 }

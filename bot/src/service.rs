@@ -14,14 +14,17 @@ use async_trait::async_trait;
 use doko_engine::Rng;
 use tracing::{Instrument, info_span};
 
+use crate::authority::CommandKind;
 use crate::command::{self, Command, RulesCmd};
 use crate::ids::{Actor, ChannelId, UserId};
 use crate::lang::Lang;
+use crate::limits::{Admit, Limits, RateLimiter};
 use crate::outbox::{App, HandModel, Input, Notice, Outbox, Private, TableMessage};
 use crate::player;
 use crate::render::{self, Kind};
-use crate::store::{Commit, Store, StoreError};
+use crate::store::{Commit, Keep, Store, StoreError};
 use crate::table::{CommandError, Ctx, Event, Table};
+use crate::tr;
 
 /// A failure of the service itself (not a refused command).
 #[derive(Debug, thiserror::Error)]
@@ -76,12 +79,15 @@ impl Backoff {
 enum Applied {
     /// The delivery was handled before.
     Duplicate,
-    /// Refused: the table as it was (for names in the refusal) and why.
-    Refused(Box<Table>, CommandError),
+    /// Refused: the table as it was (for names in the refusal), why, and
+    /// what happened all the same (a person whose time had run out took
+    /// their seat back).
+    Refused(Box<Table>, CommandError, Vec<Event>),
     /// Applied, with what happened.
     Done(Vec<Event>),
-    /// A click on a hand the deal has moved past.
-    Stale,
+    /// A click on a hand the deal has moved past (and what happened all
+    /// the same, as for a refusal).
+    Stale(Vec<Event>),
 }
 
 /// Where the deal stands for a person: the deal (a hash of the hands as
@@ -110,6 +116,9 @@ pub struct Service<S: Store> {
     base_ms: u64,
     base: tokio::time::Instant,
     strong: crate::strong::StrongConfig,
+    messages: crate::outbox::TableMessages,
+    limits: Limits,
+    limiter: RateLimiter,
 }
 
 impl<S: Store> Service<S> {
@@ -124,7 +133,42 @@ impl<S: Store> Service<S> {
             base_ms,
             base: tokio::time::Instant::now(),
             strong: Default::default(),
+            messages: Default::default(),
+            limits: Limits::default(),
+            limiter: RateLimiter::default(),
         }
+    }
+
+    /// Sets the bounds: rate limits per person and per channel (none by
+    /// default; see [`Limits::public`]) and the records kept per table.
+    pub fn with_limits(mut self, limits: Limits) -> Service<S> {
+        self.limits = limits;
+        self
+    }
+
+    /// The bounds in force.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// The rate limits: `None` when the command may go on, else the answer
+    /// (a polite one once per burst, then an empty one: the person is
+    /// still answered, with nothing, where a platform must answer).
+    async fn admit(&self, ch: &ChannelId, actor: &Actor) -> Result<Option<Outbox>, ServiceError> {
+        let admit = self.limiter.admit(&self.limits, &actor.user.key(), &ch.key(), self.now_ms());
+        let mut out = Outbox::new(ch.clone(), Lang::default());
+        out.actor = Some(actor.user.clone());
+        match admit {
+            Admit::Yes => return Ok(None),
+            Admit::Silent => tracing::debug!(channel = %ch, user = %actor.user, "rate limited"),
+            Admit::Tell => {
+                tracing::info!(channel = %ch, user = %actor.user, "rate limited");
+                let (t, _) = self.table(ch).await?;
+                out.lang = t.lang();
+                out.private.push(private(&t, &actor.user, Kind::Error, tr!(t.lang(), "rate-limited")));
+            }
+        }
+        Ok(Some(out))
     }
 
     /// Sets the strong computer player's budget (time and samples per
@@ -174,6 +218,7 @@ impl<S: Store> Service<S> {
             let version = stored.as_ref().map_or(0, |s| s.version);
             let (seed, bots) = (self.next_u64(), self.next_u64());
             let w = work.clone();
+            let records_kept = self.limits.records_kept;
             let span = tracing::Span::current();
             let step = tokio::task::spawn_blocking(move || -> Result<_, ServiceError> {
                 let _span = span.enter();
@@ -185,15 +230,19 @@ impl<S: Store> Service<S> {
                 let mut next = move || seeds.next_u64();
                 let mut ctx = Ctx { seed: &mut next, new_records: Vec::new() };
                 let (result, commit) = w(&mut table, &mut ctx, &mut Rng::new(bots));
+                if commit {
+                    table.bump_revision();
+                }
                 let records = std::mem::take(&mut ctx.new_records);
                 let json = if commit { Some(serde_json::to_string(&table)?) } else { None };
-                Ok((table, result, json, records))
+                let keep = Keep { durable: table.durable(), records: records_kept };
+                Ok((table, result, json, records, keep))
             })
             .await
             .map_err(|e| ServiceError::Failed(e.to_string()))?;
-            let (table, result, json, records) = step?;
+            let (table, result, json, records, keep) = step?;
             let Some(json) = json else { return Ok((table, result)) };
-            match self.store.commit(ch, version, &json, &records).await? {
+            match self.store.commit_kept(ch, version, &json, &records, keep).await? {
                 Commit::Done(_) => return Ok((table, result)),
                 Commit::Conflict => {
                     tracing::debug!("conflict, retrying");
@@ -271,8 +320,11 @@ impl<S: Store> Service<S> {
         text: &str,
         delivery: Option<&str>,
     ) -> Result<Outbox, ServiceError> {
+        if let Some(out) = self.admit(ch, actor).await? {
+            return Ok(out);
+        }
         match command::parse(text) {
-            Ok(cmd) => self.execute_stamped(ch, actor, cmd, delivery, None).await,
+            Ok(cmd) => self.run(ch, actor, cmd, delivery, None).await,
             Err(e) => {
                 let (t, _) = self.table(ch).await?;
                 let mut out = Outbox::new(ch.clone(), t.lang());
@@ -310,8 +362,23 @@ impl<S: Store> Service<S> {
         delivery: Option<&str>,
         clicked: Option<&str>,
     ) -> Result<Outbox, ServiceError> {
+        if let Some(out) = self.admit(ch, actor).await? {
+            return Ok(out);
+        }
+        self.run(ch, actor, cmd, delivery, clicked).await
+    }
+
+    /// Executes a command (within the rate limits: see [`Service::admit`]).
+    async fn run(
+        &self,
+        ch: &ChannelId,
+        actor: &Actor,
+        cmd: Command,
+        delivery: Option<&str>,
+        clicked: Option<&str>,
+    ) -> Result<Outbox, ServiceError> {
         // (no card in any field: the command's kind only)
-        let span = info_span!("command", channel = %ch, user = %actor.user, command = cmd_kind(&cmd), delivery = delivery.unwrap_or(""));
+        let span = info_span!("command", channel = %ch, user = %actor.user, command = CommandKind::of(&cmd).name(), delivery = delivery.unwrap_or(""));
         async {
             let now = self.now_ms();
             let strong = self.strong;
@@ -325,22 +392,43 @@ impl<S: Store> Service<S> {
                         tracing::debug!("duplicate delivery ignored");
                         return (Applied::Duplicate, false);
                     }
+                    let before = table.clone();
+                    // a person whose time ran out is back with any command
+                    let back = table.hand_back(&who.user);
+                    let after_back = (!back.is_empty()).then(|| table.clone());
+                    // what a command that does not go through leaves: the
+                    // table as it was, or with the person back
+                    let keep = |table: &mut Table| match &after_back {
+                        Some(t) => {
+                            *table = t.clone();
+                            table.update_clock(now);
+                            true
+                        }
+                        None => false,
+                    };
                     if let Some(at) = &clicked
                         && is_move(&what)
                         && stamp(table, &who.user).as_deref() != Some(at.as_str())
                     {
-                        return (Applied::Stale, false);
+                        let commit = keep(table);
+                        return (Applied::Stale(back), commit);
                     }
-                    let before = table.clone();
-                    let mut events = match table.apply(&who, &what, ctx) {
-                        Ok(ev) => ev,
-                        Err(e) => return (Applied::Refused(Box::new(before), e), false),
-                    };
+                    let mut events = back.clone();
+                    // `back` from a person the clock replaced is done already
+                    let done = !back.is_empty() && what == Command::Back;
+                    match if done { Ok(Vec::new()) } else { table.apply(&who, &what, ctx) } {
+                        Ok(ev) => events.extend(ev),
+                        Err(e) => {
+                            let commit = keep(table);
+                            return (Applied::Refused(Box::new(before), e, back), commit);
+                        }
+                    }
                     match table.run_computers(ctx, &mut |level, view| player::decide(level, view, bots, strong)) {
                         Ok(ev) => events.extend(ev),
                         Err(e) => {
                             tracing::error!(error = %e, "computer players failed");
-                            return (Applied::Refused(Box::new(before), e), false);
+                            *table = before.clone();
+                            return (Applied::Refused(Box::new(before), e, Vec::new()), false);
                         }
                     }
                     table.update_clock(now);
@@ -355,7 +443,7 @@ impl<S: Store> Service<S> {
                     out.duplicate = true;
                     Ok(out)
                 }
-                Applied::Refused(before, e) => {
+                Applied::Refused(before, e, back) => {
                     let text = match &e {
                         CommandError::Rule(r) => render::rule_error(&before, r),
                         e => render::error(before.lang(), e),
@@ -363,12 +451,18 @@ impl<S: Store> Service<S> {
                     let mut out = Outbox::new(ch.clone(), before.lang());
                     out.actor = Some(actor.user.clone());
                     out.private.push(private(&before, &actor.user, Kind::Error, text));
+                    if !back.is_empty() {
+                        out.table = Some(self.table_message(&table, &back));
+                    }
                     Ok(out)
                 }
                 Applied::Done(events) => self.outbox(ch, &table, actor, &cmd, &events).await,
-                Applied::Stale => {
+                Applied::Stale(back) => {
                     let mut out = Outbox::new(ch.clone(), table.lang());
                     out.actor = Some(actor.user.clone());
+                    if !back.is_empty() {
+                        out.table = Some(self.table_message(&table, &back));
+                    }
                     let text = render::stale(table.lang());
                     out.private.push(private(&table, &actor.user, Kind::Error, text));
                     if let Some(p) = hand_private(&table, ch, &actor.user) {
@@ -399,7 +493,7 @@ impl<S: Store> Service<S> {
         let notice = |kind, text| Notice { kind, text, mention: None };
         match cmd {
             Command::Help(topic) => {
-                out.private.push(private(t, me, Kind::Help, render::help_text(l, topic.as_deref())));
+                out.private.push(private(t, me, Kind::Help, render::help_text(l, topic.as_deref(), ch.platform)));
             }
             Command::Score => out.notices.push(notice(Kind::Score, render::score(t))),
             Command::Stats => out.notices.push(notice(Kind::Stats, render::stats(t))),
@@ -408,29 +502,16 @@ impl<S: Store> Service<S> {
                 let n = n.unwrap_or(t.records());
                 let text = match self.store.record(ch, n).await? {
                     Some(r) => r,
-                    None => l.t("no such record", "kein solches Protokoll").to_string(),
+                    None => tr!(l, "no-such-record"),
                 };
                 out.private.push(private(t, me, Kind::Record, text));
             }
-            Command::Dm(on) => out.private.push(private(
-                t,
-                me,
-                Kind::Help,
-                if *on {
-                    l.t("Your hand will also come as a direct message.", "Dein Blatt kommt auch als Direktnachricht.")
-                } else {
-                    l.t("No more direct messages.", "Keine Direktnachrichten mehr.")
-                }
-                .to_string(),
-            )),
+            Command::Dm(on) => {
+                out.private.push(private(t, me, Kind::Help, if *on { tr!(l, "dm-on") } else { tr!(l, "dm-off") }))
+            }
             Command::Hand => match hand_private(t, ch, me) {
                 Some(p) => out.private.push(p),
-                None => out.private.push(private(
-                    t,
-                    me,
-                    Kind::Error,
-                    l.t("you hold no cards right now", "du hast gerade keine Karten").to_string(),
-                )),
+                None => out.private.push(private(t, me, Kind::Error, tr!(l, "no-cards"))),
             },
             _ => {}
         }
@@ -465,15 +546,22 @@ impl<S: Store> Service<S> {
             events: render::events(t, events),
             table: render::table(t),
             display: t.display().clone(),
+            epoch: t.epoch(),
+            revision: t.revision(),
             to_act: to_act(t),
             hand_label: render::hand_label(t.lang()),
             your_turn: render::your_turn(t.lang()),
         }
     }
 
-    /// Remembers the platform's id of a channel's public table message.
-    pub async fn set_display(&self, ch: &ChannelId, id: Option<String>) -> Result<(), ServiceError> {
+    /// Remembers the platform's id of a channel's public table message
+    /// for the deal's table message `epoch` (a message posted for an
+    /// earlier deal is not kept).
+    pub async fn set_display(&self, ch: &ChannelId, epoch: u32, id: Option<String>) -> Result<(), ServiceError> {
         self.transact(ch, move |table, _, _| {
+            if table.epoch() != epoch {
+                return ((), false);
+            }
             let changed = *table.display() != id;
             table.set_display(id.clone());
             ((), changed)
@@ -486,59 +574,30 @@ impl<S: Store> Service<S> {
     /// is running, the person sits down, computers fill the other seats and
     /// the deal starts; else the table and the person's hand.
     pub async fn open_with_computers_checked(&self, ch: &ChannelId, me: &Actor) -> Result<Outbox, ServiceError> {
+        if let Some(out) = self.admit(ch, me).await? {
+            return Ok(out);
+        }
         let (table, _) = self.table(ch).await?;
         let running = table.deal_running();
         let notice = |text: &str| Notice { kind: Kind::Help, text: text.to_string(), mention: None };
         let l = table.lang();
         if running {
-            let mut out = self.execute(ch, me, Command::Table).await?;
-            out.notices.insert(0, notice(l.t("Resuming the session.", "Die Runde geht weiter.")));
-            let hand = self.execute(ch, me, Command::Hand).await?;
+            let mut out = self.run(ch, me, Command::Table, None, None).await?;
+            out.notices.insert(0, notice(&tr!(l, "resuming")));
+            let hand = self.run(ch, me, Command::Hand, None, None).await?;
             out.private.extend(hand.private);
             return Ok(out);
         }
         if table.seat_of(&me.user).is_none() {
-            self.execute(ch, me, Command::Join).await?;
+            self.run(ch, me, Command::Join, None, None).await?;
         }
         let (t, _) = self.table(ch).await?;
         for _ in t.seats().len()..4 {
-            self.execute(ch, me, Command::AddBot(Default::default())).await?;
+            self.run(ch, me, Command::AddBot(Default::default()), None, None).await?;
         }
-        let mut out = self.execute(ch, me, Command::Start).await?;
-        out.notices.insert(
-            0,
-            notice(l.t(
-                "A Doppelkopf table: you and three computer players. Type help for the commands.",
-                "Ein Doppelkopf-Tisch: du und drei Computerspieler. Mit hilfe siehst du die Befehle.",
-            )),
-        );
+        let mut out = self.run(ch, me, Command::Start, None, None).await?;
+        out.notices.insert(0, notice(&tr!(l, "welcome-computers")));
         Ok(out)
-    }
-}
-
-/// The kind of a command, for logs (never its cards).
-fn cmd_kind(cmd: &Command) -> &'static str {
-    match cmd {
-        Command::Join => "join",
-        Command::Leave => "leave",
-        Command::Start => "start",
-        Command::AddBot(_) => "addbot",
-        Command::Away => "away",
-        Command::Back => "back",
-        Command::Hand => "hand",
-        Command::Bid(_) => "bid",
-        Command::Play(_) => "play",
-        Command::Announce(_) => "announce",
-        Command::Poverty(_) => "poverty",
-        Command::Table => "table",
-        Command::Score => "score",
-        Command::Record(_) => "record",
-        Command::Stats => "stats",
-        Command::Rules(_) => "rules",
-        Command::Lang(_) => "lang",
-        Command::Policy(_) => "policy",
-        Command::Dm(_) => "dm",
-        Command::Help(_) => "help",
     }
 }
 
@@ -638,8 +697,58 @@ impl<S: Store> App for Service<S> {
         r.map(|(_, new)| new).unwrap_or(true)
     }
 
-    async fn set_display(&self, ch: &ChannelId, id: Option<String>) {
-        if let Err(e) = Service::set_display(self, ch, id).await {
+    async fn running(&self, platform: crate::ids::Platform) -> Vec<ChannelId> {
+        let channels = match self.store.channels().await {
+            Ok(c) => c,
+            Err(e) => {
+                tracing::warn!(error = %e, "listing the tables failed");
+                return Vec::new();
+            }
+        };
+        let mut out = Vec::new();
+        for ch in channels.into_iter().filter(|c| c.platform == platform) {
+            match self.table(&ch).await {
+                Ok((t, _)) if t.deal_running() => out.push(ch),
+                Ok(_) => {}
+                Err(e) => tracing::warn!(error = %e, channel = %ch, "a stored table could not be read"),
+            }
+        }
+        out
+    }
+
+    async fn claim_display(&self, ch: &ChannelId, epoch: u32) -> crate::outbox::Claim {
+        use crate::outbox::Claim;
+        let now = self.now_ms();
+        let r = self
+            .transact(ch, move |table, _, _| {
+                if table.epoch() != epoch {
+                    return (Claim::Stale, false);
+                }
+                if let Some(id) = table.display() {
+                    return (Claim::Posted(id.clone()), false);
+                }
+                if table.posting_claimed(now) {
+                    return (Claim::Busy, false);
+                }
+                table.claim_posting(now);
+                (Claim::Mine, true)
+            })
+            .await;
+        match r {
+            Ok((_, c)) => c,
+            Err(e) => {
+                tracing::warn!(error = %e, channel = %ch, "claiming the table message failed");
+                Claim::Mine
+            }
+        }
+    }
+
+    fn table_messages(&self) -> &crate::outbox::TableMessages {
+        &self.messages
+    }
+
+    async fn set_display(&self, ch: &ChannelId, epoch: u32, id: Option<String>) {
+        if let Err(e) = Service::set_display(self, ch, epoch, id).await {
             tracing::warn!(error = %e, channel = %ch, "keeping the table message's id failed");
         }
     }

@@ -6,7 +6,8 @@
 //! carries the version it was based on and fails with
 //! [`Commit::Conflict`] when someone else committed in between, so two
 //! bot processes acting on one table can never lose or double an action.
-//! The records a change produced are stored in the same atomic step.
+//! The records a change produced are stored in the same atomic step, and
+//! the oldest beyond the table's cap are trimmed in it ([`Keep`]).
 
 use std::collections::HashMap;
 use std::future::Future;
@@ -66,6 +67,17 @@ pub enum Commit {
     Conflict,
 }
 
+/// How a committed table is kept.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Keep {
+    /// The table holds a session in progress or statistics: it never
+    /// expires (a store with an expiry keeps it without one).
+    pub durable: bool,
+    /// Records kept for the table: the oldest beyond this are trimmed in
+    /// the same step (their numbers are not reused); 0: all.
+    pub records: u32,
+}
+
 /// Table storage keyed by channel.
 pub trait Store: Send + Sync + 'static {
     /// The table of a channel and its version, if stored.
@@ -81,14 +93,34 @@ pub trait Store: Send + Sync + 'static {
         records: &[String],
     ) -> impl Future<Output = Result<Commit, StoreError>> + Send;
 
-    /// Record `n` (from 1) of a channel.
+    /// Stores a table as [`Store::commit`] does, kept as `keep` says (no
+    /// expiry for a durable table, the oldest records trimmed). A store
+    /// without expiry or trimming need not implement it.
+    fn commit_kept(
+        &self,
+        ch: &ChannelId,
+        expected: u64,
+        json: &str,
+        records: &[String],
+        keep: Keep,
+    ) -> impl Future<Output = Result<Commit, StoreError>> + Send {
+        let _ = keep;
+        self.commit(ch, expected, json, records)
+    }
+
+    /// Record `n` (from 1) of a channel; `None` when there is none or it
+    /// was trimmed.
     fn record(&self, ch: &ChannelId, n: u32) -> impl Future<Output = Result<Option<String>, StoreError>> + Send;
+
+    /// Every channel with a stored table (for the turn clock after a
+    /// restart; a full scan, so not for every tick).
+    fn channels(&self) -> impl Future<Output = Result<Vec<ChannelId>, StoreError>> + Send;
 }
 
 // ---------------------------------------------------------------- memory
 
-/// A channel's table and records in memory.
-type MemoryEntry = (Stored, Vec<String>);
+/// A channel's table, its records kept, and how many were trimmed.
+type MemoryEntry = (Stored, Vec<String>, u32);
 
 /// An in-memory store (unit tests of the service seam).
 #[derive(Clone, Default)]
@@ -98,7 +130,7 @@ pub struct MemoryStore {
 
 impl Store for MemoryStore {
     async fn load(&self, ch: &ChannelId) -> Result<Option<Stored>, StoreError> {
-        Ok(self.inner.lock().expect("lock").get(&ch.key()).map(|(s, _)| s.clone()))
+        Ok(self.inner.lock().expect("lock").get(&ch.key()).map(|(s, _, _)| s.clone()))
     }
 
     async fn commit(
@@ -108,19 +140,40 @@ impl Store for MemoryStore {
         json: &str,
         records: &[String],
     ) -> Result<Commit, StoreError> {
+        self.commit_kept(ch, expected, json, records, Keep::default()).await
+    }
+
+    async fn commit_kept(
+        &self,
+        ch: &ChannelId,
+        expected: u64,
+        json: &str,
+        records: &[String],
+        keep: Keep,
+    ) -> Result<Commit, StoreError> {
         let mut m = self.inner.lock().expect("lock");
-        let e = m.entry(ch.key()).or_insert_with(|| (Stored { json: String::new(), version: 0 }, Vec::new()));
+        let e = m.entry(ch.key()).or_insert_with(|| (Stored { json: String::new(), version: 0 }, Vec::new(), 0));
         if e.0.version != expected {
             return Ok(Commit::Conflict);
         }
         e.0 = Stored { json: json.to_string(), version: expected + 1 };
         e.1.extend(records.iter().cloned());
+        let cap = keep.records as usize;
+        if cap > 0 && e.1.len() > cap {
+            let extra = e.1.len() - cap;
+            e.1.drain(..extra);
+            e.2 += extra as u32;
+        }
         Ok(Commit::Done(expected + 1))
     }
 
     async fn record(&self, ch: &ChannelId, n: u32) -> Result<Option<String>, StoreError> {
         let m = self.inner.lock().expect("lock");
-        Ok(m.get(&ch.key()).and_then(|(_, r)| r.get((n as usize).checked_sub(1)?).cloned()))
+        Ok(m.get(&ch.key()).and_then(|(_, r, trimmed)| r.get(n.checked_sub(1 + trimmed)? as usize).cloned()))
+    }
+
+    async fn channels(&self) -> Result<Vec<ChannelId>, StoreError> {
+        Ok(self.inner.lock().expect("lock").keys().filter_map(|k| ChannelId::from_key(k)).collect())
     }
 }
 
@@ -138,11 +191,15 @@ pub struct EmbeddedStore {
 }
 
 impl EmbeddedStore {
-    /// Opens (or creates) the store file.
+    /// Opens (or creates) the store file. What it creates is readable by
+    /// its user only: missing directories 0700, the file 0600 (a file left
+    /// readable by others is made private).
     pub fn open(path: &Path) -> Result<EmbeddedStore, StoreError> {
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).map_err(|e| StoreError::Embedded(format!("{}: {e}", dir.display())))?;
+        let io = |p: &Path, e: std::io::Error| StoreError::Embedded(format!("{}: {e}", p.display()));
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            create_private_dir(dir).map_err(|e| io(dir, e))?;
         }
+        create_private_file(path).map_err(|e| io(path, e))?;
         let db = redb::Database::create(path)?;
         let tx = db.begin_write()?;
         tx.open_table(TABLES)?;
@@ -150,6 +207,35 @@ impl EmbeddedStore {
         tx.commit()?;
         Ok(EmbeddedStore { db: Arc::new(db) })
     }
+}
+
+/// Creates a directory and its missing parents, readable by the user only
+/// (0700 on Unix); one that exists is left as it is.
+pub fn create_private_dir(dir: &Path) -> std::io::Result<()> {
+    let mut b = std::fs::DirBuilder::new();
+    b.recursive(true);
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut b, 0o700);
+    b.create(dir)
+}
+
+/// Creates a file if it is missing, readable and writable by the user only
+/// (0600 on Unix); one that exists is made so.
+pub fn create_private_file(path: &Path) -> std::io::Result<()> {
+    let mut o = std::fs::OpenOptions::new();
+    o.write(true).create(true).truncate(false);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut o, 0o600);
+    let f = o.open(path)?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = f.metadata()?.permissions().mode();
+        if mode & 0o077 != 0 {
+            f.set_permissions(std::fs::Permissions::from_mode(mode & 0o700))?;
+        }
+    }
+    Ok(())
 }
 
 impl EmbeddedStore {
@@ -165,6 +251,16 @@ impl EmbeddedStore {
 }
 
 impl Store for EmbeddedStore {
+    async fn commit(
+        &self,
+        ch: &ChannelId,
+        expected: u64,
+        json: &str,
+        records: &[String],
+    ) -> Result<Commit, StoreError> {
+        self.commit_kept(ch, expected, json, records, Keep::default()).await
+    }
+
     async fn load(&self, ch: &ChannelId) -> Result<Option<Stored>, StoreError> {
         let key = ch.key();
         self.blocking(move |db| {
@@ -178,12 +274,13 @@ impl Store for EmbeddedStore {
         .await
     }
 
-    async fn commit(
+    async fn commit_kept(
         &self,
         ch: &ChannelId,
         expected: u64,
         json: &str,
         records: &[String],
+        keep: Keep,
     ) -> Result<Commit, StoreError> {
         let (key, json, records) = (ch.key(), json.to_string(), records.to_vec());
         self.blocking(move |db| {
@@ -197,10 +294,18 @@ impl Store for EmbeddedStore {
                     t.insert(key.as_str(), (expected + 1, json.as_str()))?;
                     if !records.is_empty() {
                         let mut r = tx.open_table(RECORDS)?;
-                        let mut n = r.range((key.as_str(), 0)..=(key.as_str(), u32::MAX))?.count() as u32;
+                        // the last number given (trimmed records leave gaps
+                        // at the start, never at the end)
+                        let mut n = match r.range((key.as_str(), 0)..=(key.as_str(), u32::MAX))?.next_back() {
+                            Some(entry) => entry?.0.value().1,
+                            None => 0,
+                        };
                         for rec in &records {
                             n += 1;
                             r.insert((key.as_str(), n), rec.as_str())?;
+                        }
+                        if keep.records > 0 && n > keep.records {
+                            r.retain_in((key.as_str(), 0)..=(key.as_str(), n - keep.records), |_, _| false)?;
                         }
                     }
                     Commit::Done(expected + 1)
@@ -225,33 +330,76 @@ impl Store for EmbeddedStore {
         })
         .await
     }
+
+    async fn channels(&self) -> Result<Vec<ChannelId>, StoreError> {
+        self.blocking(move |db| {
+            let tx = db.begin_read()?;
+            let t = match tx.open_table(TABLES) {
+                Ok(t) => t,
+                Err(redb::TableError::TableDoesNotExist(_)) => return Ok(Vec::new()),
+                Err(e) => return Err(e.into()),
+            };
+            let mut out = Vec::new();
+            for entry in t.iter()? {
+                let (k, _) = entry?;
+                out.extend(ChannelId::from_key(k.value()));
+            }
+            Ok(out)
+        })
+        .await
+    }
 }
 
 // ---------------------------------------------------------------- redis
 
 /// Compare-and-set of a table plus its new records, atomically.
 /// KEYS[1] the table hash, KEYS[2] the records list; ARGV[1] expected
-/// version, ARGV[2] table JSON, ARGV[3] expiry seconds, ARGV[4..] records.
+/// version, ARGV[2] table JSON, ARGV[3] expiry seconds (0: none, and any
+/// expiry is removed), ARGV[4] records kept (0: all), ARGV[5..] records.
+/// The hash's field `n` counts the records ever stored (a list without it
+/// was never trimmed), so numbers stay put when the oldest are trimmed.
 const CAS: &str = r#"
 local v = tonumber(redis.call('HGET', KEYS[1], 'v') or '0')
 if v ~= tonumber(ARGV[1]) then return -1 end
 redis.call('HSET', KEYS[1], 'v', v + 1, 'state', ARGV[2])
-for i = 4, #ARGV do redis.call('RPUSH', KEYS[2], ARGV[i]) end
+local new = #ARGV - 4
+if new > 0 then
+  local total = tonumber(redis.call('HGET', KEYS[1], 'n') or redis.call('LLEN', KEYS[2]))
+  for i = 5, #ARGV do redis.call('RPUSH', KEYS[2], ARGV[i]) end
+  redis.call('HSET', KEYS[1], 'n', total + new)
+  local keep = tonumber(ARGV[4])
+  if keep > 0 then redis.call('LTRIM', KEYS[2], -keep, -1) end
+end
 local ttl = tonumber(ARGV[3])
 if ttl > 0 then
   redis.call('EXPIRE', KEYS[1], ttl)
   if redis.call('EXISTS', KEYS[2]) == 1 then redis.call('EXPIRE', KEYS[2], ttl) end
+else
+  redis.call('PERSIST', KEYS[1])
+  redis.call('PERSIST', KEYS[2])
 end
 return v + 1
 "#;
 
+/// Record ARGV[1] (from 1) of a table: KEYS[1] the table hash, KEYS[2]
+/// the records list (see [`CAS`]).
+const RECORD: &str = r#"
+local len = redis.call('LLEN', KEYS[2])
+local total = tonumber(redis.call('HGET', KEYS[1], 'n') or len)
+local i = tonumber(ARGV[1]) - 1 - (total - len)
+if i < 0 or i >= len then return false end
+return redis.call('LINDEX', KEYS[2], i)
+"#;
+
 /// The Redis store: one key namespace per table, `doko:{platform:id}:...`
 /// (the braces are a hash tag, so a table's keys share a cluster slot).
-/// Tables untouched for `ttl_secs` expire.
+/// Tables untouched for `ttl_secs` expire, except durable ones (a session
+/// in progress, statistics: see [`Keep`]), which carry no expiry.
 #[derive(Clone)]
 pub struct RedisStore {
     conn: redis::aio::ConnectionManager,
     script: Arc<redis::Script>,
+    record_script: Arc<redis::Script>,
     ttl_secs: u64,
 }
 
@@ -260,7 +408,41 @@ impl RedisStore {
     pub async fn connect(url: &str, ttl_secs: u64) -> Result<RedisStore, StoreError> {
         let client = redis::Client::open(url)?;
         let conn = redis::aio::ConnectionManager::new(client).await?;
-        Ok(RedisStore { conn, script: Arc::new(redis::Script::new(CAS)), ttl_secs })
+        Ok(RedisStore {
+            conn,
+            script: Arc::new(redis::Script::new(CAS)),
+            record_script: Arc::new(redis::Script::new(RECORD)),
+            ttl_secs,
+        })
+    }
+
+    /// Checks the server's settings the bot needs and warns (in the log,
+    /// and returned) about each one that differs: `maxmemory-policy
+    /// noeviction` (any other policy may evict live tables under memory
+    /// pressure) and `appendonly yes` (without it a crash loses the moves
+    /// since the last snapshot). A server that refuses `CONFIG GET` (some
+    /// managed ones do) is warned about too.
+    pub async fn check_settings(&self) -> Vec<String> {
+        let mut warnings = Vec::new();
+        let mut c = self.conn.clone();
+        for (name, want, why) in [
+            ("maxmemory-policy", "noeviction", "Redis may evict live tables when its memory is full"),
+            ("appendonly", "yes", "a Redis crash loses the moves since its last snapshot"),
+        ] {
+            let got: Result<HashMap<String, String>, _> =
+                redis::cmd("CONFIG").arg("GET").arg(name).query_async(&mut c).await;
+            let w = match got {
+                Ok(m) => match m.get(name) {
+                    Some(v) if v == want => continue,
+                    Some(v) => format!("Redis {name} is {v}, not {want}: {why}; set {name} {want}"),
+                    None => format!("Redis does not say its {name}; the bot needs {name} {want}"),
+                },
+                Err(e) => format!("could not read Redis's {name} ({e}); the bot needs {name} {want}"),
+            };
+            tracing::warn!(setting = name, "{w}");
+            warnings.push(w);
+        }
+        warnings
     }
 
     fn keys(ch: &ChannelId) -> (String, String) {
@@ -288,10 +470,22 @@ impl Store for RedisStore {
         json: &str,
         records: &[String],
     ) -> Result<Commit, StoreError> {
+        self.commit_kept(ch, expected, json, records, Keep::default()).await
+    }
+
+    async fn commit_kept(
+        &self,
+        ch: &ChannelId,
+        expected: u64,
+        json: &str,
+        records: &[String],
+        keep: Keep,
+    ) -> Result<Commit, StoreError> {
         let (table, recs) = RedisStore::keys(ch);
         let mut c = self.conn.clone();
+        let ttl = if keep.durable { 0 } else { self.ttl_secs };
         let mut inv = self.script.key(&table);
-        inv.key(&recs).arg(expected).arg(json).arg(self.ttl_secs);
+        inv.key(&recs).arg(expected).arg(json).arg(ttl).arg(keep.records);
         for r in records {
             inv.arg(r);
         }
@@ -303,10 +497,37 @@ impl Store for RedisStore {
         if n == 0 {
             return Ok(None);
         }
-        let (_, recs) = RedisStore::keys(ch);
+        let (table, recs) = RedisStore::keys(ch);
         let mut c = self.conn.clone();
-        let r: Option<String> = redis::cmd("LINDEX").arg(&recs).arg(n as i64 - 1).query_async(&mut c).await?;
+        let r: Option<String> = self.record_script.key(&table).key(&recs).arg(n).invoke_async(&mut c).await?;
         Ok(r)
+    }
+
+    async fn channels(&self) -> Result<Vec<ChannelId>, StoreError> {
+        let mut c = self.conn.clone();
+        let mut out = Vec::new();
+        let mut cursor: u64 = 0;
+        loop {
+            let (next, keys): (u64, Vec<String>) = redis::cmd("SCAN")
+                .arg(cursor)
+                .arg("MATCH")
+                .arg("doko:{*}:table")
+                .arg("COUNT")
+                .arg(1000)
+                .query_async(&mut c)
+                .await?;
+            out.extend(keys.iter().filter_map(|k| {
+                let tag = k.strip_prefix("doko:{")?.strip_suffix("}:table")?;
+                ChannelId::from_key(tag)
+            }));
+            if next == 0 {
+                break;
+            }
+            cursor = next;
+        }
+        out.sort();
+        out.dedup();
+        Ok(out)
     }
 }
 
@@ -342,11 +563,32 @@ impl Store for AnyStore {
             AnyStore::Memory(s) => s.commit(ch, expected, json, records).await,
         }
     }
+    async fn commit_kept(
+        &self,
+        ch: &ChannelId,
+        expected: u64,
+        json: &str,
+        records: &[String],
+        keep: Keep,
+    ) -> Result<Commit, StoreError> {
+        match self {
+            AnyStore::Embedded(s) => s.commit_kept(ch, expected, json, records, keep).await,
+            AnyStore::Redis(s) => s.commit_kept(ch, expected, json, records, keep).await,
+            AnyStore::Memory(s) => s.commit_kept(ch, expected, json, records, keep).await,
+        }
+    }
     async fn record(&self, ch: &ChannelId, n: u32) -> Result<Option<String>, StoreError> {
         match self {
             AnyStore::Embedded(s) => s.record(ch, n).await,
             AnyStore::Redis(s) => s.record(ch, n).await,
             AnyStore::Memory(s) => s.record(ch, n).await,
+        }
+    }
+    async fn channels(&self) -> Result<Vec<ChannelId>, StoreError> {
+        match self {
+            AnyStore::Embedded(s) => s.channels().await,
+            AnyStore::Redis(s) => s.channels().await,
+            AnyStore::Memory(s) => s.channels().await,
         }
     }
 }

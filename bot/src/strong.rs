@@ -185,7 +185,7 @@ fn world(v: &SeatView, hands: [Cards; 4]) -> Option<Game> {
             (s, b)
         })
         .collect();
-    let rec = Record { rules: pv.rules, dealer: pv.dealer, hands: dealt, bids: Some(bids), actions };
+    let rec = Record { rules: pv.rules, dealer: pv.dealer, hands: dealt, bids: Some(bids), actions, aborted: None };
     let g = rec.to_game().ok()?;
     (g.phase() == Phase::Playing && g.hand(v.seat) == v.hand).then_some(g)
 }

@@ -30,18 +30,25 @@ struct Recording {
     /// People whose private messages cannot be delivered.
     closed: Vec<UserId>,
     mention: bool,
+    /// How long a post or edit of the table message takes.
+    slow: std::time::Duration,
 }
 
 #[async_trait]
 impl Transport for Recording {
     async fn post_table(&self, _: &ChannelId, msg: &TableMessage) -> Result<String, TransportError> {
-        let mut n = self.next_id.lock().unwrap();
-        *n += 1;
+        tokio::time::sleep(self.slow).await;
+        let n = {
+            let mut n = self.next_id.lock().unwrap();
+            *n += 1;
+            *n
+        };
         self.sent.lock().unwrap().push(Sent::Post(msg.text()));
         Ok(format!("msg-{n}"))
     }
 
     async fn edit_table(&self, _: &ChannelId, id: &str, msg: &TableMessage) -> Result<(), TransportError> {
+        tokio::time::sleep(self.slow).await;
         self.sent.lock().unwrap().push(Sent::Edit(id.to_string(), msg.text()));
         Ok(())
     }
@@ -102,7 +109,7 @@ async fn a_whole_deal_through_deliver_and_a_recording_transport() {
     loop {
         steps += 1;
         assert!(steps < 500, "the deal did not end");
-        if t.sent.lock().unwrap().iter().any(|s| matches!(s, Sent::Edit(_, x) if x.contains("Result of deal 1"))) {
+        if t.sent.lock().unwrap().iter().any(|s| matches!(s, Sent::Post(x) if x.contains("Result of deal 1"))) {
             break;
         }
         let hands = t.hands.lock().unwrap().clone();
@@ -146,11 +153,13 @@ async fn a_whole_deal_through_deliver_and_a_recording_transport() {
         }
     }
     let sent = t.sent.lock().unwrap().clone();
-    // one table message, then edits of it
-    let posts = sent.iter().filter(|s| matches!(s, Sent::Post(_))).count();
-    assert_eq!(posts, 1, "one table message");
-    let edits = sent.iter().filter(|s| matches!(s, Sent::Edit(id, _) if id == "msg-1")).count();
-    assert!(edits > 48, "{edits} edits of the table message");
+    // one table message before the deal, one for the deal, edited in
+    // place, and a new one with the result and the next deal
+    let posts: Vec<&String> = sent.iter().filter_map(|s| if let Sent::Post(x) = s { Some(x) } else { None }).collect();
+    assert_eq!(posts.len(), 3, "a table message for the seats and one for each deal: {posts:?}");
+    assert!(posts[2].contains("Result of deal 1"), "{}", posts[2]);
+    let edits = sent.iter().filter(|s| matches!(s, Sent::Edit(id, _) if id == "msg-2")).count();
+    assert!(edits > 48, "{edits} edits of the deal's table message");
     // hands only privately, and only to their owner (the recording keyed
     // them by recipient); nothing public shows a hand
     for s in &sent {
@@ -211,4 +220,89 @@ async fn a_click_on_an_old_hand_is_refused_with_a_fresh_one() {
     assert_ne!(fresh.stamp, hand.stamp);
     // text commands are not stamped: they act on the deal as it is
     assert!(app.hand(&ch, &p.user).await.is_some());
+}
+
+/// Commands for one table at once, with a table message that takes a while
+/// to post: one table message, never a second, and the quick changes shown
+/// together in fewer edits than changes, what happened in order.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn concurrent_commands_post_one_table_message_and_coalesce_edits() {
+    let svc = Arc::new(Service::new(MemoryStore::default(), 5));
+    let ch = ChannelId::new(Platform::Terminal, "burst");
+    let t = Arc::new(Recording { slow: std::time::Duration::from_millis(30), ..Default::default() });
+    let ps = people();
+    let mut tasks = Vec::new();
+    for (i, p) in ps.iter().cloned().enumerate() {
+        let (svc, t, ch) = (svc.clone(), t.clone(), ch.clone());
+        tasks.push(tokio::spawn(async move {
+            let app: &dyn App = &*svc;
+            let out = app.handle(&ch, &p, Input::Text("join".into()), Some(&format!("j{i}"))).await;
+            deliver(app, &*t, &out).await;
+        }));
+    }
+    for i in 0..40 {
+        let (svc, t, ch, p) = (svc.clone(), t.clone(), ch.clone(), ps[i % 4].clone());
+        tasks.push(tokio::spawn(async move {
+            let app: &dyn App = &*svc;
+            let out = app.handle(&ch, &p, Input::Text("table".into()), Some(&format!("t{i}"))).await;
+            deliver(app, &*t, &out).await;
+        }));
+    }
+    for task in tasks {
+        task.await.unwrap();
+    }
+    let sent = t.sent.lock().unwrap().clone();
+    let tables: Vec<&String> = sent
+        .iter()
+        .filter_map(|s| match s {
+            Sent::Post(x) | Sent::Edit(_, x) => Some(x),
+            _ => None,
+        })
+        .collect();
+    let posts = sent.iter().filter(|s| matches!(s, Sent::Post(_))).count();
+    assert_eq!(posts, 1, "{sent:?}");
+    assert!(tables.len() < 44, "{} posts and edits for 44 commands", tables.len());
+    let last = tables.last().unwrap();
+    assert!(last.contains("(4/4)"), "the newest table is shown last: {last}");
+    // every join was told, in the order they happened
+    let all: String = tables.iter().map(|x| x.as_str()).collect::<Vec<_>>().join("\n");
+    for p in &ps {
+        assert!(all.contains(&format!("{} joins", p.name)), "{all}");
+    }
+}
+
+/// Two processes (two services with their own table messages in flight) on
+/// one store, commands for one table arriving at both at once: still one
+/// table message.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_processes_on_one_store_post_one_table_message() {
+    let store = MemoryStore::default();
+    let services = [Arc::new(Service::new(store.clone(), 7)), Arc::new(Service::new(store, 8))];
+    let ch = ChannelId::new(Platform::Terminal, "two");
+    let t = Arc::new(Recording { slow: std::time::Duration::from_millis(40), ..Default::default() });
+    let ps = people();
+    let mut tasks = Vec::new();
+    for (i, p) in ps.iter().cloned().enumerate() {
+        let (svc, t, ch) = (services[i % 2].clone(), t.clone(), ch.clone());
+        tasks.push(tokio::spawn(async move {
+            let app: &dyn App = &*svc;
+            let out = app.handle(&ch, &p, Input::Text("join".into()), Some(&format!("j{i}"))).await;
+            deliver(app, &*t, &out).await;
+        }));
+    }
+    for task in tasks {
+        task.await.unwrap();
+    }
+    let sent = t.sent.lock().unwrap().clone();
+    let posts = sent.iter().filter(|s| matches!(s, Sent::Post(_))).count();
+    assert_eq!(posts, 1, "{sent:?}");
+    // and the deal gets its own, once, whichever process deals it
+    let (a, b): (&dyn App, &dyn App) = (&*services[0], &*services[1]);
+    let (x, y) = tokio::join!(
+        a.handle(&ch, &ps[0], Input::Text("start".into()), Some("s1")),
+        b.handle(&ch, &ps[1], Input::Text("table".into()), Some("s2"))
+    );
+    tokio::join!(deliver(a, &*t, &x), deliver(b, &*t, &y));
+    let posts = t.sent.lock().unwrap().iter().filter(|s| matches!(s, Sent::Post(_))).count();
+    assert_eq!(posts, 2, "{:?}", t.sent.lock().unwrap());
 }

@@ -30,9 +30,11 @@ struct Cli {
     /// (default: $DOKO_REDIS_URL).
     #[arg(long, global = true)]
     redis: Option<String>,
-    /// Your name at the terminal table.
-    #[arg(long, global = true, default_value = "You")]
-    name: String,
+    /// Your name at the terminal table (default: your login name, else
+    /// Player). The table's events name you like everyone else ("Anna
+    /// plays ♣Q"), so a name reads better there than "You".
+    #[arg(long, global = true)]
+    name: Option<String>,
     /// Time the strong computer player may think per decision, in ms
     /// (default: $DOKO_BOT_BUDGET_MS, else 60).
     #[arg(long, global = true)]
@@ -158,7 +160,12 @@ fn data_dir(cli: &Cli) -> PathBuf {
 async fn store(cli: &Cli) -> anyhow::Result<AnyStore> {
     let redis = cli.redis.clone().or_else(|| std::env::var("DOKO_REDIS_URL").ok()).filter(|s| !s.is_empty());
     if let Some(url) = redis {
+        // tables with a session in progress or statistics never expire;
+        // others (people who joined and never played) after 90 days
         let s = RedisStore::connect(&url, 90 * 24 * 3600).await.with_context(|| "connecting to Redis")?;
+        for w in s.check_settings().await {
+            eprintln!("doko: warning: {w}");
+        }
         return Ok(AnyStore::Redis(s));
     }
     let path = data_dir(cli).join("doko.redb");
@@ -173,9 +180,12 @@ async fn play(cli: &Cli) -> anyhow::Result<()> {
         .unwrap_or(60);
     let strong =
         doko_bot::strong::StrongConfig { budget: std::time::Duration::from_millis(budget), ..Default::default() };
-    let service = std::sync::Arc::new(Service::new(store(cli).await?, entropy()).with_strong(strong));
     let discord = doko_discord::run::DiscordConfig::from_env()?;
     let matrix = doko_matrix::MatrixConfig::from_env(data_dir(cli).join("matrix"))?;
+    let limits = limits(discord.is_some() || matrix.is_some())?;
+    tracing::info!(?limits, "bounds");
+    let service =
+        std::sync::Arc::new(Service::new(store(cli).await?, entropy()).with_strong(strong).with_limits(limits));
     let app: std::sync::Arc<dyn doko_bot::App> = service.clone();
     if discord.is_some() || matrix.is_some() {
         let mut platforms = tokio::task::JoinSet::new();
@@ -198,7 +208,26 @@ async fn play(cli: &Cli) -> anyhow::Result<()> {
         return Ok(());
     }
     let stdin = tokio::io::BufReader::new(tokio::io::stdin());
-    doko_terminal::run(&*app, stdin, tokio::io::stdout(), &cli.name).await
+    let name = cli.name.clone().unwrap_or_else(login_name);
+    doko_terminal::run(&*app, stdin, tokio::io::stdout(), &name).await
+}
+
+/// The bounds: rate limits for a bot among strangers (none at the
+/// terminal, where one person plays), from `$DOKO_RATE_USER` and
+/// `$DOKO_RATE_CHANNEL` (`BURST/MILLISECONDS`, or `0` for none), and the
+/// records kept per table from `$DOKO_RECORDS_KEPT` (0: all).
+fn limits(public: bool) -> anyhow::Result<doko_bot::Limits> {
+    let mut l = if public { doko_bot::Limits::public() } else { doko_bot::Limits::default() };
+    if let Ok(v) = std::env::var("DOKO_RATE_USER") {
+        l.user = doko_bot::Rate::parse(&v).context("DOKO_RATE_USER")?;
+    }
+    if let Ok(v) = std::env::var("DOKO_RATE_CHANNEL") {
+        l.channel = doko_bot::Rate::parse(&v).context("DOKO_RATE_CHANNEL")?;
+    }
+    if let Ok(v) = std::env::var("DOKO_RECORDS_KEPT") {
+        l.records_kept = v.trim().parse().context("DOKO_RECORDS_KEPT: a number (0: all)")?;
+    }
+    Ok(l)
 }
 
 fn main() -> ExitCode {
@@ -289,5 +318,15 @@ fn main() -> ExitCode {
                 }
             }
         }
+    }
+}
+
+/// The login name, capitalised (`anna` → `Anna`), else `Player`.
+fn login_name() -> String {
+    let user = std::env::var("USER").or_else(|_| std::env::var("USERNAME")).unwrap_or_default();
+    let mut chars = user.trim().chars();
+    match chars.next() {
+        Some(c) if c.is_alphanumeric() => c.to_uppercase().chain(chars).collect(),
+        _ => "Player".to_string(),
     }
 }

@@ -59,7 +59,14 @@ pub struct Record {
     pub bids: Option<Vec<(Seat, Bid)>>,
     /// The actions in order.
     pub actions: Vec<(Seat, Action)>,
+    /// Why the deal was aborted before its end (`"admin"`, `"timeout"`,
+    /// `"reset"`), if it was: it then holds the deal as far as it went,
+    /// counts for nobody and replays to `"contract": "aborted"`.
+    pub aborted: Option<String>,
 }
+
+/// The longest reason an aborted record may give.
+const ABORT_REASON_MAX: usize = 32;
 
 fn value_text(key: &str, v: &Value) -> Result<String, RecordError> {
     Ok(match v {
@@ -204,7 +211,7 @@ impl Record {
     /// Parses a record from a JSON value.
     pub fn from_value(v: &Value) -> Result<Record, RecordError> {
         let Value::Object(m) = v else { return Err(rec_err("a record must be a JSON object")) };
-        check_fields(m, &["format", "rules", "dealer", "hands", "bids", "actions"]).map_err(rec_err)?;
+        check_fields(m, &["format", "rules", "dealer", "hands", "bids", "actions", "aborted"]).map_err(rec_err)?;
         match m.get("format") {
             Some(Value::String(f)) if f == FORMAT => {}
             Some(other) => return Err(rec_err(format!("format must be \"{FORMAT}\", not {other}"))),
@@ -262,14 +269,27 @@ impl Record {
             }
             Some(_) => return Err(rec_err("actions must be a list")),
         };
-        Ok(Record { rules, dealer, hands, bids, actions })
+        let aborted = match m.get("aborted") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(r))
+                if !r.is_empty()
+                    && r.len() <= ABORT_REASON_MAX
+                    && r.chars().all(|c| c.is_ascii_lowercase() || c == '-') =>
+            {
+                Some(r.clone())
+            }
+            Some(_) => return Err(rec_err("aborted must be a reason: lowercase letters and '-', at most 32")),
+        };
+        Ok(Record { rules, dealer, hands, bids, actions, aborted })
     }
 
     /// Plays the record through the engine, validating every step, and
-    /// returns the game at its end (finished, or void for a redeal).
+    /// returns the game at its end (finished, or void for a redeal; for an
+    /// aborted deal, where it was aborted).
     pub fn replay(&self) -> Result<Game, RecordError> {
         let g = self.to_game()?;
         match g.phase() {
+            _ if self.aborted.is_some() => Ok(g),
             Phase::Finished | Phase::Redeal(_) => Ok(g),
             _ => Err(rec_err(format!(
                 "the deal is unfinished: {} of {} cards played{}",
@@ -335,7 +355,12 @@ impl Record {
             }
         }
         actions.extend(history(&plays_of(g.tricks(), g.current_trick()), g.announcements()));
-        Record { rules: *g.rules(), dealer: g.dealer(), hands: *g.dealt(), bids: Some(bids), actions }
+        Record { rules: *g.rules(), dealer: g.dealer(), hands: *g.dealt(), bids: Some(bids), actions, aborted: None }
+    }
+
+    /// The record of a deal aborted before its end, for `reason`.
+    pub fn aborted(g: &Game, reason: &str) -> Record {
+        Record { aborted: Some(reason.to_string()), ..Record::from_game(g) }
     }
 
     /// The record as a JSON value in canonical form.
@@ -379,6 +404,9 @@ impl Record {
             })
             .collect();
         out.insert("actions".into(), Value::Array(av));
+        if let Some(r) = &self.aborted {
+            out.insert("aborted".into(), r.as_str().into());
+        }
         Value::Object(out)
     }
 
@@ -441,21 +469,40 @@ pub fn history(plays: &[(Seat, Card)], announcements: &[Announcement]) -> Vec<(S
 pub struct ReplayResult {
     /// The game at its end.
     pub game: Game,
-    /// Its score, unless the deal was void.
+    /// Its score, unless the deal was void or aborted.
     pub score: Option<Score>,
+    /// Why the deal was aborted, if it was.
+    pub aborted: Option<String>,
 }
 
 impl ReplayResult {
     /// Builds the result of a game that is over.
     pub fn new(game: Game) -> ReplayResult {
         let score = game.score();
-        ReplayResult { game, score }
+        ReplayResult { game, score, aborted: None }
+    }
+
+    /// Builds the result of a deal aborted for `reason` (never scored).
+    pub fn aborted(game: Game, reason: String) -> ReplayResult {
+        ReplayResult { game, score: None, aborted: Some(reason) }
     }
 
     /// The result as JSON (`doko replay --json`).
     pub fn to_json(&self) -> Value {
         let g = &self.game;
         let seats = |p: Party| -> Vec<usize> { g.members(p).into_iter().map(Seat::index).collect() };
+        if let Some(reason) = &self.aborted {
+            return json!({
+                "contract": "aborted",
+                "aborted": reason,
+                "declarer": null,
+                "tricks": g.tricks().iter().map(trick_json).collect::<Vec<_>>(),
+                "winner": null,
+                "game_value": 0,
+                "breakdown": [],
+                "scores": [0, 0, 0, 0],
+            });
+        }
         let Some(score) = &self.score else {
             let reason = match g.phase() {
                 Phase::Redeal(r) => r.name(),
@@ -506,6 +553,15 @@ impl ReplayResult {
         use std::fmt::Write;
         let g = &self.game;
         let mut s = String::new();
+        if let Some(reason) = &self.aborted {
+            let _ = writeln!(
+                s,
+                "Aborted ({reason}) after {} of {} cards; no score. Scores 0 0 0 0.",
+                g.plays(),
+                4 * g.rules().hand_size()
+            );
+            return s;
+        }
         let Some(score) = &self.score else {
             let reason = match g.phase() {
                 Phase::Redeal(r) => r.name(),
@@ -573,7 +629,11 @@ fn trick_json(t: &Trick) -> Value {
 /// but the printing).
 pub fn replay_str(text: &str) -> Result<ReplayResult, RecordError> {
     let rec = Record::from_json(text)?;
-    Ok(ReplayResult::new(rec.replay()?))
+    let game = rec.replay()?;
+    Ok(match rec.aborted {
+        Some(reason) => ReplayResult::aborted(game, reason),
+        None => ReplayResult::new(game),
+    })
 }
 
 // Keep every key reachable from records (a compile-time reminder that the

@@ -1067,6 +1067,7 @@ fn random_record(rng: &mut Rng) -> Record {
         hands: std::array::from_fn(|_| Cards::from_bits(rng.next_u64())),
         bids,
         actions,
+        aborted: None,
     }
 }
 

@@ -353,7 +353,7 @@ async fn commands_are_checked_for_seat_and_turn() {
     let m = say(&svc, &ch, not_on_turn, "gesund").await;
     assert_eq!(m[0].kind, Kind::Error);
     let turn_name = t.seats()[to_act].name();
-    assert_eq!(m[0].text, format!("it is not your turn; it is {turn_name}"));
+    assert_eq!(m[0].text, format!("it is not your turn; it is {turn_name}'s"));
     // the same refusal in a German channel
     say(&svc, &ch, &ps[0], "sprache de").await;
     let m = say(&svc, &ch, not_on_turn, "gesund").await;

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use common::RedisServer;
 use doko_bot::command::Command;
 use doko_bot::{
-    Actor, ChannelId, Commit, EmbeddedStore, Kind, MemoryStore, Platform, RedisStore, Service, Store, UserId,
+    Actor, ChannelId, Commit, EmbeddedStore, Keep, Kind, MemoryStore, Platform, RedisStore, Service, Store, UserId,
 };
 
 async fn contract<S: Store>(s: &S) {
@@ -42,9 +42,41 @@ async fn contract<S: Store>(s: &S) {
     assert_eq!(s.load(&a).await.unwrap().unwrap().json, big);
 }
 
+/// Records beyond a table's cap are trimmed, oldest first, in the same
+/// step; numbers stay put; a cap of 0 keeps them all.
+async fn trimming<S: Store>(s: &S) {
+    let a = ChannelId::new(Platform::Discord, "trim");
+    let keep = Keep { durable: true, records: 3 };
+    let mut v = 0;
+    for i in 1..=7u32 {
+        let recs: Vec<String> = if i == 4 { vec!["r4".into(), "r5".into()] } else { vec![format!("r{}", i + 1)] };
+        let recs = if i < 4 { vec![format!("r{i}")] } else { recs };
+        assert_eq!(s.commit_kept(&a, v, "{}", &recs, keep).await.unwrap(), Commit::Done(v + 1));
+        v += 1;
+    }
+    // r1..r8 were stored, the last three are kept
+    for n in 1..=5 {
+        assert_eq!(s.record(&a, n).await.unwrap(), None, "record {n} trimmed");
+    }
+    for n in 6..=8 {
+        assert_eq!(s.record(&a, n).await.unwrap(), Some(format!("r{n}")), "record {n} kept");
+    }
+    assert_eq!(s.record(&a, 9).await.unwrap(), None);
+    // a commit without records trims nothing more
+    assert_eq!(s.commit_kept(&a, v, "{}", &[], keep).await.unwrap(), Commit::Done(v + 1));
+    assert_eq!(s.record(&a, 6).await.unwrap().as_deref(), Some("r6"));
+    let b = ChannelId::new(Platform::Discord, "all");
+    let all = Keep { durable: false, records: 0 };
+    for i in 1..=5u64 {
+        s.commit_kept(&b, i - 1, "{}", &[format!("x{i}")], all).await.unwrap();
+    }
+    assert_eq!(s.record(&b, 1).await.unwrap().as_deref(), Some("x1"));
+}
+
 #[tokio::test]
 async fn memory_store_passes_the_contract() {
     contract(&MemoryStore::default()).await;
+    trimming(&MemoryStore::default()).await;
 }
 
 #[tokio::test]
@@ -55,6 +87,7 @@ async fn embedded_store_passes_the_contract_and_survives_reopening() {
     {
         let s = EmbeddedStore::open(&path).unwrap();
         contract(&s).await;
+        trimming(&s).await;
     }
     let s = EmbeddedStore::open(&path).unwrap();
     let a = ChannelId::new(Platform::Discord, "a");
@@ -80,6 +113,81 @@ async fn redis_store_passes_the_contract() {
     );
     let ttl: i64 = redis::cmd("TTL").arg("doko:{discord:a}:table").query_async(&mut c).await.unwrap();
     assert!(ttl > 3000 && ttl <= 3600, "{ttl}");
+    trimming(&s).await;
+    // a durable table carries no expiry (and loses one it had)
+    for key in ["doko:{discord:trim}:table", "doko:{discord:trim}:records"] {
+        let ttl: i64 = redis::cmd("TTL").arg(key).query_async(&mut c).await.unwrap();
+        assert_eq!(ttl, -1, "{key}");
+    }
+    let ttl: i64 = redis::cmd("TTL").arg("doko:{discord:all}:records").query_async(&mut c).await.unwrap();
+    assert!(ttl > 3000, "{ttl}");
+    s.commit_kept(&ChannelId::new(Platform::Discord, "all"), 5, "{}", &[], Keep { durable: true, records: 0 })
+        .await
+        .unwrap();
+    for key in ["doko:{discord:all}:table", "doko:{discord:all}:records"] {
+        let ttl: i64 = redis::cmd("TTL").arg(key).query_async(&mut c).await.unwrap();
+        assert_eq!(ttl, -1, "{key}");
+    }
+}
+
+/// Through the service: a table nobody has played at expires; one with a
+/// session in progress or statistics does not.
+#[tokio::test]
+async fn redis_keeps_tables_with_a_session_or_statistics_without_expiry() {
+    let r = RedisServer::start();
+    let svc = Service::new(RedisStore::connect(&r.url(), 3600).await.unwrap(), 21);
+    let client = redis::Client::open(r.url()).unwrap();
+    let c = client.get_multiplexed_async_connection().await.unwrap();
+    let ch = ChannelId::new(Platform::Discord, "ttl");
+    let anna = Actor::new(UserId::new(Platform::Discord, "a"), "Anna", false);
+    let ttl = |key: &'static str| {
+        let mut c = c.clone();
+        async move { redis::cmd("TTL").arg(key).query_async::<i64>(&mut c).await.unwrap() }
+    };
+    svc.handle(&ch, &anna, "join").await.unwrap();
+    assert!(ttl("doko:{discord:ttl}:table").await > 0, "nothing played yet: it may expire");
+    for cmd in ["addbot", "addbot", "addbot", "start"] {
+        svc.handle(&ch, &anna, cmd).await.unwrap();
+    }
+    assert_eq!(ttl("doko:{discord:ttl}:table").await, -1, "a session in progress");
+    svc.handle(&ch, &anna, "away").await.unwrap();
+    assert_eq!(ttl("doko:{discord:ttl}:table").await, -1);
+    assert_eq!(ttl("doko:{discord:ttl}:records").await, -1);
+    let admin = Actor::new(UserId::new(Platform::Discord, "m"), "Mod", true);
+    svc.handle(&ch, &admin, "reset").await.unwrap();
+    let (t, _) = svc.table(&ch).await.unwrap();
+    assert!(!t.session_open());
+    assert_eq!(ttl("doko:{discord:ttl}:table").await, -1, "statistics are kept");
+}
+
+/// The bot warns at start when Redis may evict tables or does not keep an
+/// append-only file; a server set up as the README says gets no warning.
+#[tokio::test]
+async fn redis_settings_that_endanger_tables_are_warned_about_in_the_log() {
+    let r = RedisServer::start();
+    let client = redis::Client::open(r.url()).unwrap();
+    let c = client.get_multiplexed_async_connection().await.unwrap();
+    let set = |name: &'static str, value: &'static str| {
+        let mut c = c.clone();
+        async move {
+            let _: () = redis::cmd("CONFIG").arg("SET").arg(name).arg(value).query_async(&mut c).await.unwrap();
+        }
+    };
+    set("maxmemory-policy", "volatile-lru").await;
+    let s = RedisStore::connect(&r.url(), 3600).await.unwrap();
+    let log = common::Log::default();
+    let warnings = {
+        let _guard = tracing::subscriber::set_default(log.subscriber());
+        s.check_settings().await
+    };
+    let text = log.text();
+    println!("{text}");
+    assert_eq!(warnings.len(), 2, "{warnings:?}");
+    assert!(text.contains("WARN") && text.contains("maxmemory-policy is volatile-lru"), "{text}");
+    assert!(text.contains("appendonly is no"), "{text}");
+    set("maxmemory-policy", "noeviction").await;
+    set("appendonly", "yes").await;
+    assert_eq!(s.check_settings().await, Vec::<String>::new());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

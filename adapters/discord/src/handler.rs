@@ -48,6 +48,11 @@ pub struct Adapter {
     pub defer_after: std::time::Duration,
     /// Tables this adapter has served (for the turn timer).
     active: Mutex<HashMap<String, ChannelId>>,
+    /// The shards of this process (all when `None`).
+    shards: Option<crate::run::Shards>,
+    /// The tables running when the process started (read once, on the
+    /// first guild the gateway hands over).
+    running: tokio::sync::OnceCell<Vec<ChannelId>>,
 }
 
 const LIMIT: usize = 1900;
@@ -59,6 +64,30 @@ fn clip(text: &str) -> String {
         let cut: String = text.chars().take(LIMIT).collect();
         format!("{cut}\n…")
     }
+}
+
+/// Runs a request to Discord, waiting out a 429 (rate limited) and trying
+/// again, a few times with a growing pause: behind a REST proxy serenity's
+/// own rate limiter is off, and a limit is never an error for players.
+async fn patient<T, F, Fut>(what: &'static str, mut request: F) -> Result<T, serenity::Error>
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Result<T, serenity::Error>>,
+{
+    let mut pause = std::time::Duration::from_millis(250);
+    for _ in 0..6 {
+        match request().await {
+            Err(serenity::Error::Http(serenity::all::HttpError::UnsuccessfulRequest(r)))
+                if r.status_code.as_u16() == 429 =>
+            {
+                tracing::info!(what, pause_ms = pause.as_millis() as u64, "rate limited by Discord; waiting");
+                tokio::time::sleep(pause).await;
+                pause = (pause * 2).min(std::time::Duration::from_secs(8));
+            }
+            other => return other,
+        }
+    }
+    request().await
 }
 
 fn platform(e: serenity::Error) -> TransportError {
@@ -133,8 +162,9 @@ impl Channel<'_> {
         if let Some(h) = &hand.hand {
             msg = msg.components(hand_components(h));
         }
-        let sent = match serenity::all::UserId::new(uid).create_dm_channel(self.http).await {
-            Ok(dm) => dm.id.send_message(self.http, msg).await.map(|_| ()),
+        let user = serenity::all::UserId::new(uid);
+        let sent = match patient("dm channel", || user.create_dm_channel(self.http)).await {
+            Ok(dm) => patient("dm", || dm.id.send_message(self.http, msg.clone())).await.map(|_| ()),
             Err(e) => Err(e),
         };
         sent.map_err(|e| {
@@ -147,23 +177,20 @@ impl Channel<'_> {
 #[async_trait]
 impl Transport for Channel<'_> {
     async fn post_table(&self, ch: &ChannelId, msg: &TableMessage) -> Result<String, TransportError> {
-        let m = discord_channel(ch)?
-            .send_message(
-                self.http,
-                CreateMessage::new()
-                    .content(clip(&msg.text()))
-                    .components(vec![my_hand_button(&msg.hand_label)])
-                    .allowed_mentions(mentions(None)),
-            )
-            .await
-            .map_err(platform)?;
+        let channel = discord_channel(ch)?;
+        let create = CreateMessage::new()
+            .content(clip(&msg.text()))
+            .components(vec![my_hand_button(&msg.hand_label)])
+            .allowed_mentions(mentions(None));
+        let m = patient("table message", || channel.send_message(self.http, create.clone())).await.map_err(platform)?;
         Ok(m.id.to_string())
     }
 
     async fn edit_table(&self, ch: &ChannelId, id: &str, msg: &TableMessage) -> Result<(), TransportError> {
         let id = snowflake(id).map(MessageId::new).ok_or(TransportError::EditFailed)?;
-        discord_channel(ch)?
-            .edit_message(self.http, id, EditMessage::new().content(clip(&msg.text())))
+        let channel = discord_channel(ch)?;
+        let edit = EditMessage::new().content(clip(&msg.text()));
+        patient("table edit", || channel.edit_message(self.http, id, edit.clone()))
             .await
             .map(|_| ())
             .map_err(|_| TransportError::EditFailed)
@@ -174,14 +201,9 @@ impl Transport for Channel<'_> {
             Some(u) => format!("<@{}> {}", u.id, notice.text),
             None => notice.text.clone(),
         };
-        discord_channel(ch)?
-            .send_message(
-                self.http,
-                CreateMessage::new().content(clip(&text)).allowed_mentions(mentions(notice.mention.as_ref())),
-            )
-            .await
-            .map(|_| ())
-            .map_err(platform)
+        let channel = discord_channel(ch)?;
+        let create = CreateMessage::new().content(clip(&text)).allowed_mentions(mentions(notice.mention.as_ref()));
+        patient("notice", || channel.send_message(self.http, create.clone())).await.map(|_| ()).map_err(platform)
     }
 
     async fn private(&self, ch: &ChannelId, to: &UserId, msgs: &[&Private]) -> Result<(), TransportError> {
@@ -211,11 +233,11 @@ struct Reply<'a> {
 impl Reply<'_> {
     async fn answer(&self, msgs: &[&Private]) -> Result<(), TransportError> {
         let http = self.channel.http;
-        let mut text: Vec<&str> = msgs.iter().filter(|m| m.kind != Kind::Record).map(|m| m.text.as_str()).collect();
+        let mut text: Vec<String> = msgs.iter().filter(|m| m.kind != Kind::Record).map(|m| m.text.clone()).collect();
         if text.is_empty() {
             text.push(match self.duplicate {
                 Some(l) => doko_bot::render::already_done(l),
-                None => "✓",
+                None => "✓".to_string(),
             });
         }
         let text = clip(&text.join("\n"));
@@ -246,12 +268,27 @@ impl Reply<'_> {
             for f in files {
                 e = e.new_attachment(f);
             }
-            let r = match self.interaction {
-                Interaction::Command(ci) => ci.edit_response(http, e).await.map(|_| ()),
-                Interaction::Component(ci) => ci.edit_response(http, e).await.map(|_| ()),
-                _ => Ok(()),
-            };
-            return r.map_err(platform);
+            // an acknowledgement that went in the HTTP response reaches
+            // Discord a moment after it was written: until then the
+            // interaction's webhook is unknown (10015); try again shortly
+            let mut pause = std::time::Duration::from_millis(50);
+            for attempt in 0.. {
+                let r = match self.interaction {
+                    Interaction::Command(ci) => ci.edit_response(http, e.clone()).await.map(|_| ()),
+                    Interaction::Component(ci) => ci.edit_response(http, e.clone()).await.map(|_| ()),
+                    _ => Ok(()),
+                };
+                match r {
+                    Err(serenity::Error::Http(serenity::all::HttpError::UnsuccessfulRequest(resp)))
+                        if resp.error.code == 10015 && attempt < 10 =>
+                    {
+                        tokio::time::sleep(pause).await;
+                        pause = (pause * 2).min(std::time::Duration::from_millis(500));
+                    }
+                    other => return other.map_err(platform),
+                }
+            }
+            return Ok(());
         }
         let mut r = CreateInteractionResponseMessage::new().ephemeral(true).content(text).files(files);
         if let Some(h) = hand {
@@ -309,6 +346,52 @@ impl Adapter {
             mention,
             defer_after: std::time::Duration::from_millis(1500),
             active: Mutex::new(HashMap::new()),
+            shards: None,
+            running: tokio::sync::OnceCell::new(),
+        }
+    }
+
+    /// The adapter of a process that runs these shards only.
+    pub fn shards(mut self, shards: Option<crate::run::Shards>) -> Adapter {
+        self.shards = shards;
+        self
+    }
+
+    /// Resumes the turn clocks of every running table of this process's
+    /// shards by the channel's snowflake (the interactions endpoint, where
+    /// no gateway hands out guilds; after a restart, or on another process
+    /// of the same store).
+    pub async fn resume(&self) {
+        let running = self.app.running(doko_bot::Platform::Discord).await;
+        let mut active = self.active.lock().await;
+        let before = active.len();
+        for ch in running {
+            let mine = snowflake(&ch.id).is_some_and(|id| self.shards.is_none_or(|s| s.owns(id)));
+            if mine {
+                active.insert(ch.key(), ch);
+            }
+        }
+        tracing::info!(tables = active.len() - before, "turn clocks resumed");
+    }
+
+    /// Resumes the turn clocks of the tables that were running when the
+    /// process started in these channels: a guild's, as the gateway hands
+    /// it to this process's shards (GUILD_CREATE). Discord sends a guild's
+    /// interactions to the shard of the guild's id, so its tables are this
+    /// process's, whatever shard their channel's own snowflake maps to.
+    pub async fn resume_in(&self, channels: &[u64]) {
+        let running = self.running.get_or_init(|| self.app.running(doko_bot::Platform::Discord)).await;
+        let mut active = self.active.lock().await;
+        let mut resumed = 0;
+        for ch in running {
+            if snowflake(&ch.id).is_some_and(|id| channels.contains(&id))
+                && active.insert(ch.key(), ch.clone()).is_none()
+            {
+                resumed += 1;
+            }
+        }
+        if resumed > 0 {
+            tracing::info!(tables = resumed, "turn clocks resumed");
         }
     }
 

@@ -10,7 +10,7 @@
 //! than five minutes off, or a signature this process has seen before is
 //! refused with 401, as Discord requires. PING is answered with PONG.
 
-use std::collections::VecDeque;
+use std::collections::{HashSet, VecDeque};
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -27,14 +27,45 @@ use crate::handler::{Adapter, Responder};
 const MAX_BODY: usize = 256 * 1024;
 /// How far a request's timestamp may be from the clock.
 const MAX_SKEW_SECS: u64 = 300;
-/// How many signatures a process remembers to refuse replays.
-const SEEN_KEPT: usize = 4096;
+/// At most this many signatures are remembered to refuse replays (those of
+/// the last five minutes, the time a request is taken at all; 16 bytes and
+/// a timestamp each). Beyond it, the oldest are forgotten first.
+const SEEN_KEPT: usize = 1 << 20;
 
 /// The endpoint's state: the adapter, the key, the signatures seen.
 pub struct Endpoint {
     adapter: Arc<Adapter>,
     verifier: Verifier,
-    seen: Mutex<VecDeque<String>>,
+    seen: Mutex<Seen>,
+}
+
+/// The signatures of the requests taken in the last five minutes: the
+/// first 16 bytes of each (a valid signature cannot be chosen, so they do
+/// not collide), in arrival order with their timestamps, and as a set.
+#[derive(Default)]
+struct Seen {
+    order: VecDeque<(u64, u128)>,
+    set: HashSet<u128>,
+}
+
+impl Seen {
+    /// Remembers a verified signature made at `timestamp`; false when it was
+    /// there already (a replay). Forgets those too old to be taken anyway.
+    fn first(&mut self, signature: &str, timestamp: u64, now: u64) -> bool {
+        let Some(key) = signature.get(..32).and_then(|h| u128::from_str_radix(h, 16).ok()) else { return false };
+        while let Some(&(t, old)) = self.order.front() {
+            if t.saturating_add(MAX_SKEW_SECS) >= now && self.order.len() < SEEN_KEPT {
+                break;
+            }
+            self.order.pop_front();
+            self.set.remove(&old);
+        }
+        if !self.set.insert(key) {
+            return false;
+        }
+        self.order.push_back((timestamp, key));
+        true
+    }
 }
 
 /// A response with a JSON or text body.
@@ -57,7 +88,7 @@ impl Endpoint {
             .ok_or("the public key must be 64 hex digits")?;
         let key: [u8; 32] = bytes.try_into().map_err(|_| "the public key must be 64 hex digits")?;
         let verifier = Verifier::try_new(key).map_err(|_| "the public key is not a valid Ed25519 key")?;
-        Ok(Endpoint { adapter, verifier, seen: Mutex::new(VecDeque::new()) })
+        Ok(Endpoint { adapter, verifier, seen: Mutex::new(Seen::default()) })
     }
 
     /// Checks a request's signature and timestamp; remembers the signature.
@@ -66,19 +97,12 @@ impl Endpoint {
             return false;
         }
         let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
-        match timestamp.parse::<u64>() {
-            Ok(t) if t.abs_diff(now) <= MAX_SKEW_SECS => {}
+        let t = match timestamp.parse::<u64>() {
+            Ok(t) if t.abs_diff(now) <= MAX_SKEW_SECS => t,
             _ => return false,
-        }
-        let mut seen = self.seen.lock().expect("seen lock");
-        if seen.iter().any(|s| s == signature) {
-            return false; // a replay
-        }
-        seen.push_back(signature.to_string());
-        while seen.len() > SEEN_KEPT {
-            seen.pop_front();
-        }
-        true
+        };
+        // a replay is refused
+        self.seen.lock().expect("seen lock").first(signature, t, now)
     }
 
     /// Answers one HTTP request.
@@ -146,5 +170,29 @@ pub async fn serve(endpoint: Arc<Endpoint>, listener: tokio::net::TcpListener) -
                 tracing::debug!(error = %e, "an endpoint connection ended");
             }
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sig(n: u8) -> String {
+        format!("{n:02x}").repeat(64)
+    }
+
+    #[test]
+    fn a_signature_is_taken_once_for_as_long_as_its_timestamp_is_taken() {
+        let mut seen = Seen::default();
+        let now = 1_800_000_000;
+        assert!(seen.first(&sig(1), now, now));
+        assert!(!seen.first(&sig(1), now, now), "a replay");
+        assert!(!seen.first(&sig(1), now, now + MAX_SKEW_SECS), "a replay within the window");
+        assert!(seen.first(&sig(2), now + 1, now + 1));
+        // the first is forgotten once its timestamp is refused anyway
+        assert!(seen.first(&sig(3), now + MAX_SKEW_SECS + 1, now + MAX_SKEW_SECS + 1));
+        assert!(!seen.set.contains(&u128::from_str_radix(&sig(1)[..32], 16).unwrap()));
+        assert!(!seen.first(&sig(2), now + 1, now + MAX_SKEW_SECS + 1), "still remembered");
+        assert!(!seen.first("not hex", now, now));
     }
 }

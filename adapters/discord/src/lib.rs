@@ -17,9 +17,8 @@ pub mod handler;
 pub mod http;
 pub mod run;
 
-use doko_bot::command::{BotLevel, Command, PovertyStep, RulesCmd, TimeoutPolicy, parse_card};
-use doko_bot::{Actor, ChannelId, HandModel, Lang, Platform, UserId};
-use doko_engine::{Bid, Call, Card, SoloKind};
+use doko_bot::command::{ArgType, Command, CommandSpec, OptionKind, OptionValue, ParseError, from_options, slash_tree};
+use doko_bot::{Actor, ChannelId, HandModel, Lang, Platform, UserId, tr};
 use serenity::all::{
     ButtonStyle, CommandDataOption, CommandDataOptionValue, CommandInteraction, CommandOptionType,
     ComponentInteraction, CreateActionRow, CreateButton, CreateCommand, CreateCommandOption, Interaction, Member,
@@ -32,115 +31,57 @@ pub const COMMAND: &str = "doko";
 pub const ADMIN_COMMAND: &str = "doko-rules";
 const BUTTON_PREFIX: &str = "doko:";
 
-fn opt(kind: CommandOptionType, name: &str, description: &str) -> CreateCommandOption {
-    CreateCommandOption::new(kind, name, description)
+/// Discord's option kind of an argument type.
+fn option_kind(ty: ArgType) -> CommandOptionType {
+    match ty.option_kind() {
+        OptionKind::Text => CommandOptionType::String,
+        OptionKind::Integer => CommandOptionType::Integer,
+        OptionKind::Bool => CommandOptionType::Boolean,
+    }
 }
 
-fn sub(name: &str, description: &str) -> CreateCommandOption {
-    opt(CommandOptionType::SubCommand, name, description)
+/// A subcommand of the bot's command definition: its options with their
+/// kinds, choices (labels in English with German localizations), and
+/// descriptions from the catalog.
+fn subcommand(name: &str, spec: &CommandSpec) -> CreateCommandOption {
+    let mut sub = CreateCommandOption::new(CommandOptionType::SubCommand, name, spec.describe(Lang::En))
+        .description_localized("de", spec.describe(Lang::De));
+    for a in spec.args {
+        let mut o = CreateCommandOption::new(option_kind(a.ty), a.name, a.ty.expected(Lang::En))
+            .description_localized("de", a.ty.expected(Lang::De))
+            .required(a.required);
+        for ((value, en), (_, de)) in a.ty.choices(Lang::En).into_iter().zip(a.ty.choices(Lang::De)) {
+            o = o.add_string_choice_localized(en, value, [("de", de)]);
+        }
+        if a.ty.autocomplete() {
+            o = o.set_autocomplete(true);
+        }
+        if a.ty == ArgType::Number {
+            o = o.min_int_value(1);
+        }
+        sub = sub.add_sub_option(o);
+    }
+    sub
 }
 
-/// The slash commands to register: `/doko` (public; no
-/// `default_member_permissions`, so everyone may use it) and `/doko-rules`
-/// (members with Manage Server).
+/// The slash commands to register, generated from the bot's one command
+/// definition: `/doko` (public; no `default_member_permissions`, so
+/// everyone may use it) and `/doko-rules` (the admin commands; members
+/// with Manage Server).
 pub fn commands() -> Vec<CreateCommand> {
-    let mut bid = opt(CommandOptionType::String, "what", "your answer").required(true);
-    for (label, value) in [
-        ("healthy (gesund)", "healthy"),
-        ("wedding (Hochzeit)", "wedding"),
-        ("poverty (Armut)", "poverty"),
-        ("throw in (schmeißen)", "throw-in"),
-    ] {
-        bid = bid.add_string_choice(label, value);
+    let mut public = CreateCommand::new(COMMAND)
+        .description(tr!(Lang::En, "slash-public"))
+        .description_localized("de", tr!(Lang::De, "slash-public"));
+    for (name, spec) in slash_tree(false) {
+        public = public.add_option(subcommand(name, spec));
     }
-    for k in SoloKind::ALL {
-        bid = bid.add_string_choice(format!("solo {}", k.key()), format!("solo-{}", k.key()));
+    let mut admin = CreateCommand::new(ADMIN_COMMAND)
+        .description(tr!(Lang::En, "slash-admin"))
+        .description_localized("de", tr!(Lang::De, "slash-admin"))
+        .default_member_permissions(Permissions::MANAGE_GUILD);
+    for (name, spec) in slash_tree(true) {
+        admin = admin.add_option(subcommand(name, spec));
     }
-    let mut announce = opt(CommandOptionType::String, "what", "the announcement").required(true);
-    for c in Call::ALL {
-        announce = announce.add_string_choice(c.name(), c.name());
-    }
-    let level = opt(CommandOptionType::String, "level", "how strong")
-        .add_string_choice("basic", "basic")
-        .add_string_choice("strong", "strong")
-        .add_string_choice("random", "random");
-    let public = CreateCommand::new(COMMAND)
-        .description("Doppelkopf at this channel's table")
-        .add_option(sub("join", "take a seat"))
-        .add_option(sub("leave", "leave the table"))
-        .add_option(sub("start", "deal"))
-        .add_option(sub("addbot", "seat a computer player").add_sub_option(level))
-        .add_option(sub("away", "let a computer play your seat"))
-        .add_option(sub("back", "take your seat back"))
-        .add_option(sub("hand", "show your hand (only you see it)"))
-        .add_option(sub("bid", "answer the reservation query").add_sub_option(bid))
-        .add_option(
-            sub("play", "play a card").add_sub_option(
-                opt(CommandOptionType::String, "card", "the card (CQ, H10, kreuz dame)")
-                    .required(true)
-                    .set_autocomplete(true),
-            ),
-        )
-        .add_option(sub("announce", "announce for your party").add_sub_option(announce))
-        .add_option(
-            sub("poverty", "the poverty exchange")
-                .add_sub_option(
-                    opt(CommandOptionType::String, "step", "what to do")
-                        .required(true)
-                        .add_string_choice("give", "give")
-                        .add_string_choice("accept", "accept")
-                        .add_string_choice("decline", "decline")
-                        .add_string_choice("return", "return"),
-                )
-                .add_sub_option(opt(CommandOptionType::String, "cards", "the cards, e.g. C9 S9 H9")),
-        )
-        .add_option(
-            sub("dm", "also get your hand as a direct message")
-                .add_sub_option(opt(CommandOptionType::Boolean, "on", "on or off").required(true)),
-        )
-        .add_option(sub("table", "show the table"))
-        .add_option(sub("score", "show the score sheet"))
-        .add_option(
-            sub("record", "a finished deal's record")
-                .add_sub_option(opt(CommandOptionType::Integer, "number", "deal record number").min_int_value(1)),
-        )
-        .add_option(sub("stats", "statistics of this channel"))
-        .add_option(sub("rules", "show the house rules"))
-        .add_option(sub("help", "the commands"));
-    let admin = CreateCommand::new(ADMIN_COMMAND)
-        .description("House rules, language and timeout policy of this channel (admins)")
-        .default_member_permissions(Permissions::MANAGE_GUILD)
-        .add_option(sub("show", "show the house rules"))
-        .add_option(
-            sub("set", "set one rule")
-                .add_sub_option(opt(CommandOptionType::String, "key", "the rule").required(true))
-                .add_sub_option(opt(CommandOptionType::String, "value", "its value").required(true)),
-        )
-        .add_option(
-            sub("preset", "switch to a preset").add_sub_option(
-                opt(CommandOptionType::String, "name", "the preset")
-                    .required(true)
-                    .add_string_choice("ddv", "ddv")
-                    .add_string_choice("casual", "casual"),
-            ),
-        )
-        .add_option(sub("reset", "back to the DDV rules"))
-        .add_option(
-            sub("lang", "the channel's language").add_sub_option(
-                opt(CommandOptionType::String, "language", "en or de")
-                    .required(true)
-                    .add_string_choice("English", "en")
-                    .add_string_choice("Deutsch", "de"),
-            ),
-        )
-        .add_option(
-            sub("policy", "when a player's time runs out").add_sub_option(
-                opt(CommandOptionType::String, "policy", "what happens")
-                    .required(true)
-                    .add_string_choice("a computer stands in", "standin")
-                    .add_string_choice("abort the deal", "abort"),
-            ),
-        );
     vec![public, admin]
 }
 
@@ -216,96 +157,82 @@ fn string_opt(opts: &[CommandDataOption], name: &str) -> Option<String> {
     })
 }
 
-fn int_opt(opts: &[CommandDataOption], name: &str) -> Option<i64> {
-    opts.iter().find(|o| o.name == name).and_then(|o| match &o.value {
-        CommandDataOptionValue::Integer(n) => Some(*n),
-        _ => None,
-    })
+/// The typed options of a subcommand, as the bot's definition reads them.
+fn option_values(opts: &[CommandDataOption]) -> Vec<(&str, OptionValue)> {
+    opts.iter()
+        .filter_map(|o| {
+            let v = match &o.value {
+                CommandDataOptionValue::String(s) => OptionValue::Text(s.clone()),
+                CommandDataOptionValue::Autocomplete { value, .. } => OptionValue::Text(value.clone()),
+                CommandDataOptionValue::Integer(n) => OptionValue::Integer(*n),
+                CommandDataOptionValue::Boolean(b) => OptionValue::Bool(*b),
+                _ => return None,
+            };
+            Some((o.name.as_str(), v))
+        })
+        .collect()
 }
 
-fn parse_cards(text: &str) -> Result<Vec<Card>, String> {
-    let words: Vec<&str> = text.split(|c: char| c.is_whitespace() || c == ',').filter(|w| !w.is_empty()).collect();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < words.len() {
-        let (c, n) = parse_card(&words[i..]).ok_or_else(|| format!("'{}' is not a card", words[i]))?;
-        out.push(c);
-        i += n;
+/// Why an interaction is refused before it reaches the bot.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Refusal {
+    NotAdmin,
+    NoSubcommand(String),
+    UnknownCommand(String),
+    UnknownButton,
+    Unsupported,
+    Parse(ParseError),
+}
+
+impl Refusal {
+    /// The refusal in a language.
+    fn text(&self, lang: Lang) -> String {
+        match self {
+            Refusal::NotAdmin => tr!(lang, "refused-not-admin"),
+            Refusal::NoSubcommand(c) => tr!(lang, "refused-no-subcommand", command = c),
+            Refusal::UnknownCommand(c) => tr!(lang, "refused-unknown-command", command = c),
+            Refusal::UnknownButton => tr!(lang, "refused-unknown-button"),
+            Refusal::Unsupported => tr!(lang, "refused-unsupported"),
+            Refusal::Parse(e) => e.message(lang),
+        }
     }
-    Ok(out)
 }
 
-/// The command of a `/doko` or `/doko-rules` subcommand.
-fn command_of(top: &str, sub: &str, opts: &[CommandDataOption]) -> Result<Command, String> {
-    let need = |name: &str| string_opt(opts, name).ok_or_else(|| format!("missing option {name}"));
-    let text_cmd = |text: String| doko_bot::parse(&text).map_err(|e| e.to_string());
-    Ok(match (top, sub) {
-        (COMMAND, "join") => Command::Join,
-        (COMMAND, "leave") => Command::Leave,
-        (COMMAND, "start") => Command::Start,
-        (COMMAND, "addbot") => Command::AddBot(match string_opt(opts, "level").as_deref() {
-            None | Some("basic") => BotLevel::Basic,
-            Some("strong") => BotLevel::Strong,
-            Some("random") => BotLevel::Random,
-            Some(other) => return Err(format!("unknown level {other}")),
-        }),
-        (COMMAND, "away") => Command::Away,
-        (COMMAND, "back") => Command::Back,
-        (COMMAND, "hand") => Command::Hand,
-        (COMMAND, "bid") => {
-            let what = need("what")?;
-            let bid = Bid::from_name(&what, false).ok_or_else(|| format!("unknown bid {what}"))?;
-            Command::Bid(bid)
-        }
-        (COMMAND, "play") => text_cmd(format!("play {}", need("card")?))?,
-        (COMMAND, "announce") => text_cmd(format!("announce {}", need("what")?))?,
-        (COMMAND, "poverty") => match need("step")?.as_str() {
-            "accept" => Command::Poverty(PovertyStep::Accept),
-            "decline" => Command::Poverty(PovertyStep::Decline),
-            "give" => Command::Poverty(PovertyStep::Give(parse_cards(&need("cards")?)?)),
-            "return" => Command::Poverty(PovertyStep::Return(parse_cards(&need("cards")?)?)),
-            other => return Err(format!("unknown step {other}")),
-        },
-        (COMMAND, "dm") => Command::Dm(
-            opts.iter()
-                .find(|o| o.name == "on")
-                .and_then(|o| if let CommandDataOptionValue::Boolean(b) = o.value { Some(b) } else { None })
-                .ok_or_else(|| "missing option on".to_string())?,
-        ),
-        (COMMAND, "table") => Command::Table,
-        (COMMAND, "score") => Command::Score,
-        (COMMAND, "record") => Command::Record(int_opt(opts, "number").map(|n| n.clamp(0, u32::MAX as i64) as u32)),
-        (COMMAND, "stats") => Command::Stats,
-        (COMMAND, "rules") | (ADMIN_COMMAND, "show") => Command::Rules(RulesCmd::Show),
-        (COMMAND, "help") => Command::Help(None),
-        (ADMIN_COMMAND, "set") => Command::Rules(RulesCmd::Set { key: need("key")?, value: need("value")? }),
-        (ADMIN_COMMAND, "preset") => Command::Rules(RulesCmd::Preset(need("name")?)),
-        (ADMIN_COMMAND, "reset") => Command::Rules(RulesCmd::Reset),
-        (ADMIN_COMMAND, "lang") => {
-            Command::Lang(Lang::from_code(&need("language")?).ok_or_else(|| "unknown language".to_string())?)
-        }
-        (ADMIN_COMMAND, "policy") => Command::Policy(match need("policy")?.as_str() {
-            "standin" => TimeoutPolicy::StandIn,
-            "abort" => TimeoutPolicy::Abort,
-            other => return Err(format!("unknown policy {other}")),
-        }),
-        (t, s) => return Err(format!("unknown command /{t} {s}")),
-    })
+/// The language of an interaction before its table is known: the
+/// server's locale, else the person's (German for `de`, else English).
+fn locale_lang(guild_locale: Option<&str>, locale: &str) -> Lang {
+    Lang::from_locale(guild_locale.unwrap_or(locale))
+}
+
+/// The command of a `/doko` or `/doko-rules` subcommand: the definition's
+/// entry for it, its typed options read by the bot's typed parsers.
+fn command_of(top: &str, sub: &str, opts: &[CommandDataOption]) -> Result<Command, Refusal> {
+    let tree = match top {
+        COMMAND => slash_tree(false),
+        ADMIN_COMMAND => slash_tree(true),
+        _ => return Err(Refusal::UnknownCommand(format!("{top} {sub}"))),
+    };
+    let Some((_, spec)) = tree.into_iter().find(|(n, _)| *n == sub) else {
+        return Err(Refusal::UnknownCommand(format!("{top} {sub}")));
+    };
+    from_options(spec, &option_values(opts)).map_err(Refusal::Parse)
 }
 
 fn from_command(ci: &CommandInteraction) -> Inbound {
     let top = ci.data.name.as_str();
+    let lang = locale_lang(ci.guild_locale.as_deref(), &ci.locale);
+    let refused = |r: Refusal| Inbound::Refused { reason: r.text(lang) };
     let Some(first) = ci.data.options.first() else {
-        return Inbound::Refused { reason: format!("/{top} needs a subcommand") };
+        return refused(Refusal::NoSubcommand(top.to_string()));
     };
     let CommandDataOptionValue::SubCommand(opts) = &first.value else {
-        return Inbound::Refused { reason: format!("/{top}: unexpected option {}", first.name) };
+        return refused(Refusal::NoSubcommand(top.to_string()));
     };
     let guild = ci.guild_id.is_some();
     let actor = actor(&ci.user, ci.member.as_deref(), guild);
     if top == ADMIN_COMMAND && !actor.admin {
         // Discord hides the command from others, but the bot checks anyway
-        return Inbound::Refused { reason: "only members with Manage Server may change the house rules".into() };
+        return refused(Refusal::NotAdmin);
     }
     match command_of(top, &first.name, opts) {
         Ok(command) => Inbound::Command {
@@ -316,7 +243,7 @@ fn from_command(ci: &CommandInteraction) -> Inbound {
             delivery: ci.id.to_string(),
             from_button: false,
         },
-        Err(reason) => Inbound::Refused { reason },
+        Err(r) => refused(r),
     }
 }
 
@@ -340,8 +267,9 @@ fn from_component(ci: &ComponentInteraction) -> Inbound {
         Some((id, ch)) if ch.chars().all(|c| c.is_ascii_digit()) && !ch.is_empty() => (id, Some(ch)),
         _ => (id, None),
     };
+    let lang = locale_lang(ci.guild_locale.as_deref(), &ci.locale);
     let Some(rest) = id.strip_prefix(BUTTON_PREFIX) else {
-        return Inbound::Refused { reason: format!("unknown button {id}") };
+        return Inbound::Refused { reason: Refusal::UnknownButton.text(lang) };
     };
     // buttons of earlier versions: `play:CQ`, `poverty:accept`
     let text = match rest.split_once(':') {
@@ -349,7 +277,7 @@ fn from_component(ci: &ComponentInteraction) -> Inbound {
         Some((kind, arg)) => format!("{kind} {arg}"),
         None => rest.to_string(),
     };
-    let command = doko_bot::parse(&text).map_err(|e| e.to_string());
+    let command = doko_bot::parse(&text).map_err(|e| e.message(lang));
     match command {
         Ok(command) => Inbound::Command {
             channel: table.map_or_else(|| channel(ci.channel_id), |t| ChannelId::new(Platform::Discord, t)),
@@ -389,7 +317,7 @@ pub fn translate(i: &Interaction) -> Inbound {
             }
         }
         Interaction::Component(ci) => from_component(ci),
-        _ => Inbound::Refused { reason: "this kind of interaction is not used by doko".into() },
+        _ => Inbound::Refused { reason: Refusal::Unsupported.text(Lang::En) },
     }
 }
 

@@ -9,8 +9,8 @@ use std::time::Duration;
 
 use doko_bot::App;
 use serenity::all::{
-    Client, ClientBuilder, Command as DiscordCommand, Context, EventHandler, GatewayIntents, GuildId, HttpBuilder,
-    Interaction, Ready,
+    Client, ClientBuilder, Command as DiscordCommand, Context, EventHandler, GatewayIntents, Guild, GuildId,
+    HttpBuilder, Interaction, Ready,
 };
 use serenity::async_trait;
 
@@ -39,6 +39,47 @@ pub struct DiscordConfig {
     /// The application's public key, 64 hex digits
     /// (`DOKO_DISCORD_PUBLIC_KEY`).
     pub public_key: Option<String>,
+    /// The gateway shards this process runs (`DOKO_DISCORD_SHARDS`, e.g.
+    /// `0-3/8`); all of them (as Discord recommends) when unset.
+    pub shards: Option<Shards>,
+}
+
+/// A range of gateway shards out of a total: `first-last/total` or
+/// `n/total`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shards {
+    /// The first shard of this process.
+    pub first: u32,
+    /// The last shard of this process (inclusive).
+    pub last: u32,
+    /// The shards of the whole bot.
+    pub total: u32,
+}
+
+impl Shards {
+    /// Reads `0-3/8` or `2/8`.
+    pub fn parse(text: &str) -> Option<Shards> {
+        let (range, total) = text.trim().split_once('/')?;
+        let total: u32 = total.trim().parse().ok()?;
+        let (first, last) = match range.split_once('-') {
+            Some((a, b)) => (a.trim().parse().ok()?, b.trim().parse().ok()?),
+            None => {
+                let n = range.trim().parse().ok()?;
+                (n, n)
+            }
+        };
+        (first <= last && last < total).then_some(Shards { first, last, total })
+    }
+
+    /// Whether this process resumes the turn clock of a table when it
+    /// serves the interactions endpoint (no gateway): tables are spread
+    /// over the shards by their channel's snowflake, as Discord spreads
+    /// guilds (`(id >> 22) % total`). On the gateway a process resumes the
+    /// tables of the guilds Discord hands its shards instead.
+    pub fn owns(&self, channel: u64) -> bool {
+        let shard = ((channel >> 22) % u64::from(self.total)) as u32;
+        (self.first..=self.last).contains(&shard)
+    }
 }
 
 /// The token is never printed.
@@ -51,6 +92,7 @@ impl std::fmt::Debug for DiscordConfig {
             .field("api_url", &self.api_url)
             .field("endpoint", &self.endpoint)
             .field("public_key", &self.public_key)
+            .field("shards", &self.shards)
             .finish()
     }
 }
@@ -72,6 +114,9 @@ pub enum ConfigError {
         "DOKO_DISCORD_INTERACTIONS must be an address such as 0.0.0.0:8080, and DOKO_DISCORD_PUBLIC_KEY must be set with it"
     )]
     BadEndpoint,
+    /// A bad shard range.
+    #[error("DOKO_DISCORD_SHARDS must be a shard range such as 0-3/8 or 2/8 (first-last/total)")]
+    BadShards,
     /// A bad API URL.
     #[error("DOKO_DISCORD_API_URL must be an http(s) origin such as http://127.0.0.1:8080, not {0:?}")]
     BadApiUrl(String),
@@ -109,7 +154,11 @@ impl DiscordConfig {
         if endpoint.is_some() && public_key.is_none() {
             return Err(ConfigError::BadEndpoint);
         }
-        Ok(Some(DiscordConfig { token, dev_guild, mention, api_url, endpoint, public_key }))
+        let shards = match std::env::var("DOKO_DISCORD_SHARDS") {
+            Ok(s) if !s.trim().is_empty() => Some(Shards::parse(&s).ok_or(ConfigError::BadShards)?),
+            _ => None,
+        };
+        Ok(Some(DiscordConfig { token, dev_guild, mention, api_url, endpoint, public_key, shards }))
     }
 }
 
@@ -125,7 +174,11 @@ struct Events {
 impl Events {
     fn adapter(&self, ctx: &Context) -> Arc<Adapter> {
         self.adapter
-            .get_or_init(|| Arc::new(Adapter::new(self.app.clone(), ctx.http.clone(), self.config.mention)))
+            .get_or_init(|| {
+                Arc::new(
+                    Adapter::new(self.app.clone(), ctx.http.clone(), self.config.mention).shards(self.config.shards),
+                )
+            })
             .clone()
     }
 }
@@ -139,6 +192,15 @@ impl EventHandler for Events {
             return;
         }
         tick_forever(self.adapter(&ctx));
+    }
+
+    /// Discord hands each process the guilds of its shards: the running
+    /// tables in their channels (and threads) are this process's to keep
+    /// the clocks of, also after a restart.
+    async fn guild_create(&self, ctx: Context, guild: Guild, _is_new: Option<bool>) {
+        let channels: Vec<u64> =
+            guild.channels.keys().map(|c| c.get()).chain(guild.threads.iter().map(|t| t.id.get())).collect();
+        self.adapter(&ctx).resume_in(&channels).await;
     }
 
     async fn interaction_create(&self, ctx: Context, interaction: Interaction) {
@@ -217,7 +279,8 @@ async fn run_endpoint(
     let info = http.get_current_application_info().await?;
     http.set_application_id(info.id);
     register(&http, config.dev_guild).await;
-    let adapter = Arc::new(Adapter::new(app, http, config.mention));
+    let adapter = Arc::new(Adapter::new(app, http, config.mention).shards(config.shards));
+    adapter.resume().await;
     tick_forever(adapter.clone());
     let endpoint = crate::http::Endpoint::new(adapter, key).map_err(RunError::Endpoint)?;
     let listener = tokio::net::TcpListener::bind(addr).await.map_err(|e| RunError::Endpoint(e.to_string()))?;
@@ -255,7 +318,11 @@ pub async fn run(app: Arc<dyn App>, config: DiscordConfig) -> Result<(), RunErro
             client
         }
     };
-    client.start_autosharded().await?;
+    match config.shards {
+        // serenity's range is first..last with the last shard included
+        Some(s) => client.start_shard_range(s.first..s.last, s.total).await?,
+        None => client.start_autosharded().await?,
+    }
     Ok(())
 }
 
@@ -267,6 +334,21 @@ mod tests {
     fn the_token_is_never_printed() {
         let c = DiscordConfig { token: "secret-token-123".into(), ..Default::default() };
         assert!(!format!("{c:?}").contains("secret-token-123"));
+    }
+
+    #[test]
+    fn shard_ranges() {
+        assert_eq!(Shards::parse("0-3/8"), Some(Shards { first: 0, last: 3, total: 8 }));
+        assert_eq!(Shards::parse("5/8"), Some(Shards { first: 5, last: 5, total: 8 }));
+        for bad in ["8/8", "3-1/8", "0-3", "a/8", "0-8/8", ""] {
+            assert_eq!(Shards::parse(bad), None, "{bad}");
+        }
+        // two processes, half each: every table's clock runs in exactly one
+        let (a, b) = (Shards::parse("0-3/8").unwrap(), Shards::parse("4-7/8").unwrap());
+        for i in 0..1000u64 {
+            let channel = 1_300_000_000_000_000_000 + i * 7_919 * (1 << 22);
+            assert!(a.owns(channel) != b.owns(channel), "{channel}");
+        }
     }
 
     #[test]

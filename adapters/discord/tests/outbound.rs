@@ -275,8 +275,15 @@ async fn scripted<S: doko_bot::Store + Clone>(store: S, session: Option<u32>) {
         .filter(|r| r.method == "POST" && r.path.ends_with("/channels/910000000000000000/messages"))
         .collect();
     let edits: Vec<&Req> = reqs.iter().filter(|r| r.method == "PATCH" && r.path.contains("/messages/")).collect();
-    let table_posts = posts.iter().filter(|r| r.body["content"].as_str().unwrap_or("").contains("Rules:")).count();
-    assert_eq!(table_posts, 1, "one table message, though two processes served the table");
+    let table_posts: Vec<&str> =
+        posts.iter().map(|r| r.body["content"].as_str().unwrap_or("")).filter(|c| c.contains("Rules:")).collect();
+    // one for the seats, one for the deal, one with its result and the next
+    // deal, though two processes served the table
+    assert!(table_posts.len() >= 3, "a table message per deal: {table_posts:?}");
+    for (i, post) in table_posts.iter().enumerate().skip(1) {
+        assert!(post.contains(&format!("Deal {i}:")), "a new table message for deal {i} only: {post}");
+    }
+    assert!(table_posts[2].contains("Result of deal 1"), "{}", table_posts[2]);
     assert!(edits.len() > 40, "{} edits of the table message", edits.len());
     for r in posts.iter().chain(edits.iter()) {
         let body = r.body.to_string();
@@ -321,6 +328,9 @@ impl doko_bot::Store for SlowStore {
     }
     async fn record(&self, ch: &doko_bot::ChannelId, n: u32) -> Result<Option<String>, doko_bot::StoreError> {
         self.0.record(ch, n).await
+    }
+    async fn channels(&self) -> Result<Vec<doko_bot::ChannelId>, doko_bot::StoreError> {
+        self.0.channels().await
     }
 }
 

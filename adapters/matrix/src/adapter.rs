@@ -194,7 +194,9 @@ pub async fn run(app: Arc<dyn App>, cfg: MatrixConfig, ready: impl FnOnce(&str))
 async fn login(cfg: &MatrixConfig) -> Result<Client, AdapterError> {
     let store = cfg.data.join("store");
     let session_file = cfg.data.join("session.json");
-    std::fs::create_dir_all(&cfg.data).map_err(|e| session_error(&cfg.data, e))?;
+    // the session (an access token) and the crypto stores: the bot's user only
+    doko_bot::store::create_private_dir(&cfg.data).map_err(|e| session_error(&cfg.data, e))?;
+    make_private(&cfg.data).map_err(|e| session_error(&cfg.data, e))?;
     let stored = match std::fs::read_to_string(&session_file) {
         Ok(text) => Some(serde_json::from_str::<MatrixSession>(&text).map_err(|e| session_error(&session_file, e))?),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
@@ -248,11 +250,26 @@ async fn login(cfg: &MatrixConfig) -> Result<Client, AdapterError> {
 }
 
 async fn build(cfg: &MatrixConfig, store: &Path) -> Result<Client, AdapterError> {
-    Ok(Client::builder()
+    doko_bot::store::create_private_dir(store).map_err(|e| session_error(store, e))?;
+    let client = Client::builder()
         .homeserver_url(&cfg.homeserver)
         .sqlite_store(store, cfg.store_passphrase.as_deref())
         .build()
-        .await?)
+        .await?;
+    make_private(store).map_err(|e| session_error(store, e))?;
+    Ok(client)
+}
+
+/// Makes the bot's own directory readable by its user only (a directory
+/// an earlier version created readable by others included).
+fn make_private(dir: &Path) -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))?;
+    }
+    let _ = dir;
+    Ok(())
 }
 
 /// The homeserver does not know the access token (logged out, deleted).
@@ -348,7 +365,7 @@ impl Adapter {
             match crate::route(tables.len(), &cmd) {
                 Route::At(i, text) => {
                     let table_room = tables[i].0.clone();
-                    let actor = self.actor(&table_room, &ev.sender).await;
+                    let actor = self.actor(&table_room, &ev.sender).await.from_direct();
                     let job = Job::Command {
                         actor,
                         text,
@@ -380,9 +397,8 @@ impl Adapter {
         }
         tracing::warn!(room = %room.room_id(), sender = %ev.sender, event = %ev.event_id, "could not decrypt a message");
         if self.is_private(&room, &ev.sender).await {
-            let text = "I could not decrypt your message (missing keys); please send it again. / Ich konnte deine \
-                        Nachricht nicht entschlüsseln (Schlüssel fehlen); bitte schick sie noch einmal.";
-            self.send_notice(&room, None, text, false).await;
+            let text = crate::both(|l| doko_bot::tr!(l, "undecryptable"));
+            self.send_notice(&room, None, &text, false).await;
         }
     }
 

@@ -24,6 +24,8 @@
 
 use std::path::PathBuf;
 
+use doko_bot::tr;
+
 pub mod adapter;
 
 pub use adapter::{AdapterError, run};
@@ -317,23 +319,18 @@ pub fn plain(heading: Option<&str>, text: &str) -> String {
 /// The question asked of someone at several tables.
 pub fn ask_which(lang: doko_bot::Lang, names: &[String]) -> String {
     let list: Vec<String> = names.iter().enumerate().map(|(i, n)| format!("{}: {n}", i + 1)).collect();
-    format!(
-        "{}\n{}\n{}",
-        lang.t("You sit at several tables:", "Du sitzt an mehreren Tischen:"),
-        list.join("\n"),
-        lang.t(
-            "Start the command with the table's number, e.g. `1: play ♣Q`.",
-            "Beginne den Befehl mit der Nummer des Tisches, z. B. `1: spiele ♣Q`."
-        )
-    )
+    format!("{}\n{}\n{}", tr!(lang, "several-tables"), list.join("\n"), tr!(lang, "several-tables-hint"))
 }
 
-/// The answer to someone at no table writing in a direct room.
+/// The answer to someone at no table writing in a direct room (in both
+/// languages: no table, so no language is known).
 pub fn no_table(prefix: &str) -> String {
-    format!(
-        "You sit at no table. Invite me to a room and write `{prefix} join` there. / Du sitzt an keinem Tisch. \
-         Lade mich in einen Raum ein und schreibe dort `{prefix} join`."
-    )
+    both(|l| tr!(l, "no-table", prefix = prefix))
+}
+
+/// A text in English and German, for when no table's language is known.
+pub fn both(text: impl Fn(doko_bot::Lang) -> String) -> String {
+    format!("{} / {}", text(doko_bot::Lang::En), text(doko_bot::Lang::De))
 }
 
 #[cfg(test)]

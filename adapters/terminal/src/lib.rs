@@ -12,6 +12,7 @@
 use async_trait::async_trait;
 use doko_bot::{
     Actor, App, ChannelId, Input, Notice, Platform, Private, TableMessage, Transport, TransportError, UserId, deliver,
+    tr,
 };
 use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::sync::Mutex;
@@ -70,6 +71,38 @@ impl<W: AsyncWrite + Unpin + Send> Transport for Terminal<W> {
     }
 }
 
+/// The most of one input line kept: enough for the service to see that a
+/// longer line is too long for a command (whatever its characters), so a
+/// line of any length costs no more memory than this.
+const LINE_BYTES: usize = 4 * (doko_bot::command::MAX_COMMAND_CHARS + 1);
+
+/// Reads one line (without its end), keeping at most `max` bytes of it; the
+/// rest of the line is read and dropped. `None` at the end of input.
+async fn read_line_bounded<R: AsyncBufRead + Unpin>(input: &mut R, max: usize) -> std::io::Result<Option<String>> {
+    let mut kept = Vec::new();
+    let mut any = false;
+    loop {
+        let buf = input.fill_buf().await?;
+        if buf.is_empty() {
+            if !any {
+                return Ok(None);
+            }
+            break;
+        }
+        any = true;
+        let end = buf.iter().position(|b| *b == b'\n');
+        let line = &buf[..end.unwrap_or(buf.len())];
+        let room = max.saturating_sub(kept.len());
+        kept.extend_from_slice(&line[..line.len().min(room)]);
+        let used = end.map_or(buf.len(), |i| i + 1);
+        input.consume(used);
+        if end.is_some() {
+            break;
+        }
+    }
+    Ok(Some(String::from_utf8_lossy(&kept).into_owned()))
+}
+
 /// Runs the terminal table until end of input or `quit`.
 pub async fn run<R, W>(app: &dyn App, input: R, out: W, name: &str) -> anyhow::Result<()>
 where
@@ -80,15 +113,17 @@ where
     let ch = channel();
     let me = you(name);
     let term = Terminal { out: Mutex::new(out) };
-    term.write("doko in your terminal; quit (or end of input) stops, and the table is kept.\n").await?;
+    // the table's language once it has one (a new table speaks English)
+    let lang = app.seated(&ch, &me.user).await.unwrap_or_default();
+    term.write(&format!("{}\n", tr!(lang, "terminal-welcome"))).await?;
     let first = app.open_with_computers(&ch, &me).await;
     deliver(app, &term, &first).await;
     term.write("> ").await?;
-    let mut lines = input.lines();
+    let mut input = input;
     let mut n = 0u64;
     // a delivery id per line, unique across restarts of the program
     let run_id = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
-    while let Some(line) = lines.next_line().await? {
+    while let Some(line) = read_line_bounded(&mut input, LINE_BYTES).await? {
         let line = line.trim();
         if line.is_empty() {
             term.write("> ").await?;
@@ -103,6 +138,40 @@ where
         deliver(app, &term, &out).await;
         term.write("> ").await?;
     }
-    term.write("\nBye. The table is saved; start doko again to go on.\n").await?;
+    let lang = app.seated(&ch, &me.user).await.unwrap_or(lang);
+    term.write(&format!("\n{}\n", tr!(lang, "terminal-bye"))).await?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_ten_megabyte_line_gets_a_short_refusal() {
+        let svc = doko_bot::Service::new(doko_bot::MemoryStore::default(), 3);
+        // deal, then open the table again with the long line and without
+        run(&svc, &b""[..], &mut Vec::new(), "Anna").await.unwrap();
+        let mut input = "x".repeat(10_000_000).into_bytes();
+        input.push(b'\n');
+        let mut out = Vec::new();
+        run(&svc, &input[..], &mut out, "Anna").await.unwrap();
+        let mut without = Vec::new();
+        run(&svc, &b""[..], &mut without, "Anna").await.unwrap();
+        let text = String::from_utf8_lossy(&out);
+        assert!(text.contains("too long for a command"), "{text}");
+        assert!(!text.contains("xxxxxxxxxx"), "the line is not echoed");
+        let extra = out.len() - without.len();
+        println!("terminal: a 10 MB line adds {extra} bytes of output (the refusal and a prompt)");
+        assert!(extra < 200, "{extra} bytes for the long line:\n{text}");
+    }
+
+    #[tokio::test]
+    async fn lines_are_read_whole_up_to_the_bound() {
+        let mut r = &b"play CQ\r\nabcdef\nlast"[..];
+        assert_eq!(read_line_bounded(&mut r, 100).await.unwrap().as_deref(), Some("play CQ\r"));
+        assert_eq!(read_line_bounded(&mut r, 3).await.unwrap().as_deref(), Some("abc"));
+        assert_eq!(read_line_bounded(&mut r, 100).await.unwrap().as_deref(), Some("last"));
+        assert_eq!(read_line_bounded(&mut r, 100).await.unwrap(), None);
+    }
 }

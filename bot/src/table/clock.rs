@@ -1,5 +1,14 @@
 //! The turn clock: which person must act and since when, the reminder at
 //! half time and the table's policy when the time is up.
+//!
+//! The clock restarts on every move at the table (also when the same
+//! person must act again: a trick's winner who leads, a person alone with
+//! computers), so each person has the whole `turn_timeout` for each of
+//! their moves. The timeout in force is the table's current setting, so a
+//! deal dealt without one can still be rescued by setting one. A stand-in
+//! for a person whose time ran out plays their turns to the end of that
+//! deal only, and hands the seat back on their next command. Admins can
+//! stop the clock (`pause`) and start it again (`resume`).
 
 use doko_engine::{Action, SeatView};
 use serde::{Deserialize, Serialize};
@@ -14,6 +23,9 @@ pub struct TurnClock {
     key: PlayerKey,
     since_ms: u64,
     reminded: bool,
+    /// The table's move count when the clock started.
+    #[serde(default)]
+    moves: u64,
 }
 
 impl TurnClock {
@@ -34,14 +46,23 @@ impl TurnClock {
 }
 
 impl Table {
-    /// Keeps the turn clock: restarts it when another person must act.
+    /// Keeps the turn clock: restarts it when another person must act or
+    /// anything was played since it started (the same person may have to
+    /// act again).
     pub fn update_clock(&mut self, now_ms: u64) {
         let who = self.person_to_act().map(|(u, _)| PlayerKey::person(&u));
+        let moves = self.moves;
         match (&self.turn, who) {
-            (Some(t), Some(k)) if t.key == k => {}
-            (_, Some(key)) => self.turn = Some(TurnClock { key, since_ms: now_ms, reminded: false }),
+            (Some(t), Some(k)) if t.key == k && t.moves == moves => {}
+            (_, Some(key)) => self.turn = Some(TurnClock { key, since_ms: now_ms, reminded: false, moves }),
             (_, None) => self.turn = None,
         }
+    }
+
+    /// The turn timeout in force, in seconds (the table's current
+    /// setting; 0: none).
+    pub fn turn_timeout(&self) -> u32 {
+        self.rules.turn_timeout
     }
 
     /// Applies the turn timeout at `now_ms`: a reminder at half time, then
@@ -52,10 +73,11 @@ impl Table {
         ctx: &mut Ctx<'_>,
         decide: &mut dyn FnMut(BotLevel, &SeatView) -> Action,
     ) -> Result<Vec<Event>, CommandError> {
-        let limit = u64::from(self.current_game().map_or(self.rules.turn_timeout, |g| g.rules().turn_timeout)) * 1000;
+        let timeout_s = self.turn_timeout();
+        let limit = u64::from(timeout_s) * 1000;
         let Some(turn) = self.turn.clone() else { return Ok(Vec::new()) };
         let Some((user, ts)) = self.person_to_act() else { return Ok(Vec::new()) };
-        if limit == 0 || PlayerKey::person(&user) != turn.key {
+        if limit == 0 || self.clock_paused || PlayerKey::person(&user) != turn.key || turn.moves != self.moves {
             return Ok(Vec::new());
         }
         let elapsed = now_ms.saturating_sub(turn.since_ms);
@@ -64,22 +86,22 @@ impl Table {
         if elapsed >= limit {
             match self.policy {
                 TimeoutPolicy::StandIn => {
-                    self.seats[ts].set_stand_in(Some(BotLevel::Basic));
-                    ev.push(Event::TimedOut(name));
+                    self.seats[ts].stand_in_for_timeout();
+                    ev.push(Event::TimedOut { name, timeout_s });
                     ev.extend(self.run_computers(ctx, decide)?);
                 }
                 TimeoutPolicy::Abort => {
-                    if let Some(s) = &mut self.session {
-                        // not scored; the same dealer deals again on start
-                        let _ = s.session_mut().abort();
-                    }
-                    ev.push(Event::Aborted(name));
+                    // not scored; the same dealer deals again on start
+                    let record = self.abort_deal("timeout", ctx)?;
+                    ev.push(Event::Aborted { name, timeout_s, record });
+                    self.end_of_deal(&mut ev)?;
                 }
             }
             self.update_clock(now_ms);
         } else if elapsed * 2 >= limit && !turn.reminded {
             self.turn.as_mut().expect("clock").reminded = true;
-            ev.push(Event::Reminder(name));
+            let left_s = u32::try_from(limit.saturating_sub(elapsed).div_ceil(1000)).unwrap_or(timeout_s);
+            ev.push(Event::Reminder { name, left_s, timeout_s });
         }
         Ok(ev)
     }

@@ -44,6 +44,7 @@ impl Table {
                     session.act(seat, fallback)?
                 }
             };
+            self.moves += 1;
             ev.push(event_for(name, taken));
             self.after_action(ctx, &mut ev)?;
         }

@@ -29,6 +29,24 @@ pub enum CommandError {
     /// Only admins.
     #[error("only the channel's admins may do that")]
     NotAdmin,
+    /// Only people seated at the table and admins.
+    #[error("only players seated at this table and the channel's admins may do that")]
+    NotAtTable,
+    /// Not from a direct message.
+    #[error("do that in the table's channel")]
+    InChannel,
+    /// A session is in progress with other players.
+    #[error("a session is in progress; its players keep their seats until it ends")]
+    SessionOpen,
+    /// No session is in progress.
+    #[error("no session is in progress")]
+    NoSession,
+    /// Nobody at the table by that name or mention.
+    #[error("nobody at this table is called {0}")]
+    NoSuchPlayer(String),
+    /// No computer player (by that name) at the table.
+    #[error("no such computer player at this table")]
+    NoComputer,
     /// A computer plays this seat.
     #[error("a computer plays your seat; say back to take it over")]
     ComputerPlays,

@@ -83,13 +83,67 @@ pub enum Event {
     /// Rules changed.
     RulesChanged,
     /// A person's time is running out.
-    Reminder(String),
-    /// A person's time ran out; a computer plays for them.
-    TimedOut(String),
-    /// A person's time ran out; the deal is aborted.
-    Aborted(String),
+    Reminder {
+        /// Who.
+        name: String,
+        /// Seconds left.
+        left_s: u32,
+        /// The turn timeout, in seconds.
+        timeout_s: u32,
+    },
+    /// A person's time ran out; a computer plays their turns in this deal
+    /// until they give any command.
+    TimedOut {
+        /// Who.
+        name: String,
+        /// The turn timeout, in seconds.
+        timeout_s: u32,
+    },
+    /// A person's time ran out; the deal is aborted (the table's policy).
+    Aborted {
+        /// Who.
+        name: String,
+        /// The turn timeout, in seconds.
+        timeout_s: u32,
+        /// The number of the aborted deal's record.
+        record: u32,
+    },
+    /// An admin aborted the deal.
+    AbortedBy {
+        /// The admin.
+        name: String,
+        /// The number of the aborted deal's record.
+        record: u32,
+    },
+    /// An admin removed a person from the table.
+    Kicked {
+        /// Who was removed.
+        name: String,
+        /// The admin.
+        by: String,
+        /// Freed at once (else a computer plays the seat to the deal's end).
+        now: bool,
+    },
+    /// A computer player was removed.
+    BotRemoved {
+        /// Its name.
+        name: String,
+        /// Freed at once (else it plays to the deal's end).
+        now: bool,
+    },
+    /// A seat was freed at the end of the deal (kicked or removed).
+    Freed(String),
+    /// An admin ended the session (its sheet is kept).
+    SessionReset(String),
+    /// An admin stopped the turn clock.
+    ClockPaused(String),
+    /// An admin started the turn clock again.
+    ClockResumed(String),
     /// Language changed.
     LangChanged,
+    /// A deal ended and nobody plays in person (all away, or computers
+    /// only): the next deal waits for a person to say `start`.
+    Waiting,
 }
 
 /// The result of a scored deal, for the table.

@@ -36,6 +36,7 @@ pub use seats::{MAX_SEATS, Occupant, PlayerKey, SeatInfo, Seats, TableSeat};
 pub use session::TableSession;
 pub use stats::{PlayerStats, Stats};
 
+use crate::authority::{self, ActorKind, CommandKind, Refusal};
 use crate::command::{BotLevel, Command, PovertyStep, RulesCmd, TimeoutPolicy};
 use crate::ids::{Actor, UserId};
 use crate::lang::Lang;
@@ -63,11 +64,37 @@ pub struct Table {
     turn: Option<TurnClock>,
     #[serde(default)]
     display: Option<String>,
+    /// Counts the deals' table messages: a new deal wants a new message.
+    #[serde(default)]
+    epoch: u32,
+    /// Counts the table's committed changes (what is newer than what).
+    #[serde(default)]
+    revision: u64,
+    /// A process is posting the table message since this time (ms).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    posting: Option<u64>,
     /// People told in this deal that they cannot be reached privately (by
     /// player key), so the channel is told once per deal.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     unreachable: Vec<String>,
+    /// Moves made at this table (game actions and deals), so the turn
+    /// clock restarts on every move, also when the same person acts again.
+    #[serde(default)]
+    moves: u64,
+    /// The turn clock is stopped (`pause`).
+    #[serde(default, skip_serializing_if = "is_false")]
+    clock_paused: bool,
+    /// Sessions that ended, the latest last (at most [`HISTORY_KEPT`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    history: Vec<TableSession>,
 }
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+/// How many ended sessions a table keeps with their score sheets.
+pub const HISTORY_KEPT: usize = 10;
 
 mod rules_serde {
     use super::*;
@@ -94,7 +121,13 @@ impl Default for Table {
             policy: TimeoutPolicy::StandIn,
             turn: None,
             display: None,
+            epoch: 0,
+            revision: 0,
+            posting: None,
             unreachable: Vec::new(),
+            moves: 0,
+            clock_paused: false,
+            history: Vec::new(),
         }
     }
 }
@@ -167,6 +200,63 @@ impl Table {
         self.turn.as_ref()
     }
 
+    /// Whether the turn clock is stopped (`pause`).
+    pub fn clock_paused(&self) -> bool {
+        self.clock_paused
+    }
+
+    /// Sessions that ended, with their score sheets, the latest last.
+    pub fn history(&self) -> &[TableSession] {
+        &self.history
+    }
+
+    /// Whether the table must be kept without expiry: a session is in
+    /// progress, or it holds statistics (or ended sessions' sheets).
+    pub fn durable(&self) -> bool {
+        self.session_open() || !self.stats.is_empty() || !self.history.is_empty()
+    }
+
+    /// Whether a session is in progress (started and not over): its
+    /// players keep their seats and newcomers wait for its end.
+    pub fn session_open(&self) -> bool {
+        self.session.as_ref().is_some_and(|s| !s.is_over())
+    }
+
+    /// The kind of a person at this table, for the authority table: a
+    /// stranger, seated, or the one to act.
+    pub fn actor_kind(&self, user: &UserId) -> ActorKind {
+        match self.seat_of(user) {
+            None => ActorKind::Stranger,
+            Some(_) if self.person_to_act().is_some_and(|(u, _)| &u == user) => ActorKind::ToAct,
+            Some(_) => ActorKind::Seated,
+        }
+    }
+
+    /// Whether the authority table lets this person give this command.
+    pub fn authorize(&self, actor: &Actor, cmd: &Command) -> Result<(), CommandError> {
+        let kind = self.actor_kind(&actor.user);
+        authority::check(CommandKind::of(cmd), kind, actor.admin, actor.direct).map_err(|r| match r {
+            Refusal::NotSeated | Refusal::ComputersOnlyPlay | Refusal::NotYourTurn => CommandError::NotSeated,
+            Refusal::AlreadySeated => CommandError::AlreadySeated,
+            Refusal::SeatedOrAdmin => CommandError::NotAtTable,
+            Refusal::AdminOnly => CommandError::NotAdmin,
+            Refusal::InChannel => CommandError::InChannel,
+        })
+    }
+
+    /// A person whose time ran out takes their seat back with whatever
+    /// command they give next: the stand-in leaves. Returns the event
+    /// (none when they had not timed out).
+    pub fn hand_back(&mut self, user: &UserId) -> Vec<Event> {
+        match self.seat_of(user) {
+            Some(ts) if self.seats[ts].timed_out() => {
+                self.seats[ts].set_stand_in(None);
+                vec![Event::Back(self.seats[ts].name().to_string())]
+            }
+            _ => Vec::new(),
+        }
+    }
+
     /// The platform's id of the public table message (kept for the adapter,
     /// so every process edits the same message).
     pub fn display(&self) -> &Option<String> {
@@ -184,8 +274,35 @@ impl Table {
         new
     }
 
+    /// Which table message the table is on: one per deal.
+    pub fn epoch(&self) -> u32 {
+        self.epoch
+    }
+
+    /// The number of committed changes so far.
+    pub fn revision(&self) -> u64 {
+        self.revision
+    }
+
+    /// Counts a change about to be committed.
+    pub fn bump_revision(&mut self) {
+        self.revision += 1;
+    }
+
+    /// Whether a process claimed the posting of the table message less
+    /// than five seconds before `now_ms`.
+    pub fn posting_claimed(&self, now_ms: u64) -> bool {
+        self.posting.is_some_and(|since| now_ms.saturating_sub(since) < 5_000)
+    }
+
+    /// Claims the posting of the table message at `now_ms`.
+    pub fn claim_posting(&mut self, now_ms: u64) {
+        self.posting = Some(now_ms);
+    }
+
     /// Remembers the platform's id of the table message.
     pub fn set_display(&mut self, id: Option<String>) {
+        self.posting = None;
         self.display = id;
     }
 
@@ -245,21 +362,19 @@ impl Table {
         self.seat_of(&actor.user).ok_or(CommandError::NotSeated)
     }
 
-    fn require_admin(&self, actor: &Actor) -> Result<(), CommandError> {
-        if actor.admin { Ok(()) } else { Err(CommandError::NotAdmin) }
-    }
-
-    /// Applies a command by a person. Queries (table, score, ...) change
-    /// nothing and return no events.
+    /// Applies a command by a person: first the authority table
+    /// ([`crate::authority`]), then the table's state. Queries (table,
+    /// score, ...) change nothing and return no events.
     pub fn apply(&mut self, actor: &Actor, cmd: &Command, ctx: &mut Ctx<'_>) -> Result<Vec<Event>, CommandError> {
+        self.authorize(actor, cmd)?;
         let mut ev = Vec::new();
         match cmd {
             Command::Join => {
                 if self.seat_of(&actor.user).is_some() {
                     return Err(CommandError::AlreadySeated);
                 }
-                if self.deal_running() && self.seats.len() >= 4 {
-                    return Err(CommandError::TableFull);
+                if self.session_open() {
+                    return Err(CommandError::SessionOpen);
                 }
                 if !self.seats.push(SeatInfo::person(actor.user.clone(), actor.name.clone())) {
                     return Err(CommandError::TableFull);
@@ -280,7 +395,10 @@ impl Table {
                 ev.push(Event::Left(actor.name.clone()));
             }
             Command::AddBot(level) => {
-                if self.seats.len() >= 4 && (self.deal_running() || self.seats.len() >= MAX_SEATS) {
+                if self.session_open() {
+                    return Err(CommandError::SessionOpen);
+                }
+                if self.seats.len() >= MAX_SEATS {
                     return Err(CommandError::TableFull);
                 }
                 self.computers += 1;
@@ -295,6 +413,10 @@ impl Table {
             }
             Command::Back => {
                 let ts = self.require_seat(actor)?;
+                if self.seats[ts].leaving() {
+                    // kicked: the computer plays the seat to the deal's end
+                    return Err(CommandError::ComputerPlays);
+                }
                 if self.seats[ts].set_stand_in(None).is_none() {
                     return Err(CommandError::NotAway);
                 }
@@ -307,11 +429,20 @@ impl Table {
                 if self.seats.len() < 4 {
                     return Err(CommandError::NotEnoughPlayers(self.seats.len()));
                 }
-                let fresh = self.session.as_ref().is_none_or(|s| s.is_over() || s.players().len() != self.seats.len());
-                if fresh {
+                if self.session_open() {
+                    // the session goes on, with exactly its players
+                    let s = self.session.as_ref().expect("open");
+                    let same = s.players().len() == self.seats.len()
+                        && self.seats.iter().all(|seat| s.players().iter().any(|k| *k == seat.key()));
+                    if !same {
+                        return Err(CommandError::SessionOpen);
+                    }
+                } else {
                     let session = TableSession::new(&self.seats, Session::new(self.seats.len(), &self.rules)?);
                     self.stats.session_started(session.players());
-                    self.session = Some(session);
+                    if let Some(old) = self.session.replace(session) {
+                        self.keep_in_history(old);
+                    }
                 }
                 self.deal_next(ctx, &mut ev)?;
             }
@@ -330,25 +461,21 @@ impl Table {
             Command::Rules(rc) => match rc {
                 RulesCmd::Show => {}
                 RulesCmd::Set { key, value } => {
-                    self.require_admin(actor)?;
                     let mut r = self.rules;
                     r.set(key, value)?;
                     self.rules = r;
                     ev.push(Event::RulesChanged);
                 }
                 RulesCmd::Preset(name) => {
-                    self.require_admin(actor)?;
                     self.rules = Rules::preset(Preset::from_name(name)?);
                     ev.push(Event::RulesChanged);
                 }
                 RulesCmd::Reset => {
-                    self.require_admin(actor)?;
                     self.rules = Rules::default();
                     ev.push(Event::RulesChanged);
                 }
             },
             Command::Lang(l) => {
-                self.require_admin(actor)?;
                 self.lang = *l;
                 ev.push(Event::LangChanged);
             }
@@ -357,9 +484,45 @@ impl Table {
                 self.seats[ts].set_dm(*on);
             }
             Command::Policy(p) => {
-                self.require_admin(actor)?;
                 self.policy = *p;
                 ev.push(Event::RulesChanged);
+            }
+            Command::RemoveBot(name) => {
+                let ts = self.find_computer(name.as_deref())?;
+                ev.extend(self.free_seat(ts, None)?);
+            }
+            Command::Kick(who) => {
+                let ts = self.find_seat(who)?;
+                ev.extend(self.free_seat(ts, Some(actor.name.clone()))?);
+            }
+            Command::Abort => {
+                let record = self.abort_deal("admin", ctx)?;
+                ev.push(Event::AbortedBy { name: actor.name.clone(), record });
+                self.end_of_deal(&mut ev)?;
+            }
+            Command::Reset => {
+                if !self.session_open() {
+                    return Err(CommandError::NoSession);
+                }
+                if self.deal_running() {
+                    let record = self.abort_deal("reset", ctx)?;
+                    ev.push(Event::AbortedBy { name: actor.name.clone(), record });
+                    self.end_of_deal(&mut ev)?;
+                }
+                if let Some(s) = &mut self.session {
+                    s.session_mut().end()?;
+                }
+                ev.push(Event::SessionReset(actor.name.clone()));
+            }
+            Command::Pause => {
+                self.clock_paused = true;
+                ev.push(Event::ClockPaused(actor.name.clone()));
+            }
+            Command::Resume => {
+                self.clock_paused = false;
+                // the person to act gets their whole time again
+                self.turn = None;
+                ev.push(Event::ClockResumed(actor.name.clone()));
             }
             Command::Record(Some(n)) if *n == 0 || *n > self.records => return Err(CommandError::NoRecord(*n)),
             Command::Record(None) if self.records == 0 => return Err(CommandError::NoRecord(0)),
@@ -371,6 +534,105 @@ impl Table {
             | Command::Help(_) => {}
         }
         Ok(ev)
+    }
+}
+
+impl Table {
+    /// Keeps an ended session with its sheet (the oldest beyond
+    /// [`HISTORY_KEPT`] go).
+    fn keep_in_history(&mut self, old: TableSession) {
+        self.history.push(old);
+        let extra = self.history.len().saturating_sub(HISTORY_KEPT);
+        self.history.drain(..extra);
+    }
+
+    /// The seat a kick names: a mention (`<@123>`, `<@!123>`), a platform
+    /// id (`@anna:example.org`), or the name shown at the table (`@` in
+    /// front allowed), all without regard to case.
+    fn find_seat(&self, who: &str) -> Result<TableSeat, CommandError> {
+        let w = who.trim().to_lowercase();
+        let id = w.strip_prefix("<@").and_then(|r| r.strip_suffix('>')).map(|r| r.trim_start_matches('!'));
+        let bare = w.strip_prefix('@').unwrap_or(&w);
+        self.seats
+            .enumerate()
+            .find(|(_, s)| {
+                let uid = s.user().map(|u| u.id.to_lowercase());
+                uid.as_deref().is_some_and(|u| Some(u) == id || u == w)
+                    || s.name().to_lowercase() == w
+                    || s.name().to_lowercase() == bare
+            })
+            .map(|(ts, _)| ts)
+            .ok_or_else(|| CommandError::NoSuchPlayer(who.to_string()))
+    }
+
+    /// A computer's seat: by name, or the last computer seated.
+    fn find_computer(&self, name: Option<&str>) -> Result<TableSeat, CommandError> {
+        let mut computers = self.seats.enumerate().filter(|(_, s)| s.is_computer() && !s.leaving());
+        let found = match name {
+            Some(n) => {
+                let n = n.trim().to_lowercase();
+                computers.find(|(_, s)| s.name().to_lowercase() == n)
+            }
+            None => computers.last(),
+        };
+        found.map(|(ts, _)| ts).ok_or(CommandError::NoComputer)
+    }
+
+    /// Frees a seat (a kick when `by` names the admin, else a computer
+    /// removed): at once between deals, which ends a session it played in;
+    /// during a deal a computer plays it to the deal's end.
+    fn free_seat(&mut self, ts: TableSeat, by: Option<String>) -> Result<Vec<Event>, CommandError> {
+        let name = self.seats[ts].name().to_string();
+        let now = !self.deal_running();
+        let mut ev = vec![match by {
+            Some(by) => Event::Kicked { name, by, now },
+            None => Event::BotRemoved { name, now },
+        }];
+        if now {
+            self.seats.remove(ts);
+            if let Some(s) = &mut self.session
+                && s.session_mut().end()?
+            {
+                ev.push(Event::SessionOver);
+            }
+        } else {
+            self.seats[ts].set_leaving();
+        }
+        Ok(ev)
+    }
+
+    /// Voids the deal being played and files its record as aborted (for
+    /// `reason`: `admin`, `reset`, `timeout`); the same dealer deals next.
+    /// Returns the record's number.
+    pub(super) fn abort_deal(&mut self, reason: &str, ctx: &mut Ctx<'_>) -> Result<u32, CommandError> {
+        let g = self.current_game().ok_or(CommandError::NoDeal)?.clone();
+        self.session_mut()?.abort()?;
+        self.records += 1;
+        ctx.new_records.push(doko_engine::Record::aborted(&g, reason).to_json());
+        Ok(self.records)
+    }
+
+    /// When a deal ends (scored, void or aborted): stand-ins for people
+    /// whose time ran out leave (the seat is theirs again in the next
+    /// deal), and seats marked leaving are freed, which ends the session.
+    /// Returns whether the session may go on.
+    pub(super) fn end_of_deal(&mut self, ev: &mut Vec<Event>) -> Result<bool, CommandError> {
+        for s in self.seats.iter_mut() {
+            if s.timed_out() {
+                s.set_stand_in(None);
+            }
+        }
+        let freed = self.seats.remove_leaving();
+        if freed.is_empty() {
+            return Ok(true);
+        }
+        ev.extend(freed.into_iter().map(Event::Freed));
+        if let Some(s) = &mut self.session
+            && s.session_mut().end()?
+        {
+            ev.push(Event::SessionOver);
+        }
+        Ok(false)
     }
 }
 

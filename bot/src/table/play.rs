@@ -20,6 +20,7 @@ impl Table {
     ) -> Result<(), CommandError> {
         let seat = self.my_seat(actor)?;
         let action = self.session_mut()?.act(seat, action)?;
+        self.moves += 1;
         ev.push(event_for(actor.name.clone(), action));
         self.after_action(ctx, ev)
     }
@@ -49,6 +50,13 @@ impl Table {
             NextDeal::Over => ev.push(Event::SessionOver),
             NextDeal::Dealt(d) => ev.push({
                 self.unreachable.clear();
+                // a new table message for each deal: Discord rate-limits
+                // edits of messages older than an hour, and the channel
+                // reads better with the deal's result next to the new deal
+                self.display = None;
+                self.posting = None;
+                self.epoch += 1;
+                self.moves += 1;
                 Event::Dealt {
                     number: d.number,
                     dealer: sess.name(d.dealer).to_string(),
@@ -58,6 +66,18 @@ impl Table {
             }),
         }
         Ok(())
+    }
+
+    /// Whether a person plays a seat themselves, so the next deal may be
+    /// dealt at once. Computers never play past the end of a deal on
+    /// their own: a table of computers and absent people waits for a
+    /// person's `start` (and says so).
+    fn someone_here(&self, ev: &mut Vec<Event>) -> bool {
+        let here = self.seats.iter().any(|s| s.person_plays());
+        if !here {
+            ev.push(Event::Waiting);
+        }
+        here
     }
 
     /// After any action: report a completed trick, score a finished deal,
@@ -77,7 +97,7 @@ impl Table {
         match self.session_mut()?.finish(record)? {
             Outcome::Redeal(reason) => {
                 ev.push(Event::Redeal(reason));
-                self.deal_next(ctx, ev)
+                if self.end_of_deal(ev)? && self.someone_here(ev) { self.deal_next(ctx, ev) } else { Ok(()) }
             }
             Outcome::Scored(scored) => {
                 self.records = record;
@@ -85,7 +105,8 @@ impl Table {
                 let sess = self.session.as_ref().expect("a scored deal has a session");
                 self.stats.deal_scored(sess.players(), sess.names(), &scored);
                 ev.push(Event::Scored(Box::new(summary(sess, &scored))));
-                if sess.is_over() { Ok(()) } else { self.deal_next(ctx, ev) }
+                let over = sess.is_over();
+                if self.end_of_deal(ev)? && !over && self.someone_here(ev) { self.deal_next(ctx, ev) } else { Ok(()) }
             }
         }
     }

@@ -97,17 +97,44 @@ pub struct SeatInfo {
     stand_in: Option<BotLevel>,
     #[serde(default)]
     dm: bool,
+    /// The stand-in is there because the person's time ran out (not
+    /// because they said away): it plays their turns in this deal only and
+    /// hands the seat back on their next command.
+    #[serde(default, skip_serializing_if = "is_false")]
+    timed_out: bool,
+    /// The seat is freed when the deal being played ends (kicked, or a
+    /// computer removed during a deal); a computer plays it until then.
+    #[serde(default, skip_serializing_if = "is_false")]
+    leaving: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 impl SeatInfo {
     /// A person's seat.
     pub fn person(user: UserId, name: impl Into<String>) -> SeatInfo {
-        SeatInfo { occupant: Occupant::Human { user }, name: name.into(), stand_in: None, dm: false }
+        SeatInfo {
+            occupant: Occupant::Human { user },
+            name: name.into(),
+            stand_in: None,
+            dm: false,
+            timed_out: false,
+            leaving: false,
+        }
     }
 
     /// A computer player's seat.
     pub fn computer(level: BotLevel, id: u32, name: impl Into<String>) -> SeatInfo {
-        SeatInfo { occupant: Occupant::Computer { level, id }, name: name.into(), stand_in: None, dm: false }
+        SeatInfo {
+            occupant: Occupant::Computer { level, id },
+            name: name.into(),
+            stand_in: None,
+            dm: false,
+            timed_out: false,
+            leaving: false,
+        }
     }
 
     /// Who sits here.
@@ -159,8 +186,42 @@ impl SeatInfo {
         matches!(self.occupant, Occupant::Human { .. }) && self.stand_in.is_none()
     }
 
+    /// Whether the stand-in is there because the person's time ran out.
+    pub fn timed_out(&self) -> bool {
+        self.timed_out && self.stand_in.is_some()
+    }
+
+    /// Whether the seat is freed when the deal being played ends.
+    pub fn leaving(&self) -> bool {
+        self.leaving
+    }
+
+    /// Whether this is a computer player's own seat.
+    pub fn is_computer(&self) -> bool {
+        matches!(self.occupant, Occupant::Computer { .. })
+    }
+
+    /// Sets or clears the stand-in (said away, or back); returns the one
+    /// there before.
     pub(super) fn set_stand_in(&mut self, level: Option<BotLevel>) -> Option<BotLevel> {
+        self.timed_out = false;
         std::mem::replace(&mut self.stand_in, level)
+    }
+
+    /// A computer stands in because the person's time ran out.
+    pub(super) fn stand_in_for_timeout(&mut self) {
+        self.stand_in = Some(BotLevel::Basic);
+        self.timed_out = true;
+    }
+
+    /// Frees the seat when the deal being played ends; a person's turns go
+    /// to a computer until then.
+    pub(super) fn set_leaving(&mut self) {
+        self.leaving = true;
+        if !self.is_computer() {
+            self.stand_in = Some(BotLevel::Basic);
+            self.timed_out = false;
+        }
     }
 
     pub(super) fn set_dm(&mut self, on: bool) {
@@ -224,6 +285,17 @@ impl Seats {
 
     pub(super) fn remove(&mut self, ts: TableSeat) -> SeatInfo {
         self.0.remove(ts.index())
+    }
+
+    pub(super) fn iter_mut(&mut self) -> std::slice::IterMut<'_, SeatInfo> {
+        self.0.iter_mut()
+    }
+
+    /// Removes every seat marked leaving; returns their names.
+    pub(super) fn remove_leaving(&mut self) -> Vec<String> {
+        let names = self.0.iter().filter(|s| s.leaving).map(|s| s.name.clone()).collect();
+        self.0.retain(|s| !s.leaving);
+        names
     }
 }
 

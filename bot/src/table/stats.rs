@@ -37,6 +37,11 @@ impl Stats {
         self.0.get(key)
     }
 
+    /// Whether nobody has statistics yet.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
     /// Every player's statistics, by key.
     pub fn values(&self) -> impl Iterator<Item = &PlayerStats> {
         self.0.values()

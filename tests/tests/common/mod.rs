@@ -55,3 +55,35 @@ pub async fn act_once<S: Store>(svc: &Service<S>, ch: &ChannelId, people: &[Acto
     }
     panic!("no action of {} was accepted", actor.name);
 }
+
+/// A log captured in memory: a tracing subscriber at TRACE level (every
+/// field of every span and event) that writes into a buffer.
+#[derive(Clone, Default)]
+pub struct Log(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl Log {
+    /// A subscriber writing into this log.
+    pub fn subscriber(&self) -> impl tracing::Subscriber + Send + Sync + 'static {
+        let w = self.clone();
+        tracing_subscriber::fmt()
+            .with_max_level(tracing::Level::TRACE)
+            .with_ansi(false)
+            .with_writer(move || w.clone())
+            .finish()
+    }
+
+    /// What was logged.
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(&self.0.lock().unwrap()).into_owned()
+    }
+}
+
+impl std::io::Write for Log {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}

@@ -1,0 +1,405 @@
+# Der deutsche Katalog von doko: jeder Text, den ein Mensch liest. Der
+# englische (../en/doko.ftl) hat genau dieselben Ids und Variablen (ein
+# Unit-Test prüft das). Die Schlüssel der Auswahlen ($party, $phase, ...)
+# sind die Namen im Code.
+
+## Die Begriffe des Doppelkopf
+
+party = { $party ->
+    [re] Re
+   *[kontra] Kontra
+}
+call = { $call ->
+    [re] Re
+    [kontra] Kontra
+    [no90] keine 90
+    [no60] keine 60
+    [no30] keine 30
+   *[schwarz] schwarz
+}
+solo = { $kind ->
+    [diamonds] Karo-Solo
+    [hearts] Herz-Solo
+    [spades] Pik-Solo
+    [clubs] Kreuz-Solo
+    [queens] Damensolo
+    [jacks] Bubensolo
+    [aces] Fleischloser
+   *[kings] Königssolo
+}
+reservation = { $what ->
+    [wedding] Hochzeit
+    [poverty] Armut
+   *[throw-in] Schmeißen
+}
+reservation-duty-solo = { $solo } (Pflichtsolo)
+reservations = Vorbehalte
+contract = { $contract ->
+    [normal] Normalspiel
+    [wedding] Hochzeit
+    [silent-solo] stilles Solo
+   *[poverty] Armut
+}
+bid-word = { $bid ->
+    [healthy] gesund
+   *[reserved] Vorbehalt
+}
+bid-solo-command = solo { $kind ->
+    [diamonds] karo
+    [hearts] herz
+    [spades] pik
+    [clubs] kreuz
+    [queens] damen
+    [jacks] buben
+    [aces] fleischlos
+   *[kings] könige
+}
+bock = Bock: zählt doppelt.
+
+## Was geschah (die Tischnachricht)
+
+event-joined = { $name } nimmt Platz.
+event-left = { $name } verlässt den Tisch.
+event-computer-joined = { $name } (Computer) nimmt Platz.
+event-away = { $name } ist weg; ein Computer spielt den Platz.
+event-back = { $name } ist zurück.
+event-dealt = Spiel { $number }: { $dealer } gibt.
+event-forced-solo = { $name } muss ein Pflichtsolo spielen (Vorführen).
+event-bid = { $bid ->
+    [healthy] { $name }: gesund
+   *[reserved] { $name }: Vorbehalt
+}
+event-played = { $name } spielt { $card }
+event-trick-won = Stich an { $name } ({ $points } { $points ->
+    [one] Auge
+   *[other] Augen
+})
+event-announced = { $name }: { $call }!
+event-poverty = { $step ->
+    [gave] { $name } legt die Armut ab.
+    [accepted] { $name } nimmt die Armut.
+    [declined] { $name } lehnt die Armut ab.
+   *[returned] { $name } gibt Karten zurück.
+}
+event-redeal = { $reason ->
+    [throw-in] Geschmissen: derselbe Geber gibt neu.
+   *[poverty-declined] Niemand nimmt die Armut: derselbe Geber gibt neu.
+}
+event-session-over = Die Liste ist zu Ende.
+event-rules-changed = Hausregeln geändert; sie gelten ab dem nächsten Spiel.
+event-lang-changed = Sprache: Deutsch.
+event-reminder = { $name }: deine Zeit läuft ab - noch { $left } { $left ->
+    [one] Sekunde
+   *[other] Sekunden
+} von { $timeout }.
+event-timed-out = { $name }: kein Zug in { $timeout } { $timeout ->
+    [one] Sekunde
+   *[other] Sekunden
+}; ein Computer spielt für dich bis zum Ende dieses Spiels. Schreib einen beliebigen Befehl (z. B. blatt), um deinen Platz zurückzunehmen.
+event-aborted = { $name }: kein Zug in { $timeout } { $timeout ->
+    [one] Sekunde
+   *[other] Sekunden
+}; das Spiel ist abgebrochen und zählt für niemanden (Protokoll { $record }). Mit start wird neu gegeben.
+event-aborted-by = { $name } bricht das Spiel ab; es zählt für niemanden (Protokoll { $record }). Mit start wird neu gegeben.
+event-kicked = { $now ->
+    [yes] { $by } nimmt { $name } vom Tisch.
+   *[no] { $by } nimmt { $name } vom Tisch; ein Computer spielt den Platz bis zum Ende dieses Spiels.
+}
+event-bot-removed = { $now ->
+    [yes] { $name } (Computer) verlässt den Tisch.
+   *[no] { $name } (Computer) verlässt den Tisch am Ende dieses Spiels.
+}
+event-freed = Der Platz von { $name } ist frei.
+event-session-reset = { $name } beendet die Liste; sie bleibt gespeichert.
+event-clock-paused = { $name } hält die Zeit an; mit weiter läuft sie wieder.
+event-waiting = Gerade spielt niemand selbst (abwesend oder nur Computer): das nächste Spiel wartet, bis jemand start sagt.
+event-clock-resumed = { $name } lässt die Zeit wieder laufen.
+
+## Das Ergebnis eines Spiels
+
+summary-title = Ergebnis von Spiel { $number }: { $contract }
+summary-title-declarer = Ergebnis von Spiel { $number }: { $contract } ({ $declarer })
+summary-party = { $party }: { $names } - { $points } { $points ->
+    [one] Auge
+   *[other] Augen
+}
+summary-winner = Gewinner: { $party }, Spielwert { $value }
+summary-no-winner = Kein Gewinner: keine Partei hat ihr Ziel erreicht; jede bekommt, was sie erreicht hat, Wert für Re { $value }
+summary-scores = Punkte: { $scores }  (Protokoll { $record })
+reason = { $reason ->
+    [won] gewonnen
+    [under90] keine 90
+    [under60] keine 60
+    [under30] keine 30
+    [schwarz] schwarz
+    [announced-re] Re angesagt
+    [announced-kontra] Kontra angesagt
+    [re-doubles] Re verdoppelt
+    [kontra-doubles] Kontra verdoppelt
+    [announced-no90] keine 90 abgesagt
+    [announced-no60] keine 60 abgesagt
+    [announced-no30] keine 30 abgesagt
+    [announced-schwarz] schwarz abgesagt
+    [reached120] 120 gegen keine 90
+    [reached90] 90 gegen keine 60
+    [reached60] 60 gegen keine 30
+    [reached30] 30 gegen schwarz
+    [against-the-elders] gegen die Alten
+    [doppelkopf] Doppelkopf
+    [fox] Fuchs gefangen
+    [fox-last-trick] Fuchs im letzten Stich
+    [charlie] Karlchen
+   *[charlie-caught] Karlchen gefangen
+}
+
+## Der Tisch
+
+table-rules = Regeln: { $rules }
+table-seats = Plätze ({ $n }/4): { $names }
+table-say-start = Mit start wird gegeben.
+table-clock-paused = Die Zeit ist angehalten.
+table-game = Spiel: { $contract }
+table-game-declarer = Spiel: { $contract } ({ $declarer })
+table-cards = { $n } { $n ->
+    [one] Karte
+   *[other] Karten
+}
+table-last-trick = Letzter Stich: { $cards } -> { $winner }
+table-trick = Stich: { $cards }
+table-to-act = { $phase ->
+    [bidding] { $name } ist mit dem Vorbehalt dran.
+    [poverty-give] { $name } legt die Armut ab.
+    [poverty-offer] { $name } nimmt die Armut oder lehnt ab.
+    [poverty-return] { $name } gibt Karten zurück.
+   *[playing] { $name } ist am Zug.
+}
+table-must-announce = { $name } muss zuerst ansagen (Pflichtansage).
+
+## Ein Blatt (privat)
+
+hand-cards = Dein Blatt: { $cards }
+hand-party = Du spielst { $party }
+hand-poverty-cards = Armut-Karten abgegeben/zurück: { $given } / { $returned }
+hand-can = Möglich: { $choices }
+hand-your-turn = Du bist dran: spiele eine [Karte].
+choice-accept = annehmen
+choice-decline = ablehnen
+choice-give = gib KARTEN ({ $n } { $n ->
+    [one] Karte
+   *[other] Karten
+})
+choice-return = zurück KARTEN ({ $n } { $n ->
+    [one] Karte
+   *[other] Karten
+})
+button-refresh = aktualisieren
+button-my-hand = mein Blatt
+your-turn = du bist dran
+
+## Spielliste, Statistik, Regeln
+
+score-none = Noch keine Liste.
+score-game = Spiel
+score-bock = Bock
+score-check = Kontrolle: Summe { $sum }{ $parity ->
+    [yes] , alle gerade oder alle ungerade
+   *[no] {""}
+}
+score-duty-owed = Offene Pflichtsoli: { $owed }
+stats-player = Spieler
+stats-deals = Spiele
+stats-won = gew.
+stats-solos = Soli
+stats-points = Punkte
+rules-heading = Hausregeln (* weicht vom Regelsatz ab; Änderungen gelten ab dem nächsten Spiel):
+rules-deal-differs = (das laufende Spiel gilt mit den Regeln, mit denen es gegeben wurde)
+rules-unknown-key = unbekannte Regel „{ $key }“; die Regeln sind: { $keys }
+rules-bad-value = „{ $value }“ ist kein Wert von { $key }; erlaubt: { $allowed }
+rules-unknown-preset = unbekannter Regelsatz „{ $name }“; Regelsätze: { $presets }
+
+## Regeln, die die Engine durchsetzt
+
+rule-deal-over = das Spiel ist vorbei
+rule-wrong-phase = nicht jetzt: { $phase ->
+    [bidding] es wird nach Vorbehalten gefragt
+    [poverty-give] die Armut wird gerade abgelegt
+    [poverty-offer] die Armut wird gerade angeboten
+    [poverty-return] die Armut-Karten werden gerade zurückgegeben
+    [playing] es wird gespielt
+   *[over] das Spiel ist vorbei
+}
+rule-not-your-turn = du bist nicht dran, sondern { $name }
+rule-not-in-hand = du hast { $card } nicht auf der Hand
+rule-must-follow = du musst { $class ->
+    [trump] Trumpf
+    [clubs] Kreuz
+    [spades] Pik
+    [hearts] Herz
+   *[diamonds] Karo
+} bedienen (du hast { $card })
+rule-must-announce = { $points } { $points ->
+    [one] Auge
+   *[other] Augen
+} im ersten Stich: du musst zuerst ansagen (Pflichtansage)
+rule-wedding-needs-queens = eine Hochzeit braucht beide Kreuz-Damen
+rule-off = { $what ->
+    [poverty] Armut ist
+    [throw-in] Schmeißen ist
+    [duty-solo] Pflichtsoli sind
+   *[other] das ist
+} nach diesen Regeln nicht erlaubt
+rule-too-many-trumps = du hast { $trumps } { $trumps ->
+    [one] Trumpf
+   *[other] Trümpfe
+}; Armut erlaubt höchstens { $max }
+rule-cannot-throw-in = zu wenig zum Schmeißen ({ $nines } { $nines ->
+    [one] Neun
+   *[other] Neunen
+}, { $kings } { $kings ->
+    [one] König
+   *[other] Könige
+})
+rule-solo-not-allowed = { $solo }: nach diesen Regeln nicht erlaubt
+rule-exchange-count = genau { $expected } { $expected ->
+    [one] Karte
+   *[other] Karten
+} abgeben (nicht { $got })
+rule-must-give-trumps = lege alle Trümpfe ab (du behältst { $card })
+rule-before-clarification = keine Ansage, bevor die Hochzeit geklärt ist
+rule-wrong-party = du spielst { $party }: du kannst nicht { $call } ansagen
+rule-already-announced = { $party } hat schon { $call } angesagt
+rule-too-late = { $call }: zu spät - du hast noch { $cards } { $cards ->
+    [one] Karte
+   *[other] Karten
+}, nötig sind mindestens { $needed }
+rule-after-late-reply = { $call }: keine weitere Ansage nach einer späten Erwiderung
+
+## Abgelehnte Befehle
+
+error-not-seated = du sitzt nicht an diesem Tisch
+error-already-seated = du sitzt schon
+error-table-full = der Tisch ist voll
+error-not-enough-players = { $n } von 4 Plätzen besetzt; erst beitreten oder addbot
+error-deal-running = ein Spiel läuft
+error-no-deal = kein Spiel läuft; mit start wird gegeben
+error-sitting-out = du setzt dieses Spiel aus (du gibst)
+error-not-admin = das dürfen nur die Admins des Kanals
+error-not-at-table = das dürfen nur die Spieler an diesem Tisch und die Admins des Kanals; erst beitreten
+error-in-channel = das geht nur im Kanal des Tisches, nicht per Direktnachricht
+error-session-open = eine Liste läuft; ihre Spieler behalten ihre Plätze bis zu ihrem Ende (ein Admin kann sie mit reset beenden)
+error-no-session = keine Liste läuft
+error-no-such-player = niemand an diesem Tisch heißt { $name }
+error-no-computer = kein solcher Computerspieler an diesem Tisch
+error-computer-plays = ein Computer spielt deinen Platz; mit „übernehmen“ bist du wieder dran
+error-not-away = du bist nicht weg
+error-forced = dieses Spiel ist ein Pflichtsolo (Vorführen): { $why ->
+    [you-must-bid-solo] du musst ein Solo ansagen
+   *[only-forced-bids] nur der Vorgeführte meldet ein Solo; sag gesund
+}
+error-session-over = die Liste ist zu Ende
+error-no-record = kein Protokoll Nummer { $n }
+error-damaged = das gespeicherte Spiel ist beschädigt: { $why }
+no-such-record = kein solches Protokoll
+no-cards = du hast gerade keine Karten
+stale-hand = Dieses Blatt war veraltet (das Spiel ist weiter); hier ist dein aktuelles.
+already-done = schon erledigt
+unreachable = Ich kann dir keine privaten Nachrichten schicken (Direktnachrichten geschlossen oder kein Direktraum); mit blatt siehst du deine Karten.
+unavailable = Der Tisch ist gerade nicht erreichbar; versuch es gleich noch einmal.
+rate-limited = Bitte etwas langsamer: zu viele Befehle in kurzer Zeit. In ein paar Sekunden antworte ich wieder.
+
+## Befehle: was ein Befehl erwartet, und seine Hilfe
+
+parse-empty = leerer Befehl; siehe hilfe
+parse-too-long = Das ist zu lang für einen Befehl (höchstens { $max } Zeichen); siehe hilfe
+parse-unknown = unbekannter Befehl „{ $word }“; siehe hilfe
+parse-missing = { $command }: es fehlt { $what }
+parse-bad = { $command }: „{ $arg }“ verstehe ich nicht; erwartet: { $expected }
+parse-too-many = { $command }: zu viele Angaben („{ $extra }“)
+expected = { $type ->
+    [card] eine Karte (z. B. CQ, H10, ♣Q, kreuz dame)
+    [cards] mindestens eine Karte (z. B. C9 S9 H9)
+    [call] eine Ansage (re, kontra, keine 90, keine 60, keine 30, schwarz)
+    [bid] ein Vorbehalt (gesund, hochzeit, armut, schmeißen, solo ART)
+    [level] eine Stufe (einfach, stark, zufall)
+    [lang] eine Sprache (en, de)
+    [on-off] an oder aus
+    [policy] vertreten oder abbrechen
+    [number] eine Zahl
+    [rule-key] ein Regelname (siehe regeln)
+    [rule-value] ein Wert
+    [preset] ein Regelsatz (ddv, casual)
+    [step] gib, annehmen, ablehnen oder zurück
+    [topic] ein Befehl
+    [player] ein Spieler (eine Erwähnung oder der Name am Tisch)
+   *[subcommand] zeigen, setzen, vorlage oder zurücksetzen
+}
+level = { $level ->
+    [basic] einfach (Konventionen)
+    [strong] stark (sucht)
+   *[random] zufällig
+}
+language = { $lang ->
+    [en] English
+   *[de] Deutsch
+}
+policy = { $policy ->
+    [standin] ein Computer springt ein
+   *[abort] das Spiel abbrechen
+}
+step = { $step ->
+    [give] Karten abgeben
+    [accept] annehmen
+    [decline] ablehnen
+   *[return] Karten zurückgeben
+}
+help-heading = Befehle:
+help-admin-mark = (Admins)
+help-join = am Tisch dieses Kanals Platz nehmen
+help-leave = den Tisch verlassen (nicht während eines Spiels: weg)
+help-start = geben, sobald vier (oder fünf) sitzen
+help-addbot = einen Computerspieler hinsetzen
+help-away = einen Computer für dich spielen lassen, bis du zurück bist
+help-back = deinen Platz vom Computer zurücknehmen
+help-hand = dein Blatt zeigen (nur für dich)
+help-bid = Vorbehalt: gesund, hochzeit, armut, schmeißen oder solo karo/herz/pik/kreuz/damen/buben/fleischlos
+help-play = eine Karte spielen: CQ, H10, ♣Q, ♥10, kreuz dame, herz zehn (oder nur die Karte)
+help-announce = für deine Partei ansagen: re, kontra, keine 90, keine 60, keine 30, schwarz
+help-poverty = der Armut-Tausch (armut allein ist der Vorbehalt)
+help-table = den Tisch zeigen
+help-score = die Spielliste zeigen
+help-record = das Protokoll (doko-record/1) des letzten oder des N-ten Spiels
+help-stats = Statistik der Spieler in diesem Kanal
+help-rules-show = die Hausregeln zeigen
+help-rules-set = eine Hausregel ändern; sie gilt ab dem nächsten Spiel
+help-rules-preset = einen Regelsatz wählen
+help-rules-reset = zurück zu den DDV-Regeln
+help-lang = die Sprache des Kanals
+help-dm = dein Blatt auch als Direktnachricht (Discord; Direktnachrichten müssen offen sein)
+help-policy = wenn die Zeit (turn_timeout) abläuft: ein Computer springt ein, oder das Spiel endet
+help-removebot = einen Computerspieler entfernen (den letzten, oder nach Name)
+help-kick = jemanden vom Tisch nehmen; ein Computer spielt den Platz bis zum Ende des Spiels
+help-abort = das laufende Spiel abbrechen (es zählt nicht; das Protokoll sagt abgebrochen)
+help-reset = die Liste beenden; sie bleibt gespeichert
+help-pause = die Zeit anhalten
+help-resume = die Zeit wieder laufen lassen
+help-help = diese Hilfe, oder die eines Befehls
+slash-public = Doppelkopf am Tisch dieses Kanals
+slash-admin = Hausregeln, Sprache, Zeitlimit und Moderation dieses Kanals (Admins)
+
+## Was der Bot um die Befehle herum sagt
+
+dm-on = Dein Blatt kommt auch als Direktnachricht.
+dm-off = Keine Direktnachrichten mehr.
+resuming = Die Liste geht weiter.
+welcome-computers = Ein Doppelkopf-Tisch: du und drei Computerspieler. Mit hilfe siehst du die Befehle.
+terminal-welcome = doko im Terminal; quit (oder das Ende der Eingabe) beendet, der Tisch bleibt gespeichert.
+terminal-bye = Tschüss. Der Tisch ist gespeichert; starte doko wieder, um weiterzuspielen.
+several-tables = Du sitzt an mehreren Tischen:
+several-tables-hint = Beginne den Befehl mit der Nummer des Tisches, z. B. `1: spiele ♣Q`.
+no-table = Du sitzt an keinem Tisch. Lade mich in einen Raum ein und schreibe dort `{ $prefix } join`.
+undecryptable = Ich konnte deine Nachricht nicht entschlüsseln (Schlüssel fehlen); bitte schick sie noch einmal.
+refused-not-admin = nur Mitglieder mit der Berechtigung „Server verwalten“ (Manage Server) dürfen die Hausregeln ändern
+refused-no-subcommand = /{ $command } braucht einen Unterbefehl
+refused-unknown-command = unbekannter Befehl /{ $command }
+refused-unknown-button = dieser Knopf gehört nicht zu doko
+refused-unsupported = diese Art von Interaktion nutzt doko nicht

@@ -1,0 +1,404 @@
+# doko's English catalog. Every text a person reads. The German catalog
+# (../de/doko.ftl) has exactly the same ids and variables (a unit test
+# checks). Keys of selectors ($party, $phase, ...) are the code's names.
+
+## Doppelkopf's terms
+
+party = { $party ->
+    [re] Re
+   *[kontra] Kontra
+}
+call = { $call ->
+    [re] Re
+    [kontra] Kontra
+    [no90] no 90
+    [no60] no 60
+    [no30] no 30
+   *[schwarz] schwarz
+}
+solo = { $kind ->
+    [diamonds] diamonds solo
+    [hearts] hearts solo
+    [spades] spades solo
+    [clubs] clubs solo
+    [queens] queens solo
+    [jacks] jacks solo
+    [aces] aces solo (fleischlos)
+   *[kings] kings solo
+}
+reservation = { $what ->
+    [wedding] wedding (Hochzeit)
+    [poverty] poverty (Armut)
+   *[throw-in] throw-in (schmeißen)
+}
+reservation-duty-solo = { $solo } (compulsory)
+reservations = reservations
+contract = { $contract ->
+    [normal] normal game
+    [wedding] wedding (Hochzeit)
+    [silent-solo] silent solo
+   *[poverty] poverty (Armut)
+}
+bid-word = { $bid ->
+    [healthy] healthy
+   *[reserved] reservation
+}
+bid-solo-command = solo { $kind ->
+    [diamonds] diamonds
+    [hearts] hearts
+    [spades] spades
+    [clubs] clubs
+    [queens] queens
+    [jacks] jacks
+    [aces] aces
+   *[kings] kings
+}
+bock = Bock: counts double.
+
+## What happened (the table message)
+
+event-joined = { $name } joins the table.
+event-left = { $name } leaves the table.
+event-computer-joined = { $name } (computer) joins the table.
+event-away = { $name } is away; a computer plays the seat.
+event-back = { $name } is back.
+event-dealt = Deal { $number }: { $dealer } deals.
+event-forced-solo = { $name } must play a compulsory solo (vorführen).
+event-bid = { $bid ->
+    [healthy] { $name }: healthy (gesund)
+   *[reserved] { $name }: reservation (Vorbehalt)
+}
+event-played = { $name } plays { $card }
+event-trick-won = Trick to { $name } ({ $points } { $points ->
+    [one] point
+   *[other] points
+})
+event-announced = { $name }: { $call }!
+event-poverty = { $step ->
+    [gave] { $name } puts the poverty down.
+    [accepted] { $name } takes the poverty.
+    [declined] { $name } declines the poverty.
+   *[returned] { $name } returns cards.
+}
+event-redeal = { $reason ->
+    [throw-in] Thrown in: the same dealer deals again.
+   *[poverty-declined] Nobody takes the poverty: the same dealer deals again.
+}
+event-session-over = The session is over.
+event-rules-changed = House rules changed; they apply from the next deal.
+event-lang-changed = Language: English.
+event-reminder = { $name }: your time is running out - { $left } { $left ->
+    [one] second
+   *[other] seconds
+} left of { $timeout }.
+event-timed-out = { $name }: no move in { $timeout } { $timeout ->
+    [one] second
+   *[other] seconds
+}; a computer plays your turns until this deal ends. Send any command (e.g. hand) to take your seat back.
+event-aborted = { $name }: no move in { $timeout } { $timeout ->
+    [one] second
+   *[other] seconds
+}; the deal is aborted and counts for nobody (record { $record }). Say start to deal again.
+event-aborted-by = { $name } aborts the deal; it counts for nobody (record { $record }). Say start to deal again.
+event-kicked = { $now ->
+    [yes] { $by } removes { $name } from the table.
+   *[no] { $by } removes { $name } from the table; a computer plays the seat until this deal ends.
+}
+event-bot-removed = { $now ->
+    [yes] { $name } (computer) leaves the table.
+   *[no] { $name } (computer) leaves the table when this deal ends.
+}
+event-freed = { $name }'s seat is free.
+event-session-reset = { $name } ends the session; its score sheet is kept.
+event-clock-paused = { $name } pauses the turn clock; say resume to start it again.
+event-waiting = Nobody plays in person now (away, or computers only): the next deal waits until someone says start.
+event-clock-resumed = { $name } starts the turn clock again.
+
+## The result of a deal
+
+summary-title = Result of deal { $number }: { $contract }
+summary-title-declarer = Result of deal { $number }: { $contract } ({ $declarer })
+summary-party = { $party }: { $names } - { $points } { $points ->
+    [one] point
+   *[other] points
+}
+summary-winner = Winner: { $party }, game value { $value }
+summary-no-winner = No winner: neither party reached its target; each is credited what it achieved, value for Re { $value }
+summary-scores = Points: { $scores }  (record { $record })
+reason = { $reason ->
+    [won] won
+    [under90] under 90
+    [under60] under 60
+    [under30] under 30
+    [schwarz] schwarz
+    [announced-re] Re
+    [announced-kontra] Kontra
+    [re-doubles] Re doubles
+    [kontra-doubles] Kontra doubles
+    [announced-no90] no 90 announced
+    [announced-no60] no 60 announced
+    [announced-no30] no 30 announced
+    [announced-schwarz] schwarz announced
+    [reached120] 120 against no 90
+    [reached90] 90 against no 60
+    [reached60] 60 against no 30
+    [reached30] 30 against schwarz
+    [against-the-elders] against the elders (gegen die Alten)
+    [doppelkopf] Doppelkopf
+    [fox] fox caught
+    [fox-last-trick] fox in the last trick
+    [charlie] Karlchen
+   *[charlie-caught] Karlchen caught
+}
+
+## The table
+
+table-rules = Rules: { $rules }
+table-seats = Seats ({ $n }/4): { $names }
+table-say-start = Say start to deal.
+table-clock-paused = The turn clock is paused.
+table-game = Game: { $contract }
+table-game-declarer = Game: { $contract } ({ $declarer })
+table-cards = { $n } { $n ->
+    [one] card
+   *[other] cards
+}
+table-last-trick = Last trick: { $cards } -> { $winner }
+table-trick = Trick: { $cards }
+table-to-act = { $phase ->
+    [bidding] { $name } to bid.
+    [poverty-give] { $name } to put down the poverty.
+    [poverty-offer] { $name } to accept or decline the poverty.
+    [poverty-return] { $name } to return cards.
+   *[playing] { $name } to play.
+}
+table-must-announce = { $name } must announce first (Pflichtansage).
+
+## A hand (private)
+
+hand-cards = Your hand: { $cards }
+hand-party = You play { $party }
+hand-poverty-cards = Poverty cards given/returned: { $given } / { $returned }
+hand-can = You can: { $choices }
+hand-your-turn = Your turn: play a [card].
+choice-accept = accept
+choice-decline = decline
+choice-give = give CARDS ({ $n } { $n ->
+    [one] card
+   *[other] cards
+})
+choice-return = return CARDS ({ $n } { $n ->
+    [one] card
+   *[other] cards
+})
+button-refresh = refresh
+button-my-hand = my hand
+your-turn = your turn
+
+## Score sheet, statistics, rules
+
+score-none = No session yet.
+score-game = game
+score-bock = Bock
+score-check = Check: sum { $sum }{ $parity ->
+    [yes] , all even or all odd
+   *[no] {""}
+}
+score-duty-owed = Compulsory solos owed: { $owed }
+stats-player = player
+stats-deals = deals
+stats-won = won
+stats-solos = solos
+stats-points = points
+rules-heading = House rules (* differs from the preset; changes apply from the next deal):
+rules-deal-differs = (the deal being played uses the rules it was dealt with)
+rules-unknown-key = unknown rule '{ $key }'; the rules are: { $keys }
+rules-bad-value = '{ $value }' is not a value of { $key }; allowed: { $allowed }
+rules-unknown-preset = unknown preset '{ $name }'; presets: { $presets }
+
+## Rules the engine enforces
+
+rule-deal-over = the deal is over
+rule-wrong-phase = not now: { $phase ->
+    [bidding] the reservations are being asked
+    [poverty-give] the pauper is to put down cards
+    [poverty-offer] the poverty is being offered
+    [poverty-return] the poverty cards are to be returned
+    [playing] the cards are being played
+   *[over] the deal is over
+}
+rule-not-your-turn = it is not your turn; it is { $name }'s
+rule-not-in-hand = you do not hold { $card }
+rule-must-follow = you must follow { $class ->
+    [trump] trump
+    [clubs] clubs
+    [spades] spades
+    [hearts] hearts
+   *[diamonds] diamonds
+} (you hold { $card })
+rule-must-announce = { $points } { $points ->
+    [one] point
+   *[other] points
+} in the first trick: you must announce first (Pflichtansage)
+rule-wedding-needs-queens = a wedding needs both queens of clubs
+rule-off = { $what ->
+    [poverty] poverty is
+    [throw-in] throwing in is
+    [duty-solo] compulsory solos are
+   *[other] that is
+} not allowed under these rules
+rule-too-many-trumps = you hold { $trumps } { $trumps ->
+    [one] trump
+   *[other] trumps
+}; poverty allows at most { $max }
+rule-cannot-throw-in = not enough to throw in ({ $nines } { $nines ->
+    [one] nine
+   *[other] nines
+}, { $kings } { $kings ->
+    [one] king
+   *[other] kings
+})
+rule-solo-not-allowed = { $solo }: not allowed under these rules
+rule-exchange-count = pass exactly { $expected } { $expected ->
+    [one] card
+   *[other] cards
+} (not { $got })
+rule-must-give-trumps = put down all your trumps (you keep { $card })
+rule-before-clarification = no announcement before the wedding is clarified
+rule-wrong-party = you play { $party }: you cannot announce { $call }
+rule-already-announced = { $party } has already announced { $call }
+rule-too-late = { $call }: too late - you hold { $cards } { $cards ->
+    [one] card
+   *[other] cards
+}, it needs at least { $needed }
+rule-after-late-reply = { $call }: no further announcement after a late reply
+
+## Refused commands
+
+error-not-seated = you are not seated at this table
+error-already-seated = you are already seated
+error-table-full = the table is full
+error-not-enough-players = { $n } of 4 seats taken; join or addbot first
+error-deal-running = a deal is running
+error-no-deal = no deal is running; start one
+error-sitting-out = you sit out this deal (you deal)
+error-not-admin = only the channel's admins may do that
+error-not-at-table = only players seated at this table and the channel's admins may do that; join first
+error-in-channel = do that in the table's channel, not in a direct message
+error-session-open = a session is in progress; its players keep their seats until it ends (an admin can end it with reset)
+error-no-session = no session is in progress
+error-no-such-player = nobody at this table is called { $name }
+error-no-computer = no such computer player at this table
+error-computer-plays = a computer plays your seat; say back to take it over
+error-not-away = you are not away
+error-forced = this deal is a forced solo (vorführen): { $why ->
+    [you-must-bid-solo] you must bid a solo
+   *[only-forced-bids] only the forced player bids; say healthy
+}
+error-session-over = the session is over
+error-no-record = no record number { $n }
+error-damaged = the stored deal is damaged: { $why }
+no-such-record = no such record
+no-cards = you hold no cards right now
+stale-hand = That hand was out of date (the deal has moved on); here is your current one.
+already-done = already done
+unreachable = I cannot send you private messages (direct messages closed or no direct room); use hand to see your cards.
+unavailable = The table is unavailable right now; try again in a moment.
+rate-limited = Slow down a little: too many commands in a short time. I will answer again in a few seconds.
+
+## Commands: what a command expects, and its help
+
+parse-empty = empty command; try help
+parse-too-long = That is too long for a command (at most { $max } characters); try help
+parse-unknown = unknown command '{ $word }'; try help
+parse-missing = { $command }: missing { $what }
+parse-bad = { $command }: '{ $arg }' is not { $expected }
+parse-too-many = { $command }: too many arguments ('{ $extra }')
+expected = { $type ->
+    [card] a card (e.g. CQ, H10, ♣Q, kreuz dame)
+    [cards] cards (e.g. C9 S9 H9)
+    [call] an announcement (re, kontra, no90, no60, no30, schwarz)
+    [bid] a reservation (healthy, wedding, poverty, throw-in, solo KIND)
+    [level] a computer level (basic, strong, random)
+    [lang] a language (en, de)
+    [on-off] on or off
+    [policy] standin or abort
+    [number] a number
+    [rule-key] a rule's key (see rules)
+    [rule-value] a value
+    [preset] a preset (ddv, casual)
+    [step] give, accept, decline or return
+    [topic] a command
+    [player] a player (a mention or the name shown at the table)
+   *[subcommand] show, set, preset or reset
+}
+level = { $level ->
+    [basic] basic (conventions)
+    [strong] strong (searches)
+   *[random] random
+}
+language = { $lang ->
+    [en] English
+   *[de] Deutsch
+}
+policy = { $policy ->
+    [standin] a computer stands in
+   *[abort] abort the deal
+}
+step = { $step ->
+    [give] give cards
+    [accept] accept
+    [decline] decline
+   *[return] return cards
+}
+help-heading = Commands:
+help-admin-mark = (admins)
+help-join = take a seat at this channel's table
+help-leave = leave the table (not during a deal: use away)
+help-start = deal when four (or five) are seated
+help-addbot = seat a computer player
+help-away = let a computer play your seat until you are back
+help-back = take your seat back from the computer
+help-hand = show your hand (privately)
+help-bid = answer the reservation query (solo kinds: diamonds hearts spades clubs queens jacks aces kings)
+help-play = play a card: CQ, H10, ♣Q, ♥10, kreuz dame, herz zehn (or just the card)
+help-announce = announce for your party (keine 90 and so on also work)
+help-poverty = the poverty exchange (poverty alone is the reservation)
+help-table = show the table
+help-score = show the score sheet
+help-record = the record (doko-record/1) of the last or the N-th finished deal
+help-stats = per-player statistics of this channel
+help-rules-show = show the house rules
+help-rules-set = change one house rule; it applies from the next deal
+help-rules-preset = switch to a preset
+help-rules-reset = back to the DDV rules
+help-lang = the channel's language
+help-dm = also send your hand as a direct message (Discord; DMs must be open)
+help-policy = when a player's time (turn_timeout) runs out: a computer stands in, or the deal ends
+help-removebot = remove a computer player (the last one, or by name)
+help-kick = remove a person; a computer plays their seat to the end of the deal
+help-abort = abort the deal being played (it counts for nobody; its record says aborted)
+help-reset = end the session; its score sheet is kept
+help-pause = stop the turn clock
+help-resume = start the turn clock again
+help-help = this help, or one command's
+slash-public = Doppelkopf at this channel's table
+slash-admin = House rules, language, timeout policy and moderation of this channel (admins)
+
+## What the bot says around the commands
+
+dm-on = Your hand will also come as a direct message.
+dm-off = No more direct messages.
+resuming = Resuming the session.
+welcome-computers = A Doppelkopf table: you and three computer players. Type help for the commands.
+terminal-welcome = doko in your terminal; quit (or end of input) stops, and the table is kept.
+terminal-bye = Bye. The table is saved; start doko again to go on.
+several-tables = You sit at several tables:
+several-tables-hint = Start the command with the table's number, e.g. `1: play ♣Q`.
+no-table = You sit at no table. Invite me to a room and write `{ $prefix } join` there.
+undecryptable = I could not decrypt your message (missing keys); please send it again.
+refused-not-admin = only members with Manage Server may change the house rules
+refused-no-subcommand = /{ $command } needs a subcommand
+refused-unknown-command = unknown command /{ $command }
+refused-unknown-button = this button is not one of doko's
+refused-unsupported = this kind of interaction is not used by doko

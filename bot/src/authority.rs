@@ -1,0 +1,365 @@
+//! Who may do what at a table: the one authority table, [`AUTHORITY`],
+//! every kind of command against every kind of actor. The table's
+//! commands ask [`check`] before anything else; the README's table is
+//! [`markdown`] (a test keeps the two equal).
+//!
+//! A person can be several kinds at once (a seated admin, the player to
+//! act who writes from a direct message): a command is allowed when their
+//! seat's kind or, for an admin, the admin column allows it, and a command
+//! sent from a direct message must also be allowed from there. What the
+//! table says here is authority only; the state of the table (a deal
+//! running, a full table, an illegal card) is checked after it.
+
+use crate::command::{Command, RulesCmd};
+
+/// The kind of a command, as the authority table knows it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum CommandKind {
+    /// `join`.
+    Join,
+    /// `leave`.
+    Leave,
+    /// `start`.
+    Start,
+    /// `addbot`.
+    AddBot,
+    /// `removebot`.
+    RemoveBot,
+    /// `away`.
+    Away,
+    /// `back`.
+    Back,
+    /// `hand`.
+    Hand,
+    /// `dm`.
+    Dm,
+    /// `bid`.
+    Bid,
+    /// `play`.
+    Play,
+    /// `announce`.
+    Announce,
+    /// The poverty exchange.
+    Poverty,
+    /// `table`.
+    Table,
+    /// `score`.
+    Score,
+    /// `record`.
+    Record,
+    /// `stats`.
+    Stats,
+    /// `rules` (show).
+    RulesShow,
+    /// `rules set|preset|reset`.
+    RulesChange,
+    /// `lang`.
+    Lang,
+    /// `policy`.
+    Policy,
+    /// `help`.
+    Help,
+    /// `kick`.
+    Kick,
+    /// `abort`.
+    Abort,
+    /// `reset`.
+    Reset,
+    /// `pause`.
+    Pause,
+    /// `resume`.
+    Resume,
+}
+
+impl CommandKind {
+    /// The kind of a command.
+    pub fn of(cmd: &Command) -> CommandKind {
+        use CommandKind as K;
+        match cmd {
+            Command::Join => K::Join,
+            Command::Leave => K::Leave,
+            Command::Start => K::Start,
+            Command::AddBot(_) => K::AddBot,
+            Command::RemoveBot(_) => K::RemoveBot,
+            Command::Away => K::Away,
+            Command::Back => K::Back,
+            Command::Hand => K::Hand,
+            Command::Dm(_) => K::Dm,
+            Command::Bid(_) => K::Bid,
+            Command::Play(_) => K::Play,
+            Command::Announce(_) => K::Announce,
+            Command::Poverty(_) => K::Poverty,
+            Command::Table => K::Table,
+            Command::Score => K::Score,
+            Command::Record(_) => K::Record,
+            Command::Stats => K::Stats,
+            Command::Rules(RulesCmd::Show) => K::RulesShow,
+            Command::Rules(_) => K::RulesChange,
+            Command::Lang(_) => K::Lang,
+            Command::Policy(_) => K::Policy,
+            Command::Help(_) => K::Help,
+            Command::Kick(_) => K::Kick,
+            Command::Abort => K::Abort,
+            Command::Reset => K::Reset,
+            Command::Pause => K::Pause,
+            Command::Resume => K::Resume,
+        }
+    }
+
+    /// How it is typed (for logs, the README and tests).
+    pub const fn name(self) -> &'static str {
+        use CommandKind as K;
+        match self {
+            K::Join => "join",
+            K::Leave => "leave",
+            K::Start => "start",
+            K::AddBot => "addbot",
+            K::RemoveBot => "removebot",
+            K::Away => "away",
+            K::Back => "back",
+            K::Hand => "hand",
+            K::Dm => "dm",
+            K::Bid => "bid",
+            K::Play => "play",
+            K::Announce => "announce",
+            K::Poverty => "poverty",
+            K::Table => "table",
+            K::Score => "score",
+            K::Record => "record",
+            K::Stats => "stats",
+            K::RulesShow => "rules",
+            K::RulesChange => "rules set/preset/reset",
+            K::Lang => "lang",
+            K::Policy => "policy",
+            K::Help => "help",
+            K::Kick => "kick",
+            K::Abort => "abort",
+            K::Reset => "reset",
+            K::Pause => "pause",
+            K::Resume => "resume",
+        }
+    }
+
+    /// Every kind, in the order of [`AUTHORITY`].
+    pub fn all() -> impl Iterator<Item = CommandKind> {
+        AUTHORITY.iter().map(|(k, _)| *k)
+    }
+
+    /// A game move (what computer players do on their turn).
+    pub const fn is_move(self) -> bool {
+        matches!(self, CommandKind::Bid | CommandKind::Play | CommandKind::Announce | CommandKind::Poverty)
+    }
+}
+
+/// The kind of someone who gives a command.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ActorKind {
+    /// In the channel, without a seat at its table (and no admin).
+    Stranger,
+    /// Seated at the table, not the one to act now.
+    Seated,
+    /// Seated, and the one who must act now.
+    ToAct,
+    /// An admin of the channel (as the platform says), seated or not.
+    Admin,
+    /// Writes from a direct message (the bot routes it to the table where
+    /// they sit): only what concerns their own seat and what everyone may
+    /// read; what changes the table for everyone is done in the channel,
+    /// where everyone sees who did it.
+    Direct,
+    /// A computer player: it never gives commands; it only makes its
+    /// seat's moves, on its turn.
+    Computer,
+}
+
+impl ActorKind {
+    /// Every kind, in the order of [`AUTHORITY`]'s columns.
+    pub const ALL: [ActorKind; 6] = [
+        ActorKind::Stranger,
+        ActorKind::Seated,
+        ActorKind::ToAct,
+        ActorKind::Admin,
+        ActorKind::Direct,
+        ActorKind::Computer,
+    ];
+
+    /// The column's heading.
+    pub const fn name(self) -> &'static str {
+        match self {
+            ActorKind::Stranger => "stranger in the channel",
+            ActorKind::Seated => "seated player",
+            ActorKind::ToAct => "player to act",
+            ActorKind::Admin => "admin",
+            ActorKind::Direct => "direct-message sender",
+            ActorKind::Computer => "computer",
+        }
+    }
+}
+
+/// Why the authority table refuses a command.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Refusal {
+    /// Only for people seated at the table.
+    NotSeated,
+    /// Only for people not seated yet.
+    AlreadySeated,
+    /// Only for people seated at the table and the channel's admins.
+    SeatedOrAdmin,
+    /// Only for the channel's admins.
+    AdminOnly,
+    /// Only on one's own turn (the rules engine checks it and names whose
+    /// turn it is).
+    NotYourTurn,
+    /// Not from a direct message: in the table's channel.
+    InChannel,
+    /// Computer players only make their own seat's moves.
+    ComputersOnlyPlay,
+}
+
+impl Refusal {
+    /// A short English note for the README's table.
+    pub const fn note(self) -> &'static str {
+        match self {
+            Refusal::NotSeated => "not seated",
+            Refusal::AlreadySeated => "already seated",
+            Refusal::SeatedOrAdmin => "players and admins only",
+            Refusal::AdminOnly => "admins only",
+            Refusal::NotYourTurn => "not your turn",
+            Refusal::InChannel => "in the channel only",
+            Refusal::ComputersOnlyPlay => "-",
+        }
+    }
+}
+
+/// One cell of the authority table.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Access {
+    /// Allowed (the table's state may still refuse it).
+    Allowed,
+    /// Refused, and why.
+    Refused(Refusal),
+}
+
+const Y: Access = Access::Allowed;
+const NS: Access = Access::Refused(Refusal::NotSeated);
+const AS: Access = Access::Refused(Refusal::AlreadySeated);
+const SA: Access = Access::Refused(Refusal::SeatedOrAdmin);
+const AO: Access = Access::Refused(Refusal::AdminOnly);
+const NT: Access = Access::Refused(Refusal::NotYourTurn);
+const CH: Access = Access::Refused(Refusal::InChannel);
+const CP: Access = Access::Refused(Refusal::ComputersOnlyPlay);
+
+/// Who may do what: every command kind against every actor kind, in the
+/// order of [`ActorKind::ALL`].
+#[rustfmt::skip]
+pub const AUTHORITY: &[(CommandKind, [Access; 6])] = {
+    use CommandKind as K;
+    &[
+        //                  stranger seated to-act admin direct computer
+        (K::Join,           [Y,       AS,    AS,    Y,    CH,    CP]),
+        (K::Leave,          [NS,      Y,     Y,     NS,   CH,    CP]),
+        (K::Start,          [SA,      Y,     Y,     Y,    CH,    CP]),
+        (K::AddBot,         [SA,      Y,     Y,     Y,    CH,    CP]),
+        (K::RemoveBot,      [SA,      Y,     Y,     Y,    CH,    CP]),
+        (K::Away,           [NS,      Y,     Y,     NS,   Y,     CP]),
+        (K::Back,           [NS,      Y,     Y,     NS,   Y,     CP]),
+        (K::Hand,           [NS,      Y,     Y,     NS,   Y,     CP]),
+        (K::Dm,             [NS,      Y,     Y,     NS,   Y,     CP]),
+        (K::Bid,            [NS,      NT,    Y,     NS,   Y,     Y]),
+        (K::Play,           [NS,      NT,    Y,     NS,   Y,     Y]),
+        (K::Announce,       [NS,      Y,     Y,     NS,   Y,     Y]),
+        (K::Poverty,        [NS,      NT,    Y,     NS,   Y,     Y]),
+        (K::Table,          [Y,       Y,     Y,     Y,    Y,     CP]),
+        (K::Score,          [Y,       Y,     Y,     Y,    Y,     CP]),
+        (K::Record,         [Y,       Y,     Y,     Y,    Y,     CP]),
+        (K::Stats,          [Y,       Y,     Y,     Y,    Y,     CP]),
+        (K::RulesShow,      [Y,       Y,     Y,     Y,    Y,     CP]),
+        (K::RulesChange,    [AO,      AO,    AO,    Y,    CH,    CP]),
+        (K::Lang,           [AO,      AO,    AO,    Y,    CH,    CP]),
+        (K::Policy,         [AO,      AO,    AO,    Y,    CH,    CP]),
+        (K::Help,           [Y,       Y,     Y,     Y,    Y,     CP]),
+        (K::Kick,           [AO,      AO,    AO,    Y,    CH,    CP]),
+        (K::Abort,          [AO,      AO,    AO,    Y,    CH,    CP]),
+        (K::Reset,          [AO,      AO,    AO,    Y,    CH,    CP]),
+        (K::Pause,          [AO,      AO,    AO,    Y,    CH,    CP]),
+        (K::Resume,         [AO,      AO,    AO,    Y,    CH,    CP]),
+    ]
+};
+
+/// The cell of the authority table for a command kind and an actor kind.
+pub fn access(cmd: CommandKind, actor: ActorKind) -> Access {
+    let (_, row) = AUTHORITY.iter().find(|(k, _)| *k == cmd).expect("every command kind has a row");
+    let col = ActorKind::ALL.iter().position(|a| *a == actor).expect("every actor kind has a column");
+    row[col]
+}
+
+/// Whether a person may give a command: `seat` is their kind at the table
+/// ([`ActorKind::Stranger`], [`ActorKind::Seated`] or
+/// [`ActorKind::ToAct`]); `admin` and `direct` add the admin and
+/// direct-message columns. [`Refusal::NotYourTurn`] passes here: the
+/// rules engine refuses the move itself, naming whose turn it is.
+pub fn check(cmd: CommandKind, seat: ActorKind, admin: bool, direct: bool) -> Result<(), Refusal> {
+    if direct && let Access::Refused(r) = access(cmd, ActorKind::Direct) {
+        return Err(r);
+    }
+    match access(cmd, seat) {
+        Access::Allowed => Ok(()),
+        _ if admin && access(cmd, ActorKind::Admin) == Access::Allowed => Ok(()),
+        Access::Refused(Refusal::NotYourTurn) => Ok(()),
+        Access::Refused(r) => Err(r),
+    }
+}
+
+/// The authority table as Markdown (the README's copy).
+pub fn markdown() -> String {
+    let mut out = String::from("| command |");
+    for a in ActorKind::ALL {
+        out.push_str(&format!(" {} |", a.name()));
+    }
+    out.push_str("\n|---|");
+    for _ in ActorKind::ALL {
+        out.push_str("---|");
+    }
+    out.push('\n');
+    for (k, row) in AUTHORITY {
+        out.push_str(&format!("| `{}` |", k.name()));
+        for a in row {
+            match a {
+                Access::Allowed => out.push_str(" yes |"),
+                Access::Refused(r) => out.push_str(&format!(" {} |", r.note())),
+            }
+        }
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_kind_has_one_row_and_computers_only_play() {
+        let kinds: Vec<CommandKind> = CommandKind::all().collect();
+        for (i, k) in kinds.iter().enumerate() {
+            assert!(!kinds[i + 1..].contains(k), "{k:?} twice");
+            let computer = access(*k, ActorKind::Computer);
+            assert_eq!(computer == Access::Allowed, k.is_move(), "{k:?}");
+        }
+        assert_eq!(kinds.len(), 27);
+    }
+
+    #[test]
+    fn start_addbot_and_removebot_are_for_players_and_admins() {
+        for k in [CommandKind::Start, CommandKind::AddBot, CommandKind::RemoveBot] {
+            assert_eq!(check(k, ActorKind::Stranger, false, false), Err(Refusal::SeatedOrAdmin));
+            assert_eq!(check(k, ActorKind::Stranger, true, false), Ok(()));
+            assert_eq!(check(k, ActorKind::Seated, false, false), Ok(()));
+            assert_eq!(check(k, ActorKind::Seated, true, true), Err(Refusal::InChannel));
+        }
+        assert_eq!(check(CommandKind::Kick, ActorKind::Seated, false, false), Err(Refusal::AdminOnly));
+        assert_eq!(check(CommandKind::Kick, ActorKind::Seated, true, false), Ok(()));
+        assert_eq!(check(CommandKind::Play, ActorKind::Stranger, true, false), Err(Refusal::NotSeated));
+        assert_eq!(check(CommandKind::Play, ActorKind::ToAct, false, true), Ok(()));
+    }
+}

@@ -1,0 +1,291 @@
+//! The translation catalog: every text a person reads, in English and
+//! German, as [Fluent](https://projectfluent.org) messages with plural
+//! rules (`1 card`, `2 cards`; `1 Karte`, `2 Karten`).
+//!
+//! The catalogs are `bot/locales/{en,de}/doko.ftl`, compiled into the
+//! binary (nothing is read at run time) and parsed once, on first use, into
+//! thread-safe bundles. Texts are looked up with [`Lang::msg`] or the
+//! [`tr!`](crate::tr) macro:
+//!
+//! ```
+//! use doko_bot::{Lang, tr};
+//! assert_eq!(tr!(Lang::En, "table-cards", n = 1), "1 card");
+//! assert_eq!(tr!(Lang::De, "table-cards", n = 2), "2 Karten");
+//! ```
+//!
+//! Bidi isolation marks are off: the texts stay plain (chat platforms and
+//! terminals show the marks as boxes).
+
+use std::borrow::Cow;
+use std::sync::LazyLock;
+
+use fluent_bundle::concurrent::FluentBundle;
+use fluent_bundle::{FluentArgs, FluentResource, FluentValue};
+
+use crate::lang::Lang;
+
+/// The English catalog's source.
+pub const EN_FTL: &str = include_str!("../locales/en/doko.ftl");
+/// The German catalog's source.
+pub const DE_FTL: &str = include_str!("../locales/de/doko.ftl");
+
+/// A value for a message's variable: text or a number (numbers choose the
+/// plural form).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Arg {
+    /// Text, shown as it is.
+    Text(String),
+    /// A number.
+    Number(f64),
+}
+
+impl From<&str> for Arg {
+    fn from(s: &str) -> Arg {
+        Arg::Text(s.to_string())
+    }
+}
+impl From<String> for Arg {
+    fn from(s: String) -> Arg {
+        Arg::Text(s)
+    }
+}
+impl From<&String> for Arg {
+    fn from(s: &String) -> Arg {
+        Arg::Text(s.clone())
+    }
+}
+impl From<Cow<'_, str>> for Arg {
+    fn from(s: Cow<'_, str>) -> Arg {
+        Arg::Text(s.into_owned())
+    }
+}
+macro_rules! number_arg {
+    ($($t:ty),*) => {$(
+        impl From<$t> for Arg {
+            fn from(n: $t) -> Arg {
+                Arg::Number(n as f64)
+            }
+        }
+        impl From<&$t> for Arg {
+            fn from(n: &$t) -> Arg {
+                Arg::Number(*n as f64)
+            }
+        }
+    )*};
+}
+number_arg!(u8, u16, u32, u64, usize, i8, i16, i32, i64);
+
+/// Why a message could not be formatted (a bug in a catalog or a caller).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{lang:?} message '{id}': {problems}")]
+pub struct CatalogError {
+    /// The language.
+    pub lang: Lang,
+    /// The message id.
+    pub id: String,
+    /// What Fluent reported.
+    pub problems: String,
+}
+
+struct Catalog {
+    en: FluentBundle<FluentResource>,
+    de: FluentBundle<FluentResource>,
+}
+
+fn bundle(code: &str, source: &'static str) -> FluentBundle<FluentResource> {
+    let resource = FluentResource::try_new(source.to_string())
+        .unwrap_or_else(|(_, errors)| panic!("the {code} catalog does not parse: {errors:?}"));
+    let id: unic_langid::LanguageIdentifier = code.parse().expect("a language code");
+    let mut b = FluentBundle::new_concurrent(vec![id]);
+    b.set_use_isolating(false);
+    b.add_resource(resource).unwrap_or_else(|errors| panic!("the {code} catalog has duplicates: {errors:?}"));
+    b
+}
+
+static CATALOG: LazyLock<Catalog> = LazyLock::new(|| Catalog { en: bundle("en", EN_FTL), de: bundle("de", DE_FTL) });
+
+fn bundle_of(lang: Lang) -> &'static FluentBundle<FluentResource> {
+    match lang {
+        Lang::En => &CATALOG.en,
+        Lang::De => &CATALOG.de,
+    }
+}
+
+/// Formats message `id` with `args`, reporting any problem (unknown id,
+/// missing variable).
+pub fn try_msg(lang: Lang, id: &str, args: &[(&str, Arg)]) -> Result<String, CatalogError> {
+    let err = |problems: String| CatalogError { lang, id: id.to_string(), problems };
+    let b = bundle_of(lang);
+    let pattern = b.get_message(id).and_then(|m| m.value()).ok_or_else(|| err("no such message".into()))?;
+    let mut fargs = FluentArgs::new();
+    for (k, v) in args {
+        match v {
+            Arg::Text(s) => fargs.set(*k, FluentValue::from(s.clone())),
+            Arg::Number(n) => fargs.set(*k, FluentValue::from(*n)),
+        }
+    }
+    let mut errors = Vec::new();
+    let text = b.format_pattern(pattern, Some(&fargs), &mut errors).into_owned();
+    if errors.is_empty() { Ok(text) } else { Err(err(format!("{errors:?}"))) }
+}
+
+/// Whether the catalogs have a message.
+pub fn has(lang: Lang, id: &str) -> bool {
+    bundle_of(lang).has_message(id)
+}
+
+impl Lang {
+    /// The message `id` of the catalog in this language, with its
+    /// variables. A missing message or variable is a bug: it fails debug
+    /// builds (and so every test that renders it) and shows the id in
+    /// release builds.
+    pub fn msg(self, id: &str, args: &[(&str, Arg)]) -> String {
+        match try_msg(self, id, args) {
+            Ok(text) => text,
+            Err(e) => {
+                debug_assert!(false, "{e}");
+                tracing::error!(error = %e, "translation missing");
+                id.to_string()
+            }
+        }
+    }
+}
+
+/// Looks up a message: `tr!(lang, "id")` or `tr!(lang, "id", name = value,
+/// ...)`; values are text or numbers (see [`Arg`]).
+#[macro_export]
+macro_rules! tr {
+    ($lang:expr, $id:expr $(, $k:ident = $v:expr)* $(,)?) => {
+        $lang.msg($id, &[$((stringify!($k), $crate::i18n::Arg::from($v))),*])
+    };
+}
+
+/// The message ids of a catalog source and the variables each uses, in
+/// order of appearance (for the consistency tests).
+pub fn ids_and_variables(source: &str) -> Vec<(String, Vec<String>)> {
+    let mut out: Vec<(String, Vec<String>)> = Vec::new();
+    for line in source.lines() {
+        let starts_entry = line.chars().next().is_some_and(|c| c.is_ascii_alphabetic());
+        if starts_entry && let Some((id, _)) = line.split_once('=') {
+            out.push((id.trim().to_string(), Vec::new()));
+        }
+        if line.trim_start().starts_with('#') {
+            continue;
+        }
+        if let Some((_, vars)) = out.last_mut() {
+            let mut rest = line;
+            while let Some(i) = rest.find('$') {
+                rest = &rest[i + 1..];
+                let name: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+                if !name.is_empty() && !vars.contains(&name) {
+                    vars.push(name);
+                }
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn both_catalogs_have_the_same_messages_and_variables() {
+        let mut en = ids_and_variables(EN_FTL);
+        let mut de = ids_and_variables(DE_FTL);
+        en.iter_mut().for_each(|(_, v)| v.sort());
+        de.iter_mut().for_each(|(_, v)| v.sort());
+        let en_ids: Vec<&String> = en.iter().map(|(i, _)| i).collect();
+        let de_ids: Vec<&String> = de.iter().map(|(i, _)| i).collect();
+        let only_en: Vec<_> = en_ids.iter().filter(|i| !de_ids.contains(i)).collect();
+        let only_de: Vec<_> = de_ids.iter().filter(|i| !en_ids.contains(i)).collect();
+        assert!(only_en.is_empty() && only_de.is_empty(), "only English: {only_en:?}; only German: {only_de:?}");
+        for ((id, ve), (_, vd)) in en.iter().zip(&de) {
+            assert_eq!(ve, vd, "the variables of {id}");
+        }
+        assert_eq!(en_ids.len(), en.len(), "no duplicate ids");
+    }
+
+    #[test]
+    fn every_message_resolves_with_sample_values() {
+        for (lang, source) in [(Lang::En, EN_FTL), (Lang::De, DE_FTL)] {
+            for (id, vars) in ids_and_variables(source) {
+                for n in [0, 1, 2, 5] {
+                    let args: Vec<(&str, Arg)> = vars.iter().map(|v| (v.as_str(), Arg::Number(n as f64))).collect();
+                    let text = try_msg(lang, &id, &args).unwrap_or_else(|e| panic!("{e}"));
+                    assert!(!text.trim().is_empty() || id.ends_with("-empty"), "{lang:?} {id} is empty");
+                    assert!(!text.contains('\u{2068}'), "no isolation marks");
+                }
+            }
+        }
+    }
+
+    /// Every id the code looks up with a literal (through the macro or the
+    /// method) exists in both catalogs: the bot's sources and the
+    /// adapters' are scanned.
+    #[test]
+    fn every_id_used_in_code_exists() {
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+        let mut files = Vec::new();
+        for dir in ["bot/src", "adapters/discord/src", "adapters/matrix/src", "adapters/terminal/src"] {
+            collect_rs(&std::path::Path::new(root).join(dir), &mut files);
+        }
+        assert!(files.len() > 10, "sources found: {files:?}");
+        let mut used = 0;
+        for f in files {
+            if f.ends_with("i18n.rs") {
+                continue; // this file's examples
+            }
+            let text = std::fs::read_to_string(&f).unwrap();
+            for id in literal_ids(&text) {
+                used += 1;
+                for lang in [Lang::En, Lang::De] {
+                    assert!(has(lang, &id), "{} uses '{id}', which the {lang:?} catalog lacks", f.display());
+                }
+            }
+        }
+        assert!(used > 100, "ids found in code: {used}");
+    }
+
+    fn collect_rs(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                collect_rs(&p, out);
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                out.push(p);
+            }
+        }
+    }
+
+    /// The literal ids of the macro's and the method's calls.
+    fn literal_ids(text: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        for (marker, skip_arg) in [("tr!(", true), (".msg(\"", false)] {
+            let mut rest = text;
+            while let Some(i) = rest.find(marker) {
+                rest = &rest[i + marker.len()..];
+                let after = if skip_arg {
+                    // the first argument (the language) up to the comma
+                    match rest.find(',') {
+                        Some(c) if !rest[..c].contains('\n') || rest[..c].trim().len() < 40 => {
+                            rest[c + 1..].trim_start()
+                        }
+                        _ => continue,
+                    }
+                } else {
+                    rest
+                };
+                let after = after.strip_prefix('"').unwrap_or(if skip_arg { "" } else { after });
+                if let Some(end) = after.find('"') {
+                    let id = &after[..end];
+                    if !id.is_empty() && id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
+                        out.push(id.to_string());
+                    }
+                }
+            }
+        }
+        out
+    }
+}
