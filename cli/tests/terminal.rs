@@ -138,3 +138,47 @@ fn a_complete_deal_in_the_terminal_and_a_resume_after_kill() {
     assert!(status.success());
     let _ = std::fs::remove_dir_all(&data);
 }
+
+/// The admin's tools at the terminal (the person there is the admin of
+/// their own table): abort a deal, kick a computer mid-deal, end the
+/// session; each answered in words, the aborted deal's record says so.
+#[test]
+fn abort_kick_and_reset_in_the_terminal() {
+    let data = std::env::temp_dir().join(format!("doko-term-mod-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&data);
+    let mut d = Doko::start(&data);
+    let screen = d.next();
+    assert!(screen.contains("Deal 1"), "{screen}");
+    // the running deal is void: it counts for nobody, its record says why
+    let s = d.send("abort");
+    assert!(s.contains("aborts the deal; it counts for nobody (record 1)"), "{s}");
+    let s = d.send("record 1");
+    assert!(s.contains("\"aborted\""), "{s}");
+    let s = d.send("score");
+    assert!(!s.contains("normal") && !s.contains("solo"), "an aborted deal is not on the sheet: {s}");
+    // the next deal; a computer is removed mid-deal and plays to its end
+    let s = d.send("start");
+    assert!(s.contains("Deal"), "{s}");
+    let table = d.send("table");
+    let bot = ["Bot 1", "Bot 2", "Bot 3"].into_iter().find(|b| table.contains(b)).unwrap_or_else(|| panic!("{table}"));
+    let s = d.send(&format!("kick {bot}"));
+    assert!(s.contains(&format!("removes {bot} from the table; a computer plays the seat until this deal ends")), "{s}");
+    let s = d.send("kick nobody-here");
+    assert!(s.contains("nobody-here"), "an unknown name is named in the refusal: {s}");
+    // the deal is aborted: the kicked seat is free, the session is over
+    let s = d.send("abort");
+    assert!(s.contains("aborts the deal"), "{s}");
+    assert!(s.contains(&format!("{bot}'s seat is free")), "{s}");
+    let s = d.send("start");
+    assert!(!s.contains("Deal 3"), "three seats cannot deal: {s}");
+    let s = d.send("addbot");
+    assert!(s.contains("(4/4)") || s.contains("joins"), "{s}");
+    let s = d.send("start");
+    assert!(s.contains("Deal"), "{s}");
+    // the session ends by the admin's word; its sheet stays in history
+    let s = d.send("reset");
+    assert!(s.contains("ends the session; its score sheet is kept"), "{s}");
+    d.stdin.write_all(b"quit\n").unwrap();
+    assert!(d.child.wait().unwrap().success());
+    let _ = std::fs::remove_dir_all(&data);
+}

@@ -20,8 +20,12 @@ use doko_system_tests::fake_discord::{Callback, Config, FakeDiscord, Interaction
 
 const WAIT: Duration = Duration::from_secs(20);
 
-/// The `doko` binary, built by `cargo test --workspace` next to this test.
+/// The `doko` binary: `$DOKO_BIN` (a release build for the BENCHMARKS
+/// figure), else the one `cargo test --workspace` builds next to this test.
 fn doko_binary() -> PathBuf {
+    if let Some(bin) = std::env::var_os("DOKO_BIN") {
+        return PathBuf::from(bin);
+    }
     let exe = std::env::current_exe().unwrap();
     let bin = exe.parent().unwrap().parent().unwrap().join(format!("doko{}", std::env::consts::EXE_SUFFIX));
     assert!(bin.exists(), "{} is missing: run the whole workspace's tests (scripts/test)", bin.display());
@@ -430,4 +434,89 @@ fn log(data: &Path) -> String {
     let s = std::fs::read_to_string(data.join("bot.log")).unwrap_or_default();
     let tail: Vec<&str> = s.lines().rev().take(40).collect();
     tail.into_iter().rev().collect::<Vec<_>>().join("\n")
+}
+
+/// Waits until some version of a message in the channel says `text`.
+async fn said(fake: &FakeDiscord, channel: u64, text: &str) {
+    fake.wait_for(text, WAIT, |f| {
+        f.channel_messages(channel)
+            .iter()
+            .any(|m| m.content.contains(text) || m.versions.iter().any(|v| v["content"].as_str().is_some_and(|c| c.contains(text))))
+            .then_some(())
+    })
+    .await
+    .unwrap_or_else(|e| panic!("{e:?}: {:?}", f_contents(fake, channel)));
+}
+
+fn f_contents(fake: &FakeDiscord, channel: u64) -> Vec<String> {
+    fake.channel_messages(channel).into_iter().map(|m| m.content).collect()
+}
+
+/// An admin's moderation through the gateway: a member who is no admin is
+/// refused; the admin kicks a player mid-deal (a computer plays the seat
+/// to the deal's end, the kicked player's old buttons play nothing),
+/// aborts the deal (void, the record says aborted, the seat is freed and
+/// the session ends), and ends a new session with its sheet kept.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_admin_kicks_aborts_and_ends_the_session_through_the_gateway() {
+    let fake = FakeDiscord::start(Config::default()).await.unwrap();
+    let data = std::env::temp_dir().join(format!("doko-discord-mod-{}-{}", std::process::id(), fake.config().guild_id));
+    let _ = std::fs::remove_dir_all(&data);
+    std::fs::create_dir_all(&data).unwrap();
+    let _bot = Bot::start(&fake, &data);
+    fake.wait_ready(WAIT).await.unwrap_or_else(|e| panic!("{e:?}: {}", log(&data)));
+    fake.wait_for("the commands registered", WAIT, |f| (!f.guild_commands(f.config().guild_id).is_empty()).then_some(()))
+        .await
+        .unwrap();
+    let channel = fake.config().channels[0];
+    let people = fake.config().users.iter().map(|u| Person { id: u.id, hand: None }).collect();
+    let mut t = Table { fake: &fake, channel, people, sent: Vec::new(), next: 0 };
+    let bob = t.people[1].id;
+    for p in 0..4 {
+        t.slash(p, "join", vec![]).await;
+    }
+    t.slash(0, "start", vec![]).await;
+    t.play(6).await;
+
+    // bob is no admin: Discord shows him the admin command, the bot refuses
+    let text = t.admin(1, "abort", vec![]).await;
+    assert!(text.contains("Manage Server"), "{text}");
+    // alice kicks bob by mention; a computer plays his seat to the end
+    let text = t.admin(0, "kick", vec![Opt::string("player", &format!("<@{bob}>"))]).await;
+    assert!(!text.is_empty());
+    said(&fake, channel, "removes bob from the table; a computer plays the seat until this deal ends").await;
+    // bob's old hand message: a click plays nothing for him any more
+    let old = t.enabled(1);
+    if let Some(b) = old.iter().find(|b| b.contains(":play ")) {
+        let before = t.table_messages().last().map(|m| m.versions.len());
+        let answer = t.click(1, b).await;
+        assert!(!answer.contains("Your turn"), "{answer}");
+        let after = t.table_messages().last().map(|m| m.versions.len());
+        assert_eq!(before, after, "a kicked player's click changed the table");
+    }
+    // the others play on; bob's turns are the computer's
+    t.people[1].hand = None;
+    t.play(4).await;
+    // alice aborts the deal: it counts for nobody, bob's seat is freed
+    t.admin(0, "abort", vec![]).await;
+    said(&fake, channel, "alice aborts the deal; it counts for nobody (record 1)").await;
+    said(&fake, channel, "bob's seat is free").await;
+    // the record says so
+    let text = t.slash(0, "record", vec![]).await;
+    let rec = fake
+        .wait_for("the record file", WAIT, |f| {
+            f.messages().into_iter().rev().find(|m| !m.attachments.is_empty()).map(|m| m.attachments[0].clone())
+        })
+        .await
+        .unwrap_or_else(|e| panic!("{e:?}: {text}"));
+    assert!(String::from_utf8_lossy(&rec.bytes).contains("\"aborted\""), "{text}");
+
+    // bob comes back, a new session; alice ends it and its sheet is kept
+    t.slash(1, "join", vec![]).await;
+    t.slash(0, "start", vec![]).await;
+    t.play(4).await;
+    t.admin(0, "end-session", vec![]).await;
+    said(&fake, channel, "alice ends the session; its score sheet is kept").await;
+    assert!(fake.unknown_routes().is_empty(), "{:?}", fake.unknown_routes());
+    let _ = std::fs::remove_dir_all(&data);
 }

@@ -424,6 +424,28 @@ async fn a_complete_deal_over_matrix_with_a_restart() {
     assert_eq!(originals, 3, "a table message per deal, whatever the restart");
     assert!(edits >= 48, "the table message is edited as the deal goes on ({edits} edits)");
 
+    // moderation in the room (issue 14): bob is no admin; alice (the
+    // creator) kicks carol mid-deal, aborts the deal, and after a new
+    // start ends the session
+    let room_id = &rid;
+    let said = |text: &'static str| move |s: &Seen| from_bot(s) && s.room == *room_id && s.body.contains(text);
+    say(&rooms[1], "!doko abort").await;
+    watch.until("bob may not abort", said("only the channel's admins")).await;
+    say(&rooms[0], "!doko kick @carol:localhost").await;
+    watch.until("carol kicked", said("alice removes carol from the table; a computer plays the seat")).await;
+    say(&rooms[0], "!doko abort").await;
+    watch.until("the deal aborted", said("alice aborts the deal; it counts for nobody")).await;
+    watch.until("carol's seat freed", said("carol's seat is free")).await;
+    say(&rooms[0], "!doko record").await;
+    watch.until("the aborted record", |s| from_bot(s) && s.room == rid && s.body.contains("\"aborted\"")).await;
+    say(&rooms[2], "!doko join").await;
+    watch.until("carol back", said("carol joins")).await;
+    say(&rooms[0], "!doko start").await;
+    watch.until("a new session's deal", said("deals.")).await;
+    say(&rooms[0], "!doko reset").await;
+    watch.until("the session ended", said("alice ends the session; its score sheet is kept")).await;
+    mark("kick, abort, reset");
+
     // bob at a second table: a direct-room command is ambiguous now
     let mut req = CreateRoom::new();
     req.name = Some("Zweiter Tisch".into());
