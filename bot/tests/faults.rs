@@ -167,7 +167,13 @@ impl Store for Faulty {
         }
     }
 
-    async fn commit(&self, ch: &ChannelId, expected: u64, json: &str, records: &[String]) -> Result<Commit, StoreError> {
+    async fn commit(
+        &self,
+        ch: &ChannelId,
+        expected: u64,
+        json: &str,
+        records: &[String],
+    ) -> Result<Commit, StoreError> {
         self.commit_kept(ch, expected, json, records, Keep::default()).await
     }
 
@@ -498,8 +504,27 @@ impl Figures {
     fn add(&mut self, o: &Figures) {
         macro_rules! sum { ($($f:ident),*) => { $( self.$f += o.$f; )* } }
         sum!(
-            cases, commands, deliveries, sends, retried, unavailable, answers_lost, repeats, refusals_repeated,
-            applied, refused, ticks, deals_scored, applied_twice, lost, calls, fail, delay, timeout, unclear, late,
+            cases,
+            commands,
+            deliveries,
+            sends,
+            retried,
+            unavailable,
+            answers_lost,
+            repeats,
+            refusals_repeated,
+            applied,
+            refused,
+            ticks,
+            deals_scored,
+            applied_twice,
+            lost,
+            calls,
+            fail,
+            delay,
+            timeout,
+            unclear,
+            late,
             made
         );
     }
@@ -525,7 +550,7 @@ struct Run {
 impl Run {
     /// Sends a delivery until it is answered (neither lost nor "table
     /// unavailable"): a person re-sends with the same id.
-    async fn send(&mut self, id: &str, who: usize, input: &Input) -> Result<Outbox, String> {
+    async fn send(&mut self, id: &str, who: usize, input: &Input) -> Result<(Outbox, u32), String> {
         for attempt in 0..MAX_SENDS {
             self.fig.sends += 1;
             if attempt > 0 {
@@ -543,7 +568,7 @@ impl Run {
                 self.fig.answers_lost += 1;
                 continue;
             }
-            return Ok(out);
+            return Ok((out, attempt));
         }
         Err(format!("delivery {id} was never answered"))
     }
@@ -555,9 +580,14 @@ impl Run {
         self.fig.commands += 1;
         self.fig.deliveries += 1;
         let before = actions(&truth(&self.store, &self.ch).await?);
-        let out = self.send(&id, who, &input).await?;
+        let (out, attempt) = self.send(&id, who, &input).await?;
         let after = actions(&truth(&self.store, &self.ch).await?);
         let answer = classify(&out);
+        // the first send of a new delivery is answered as what it did (an
+        // unclear commit that was made too), never as a duplicate
+        if attempt == 0 && matches!(answer, Answer::Duplicate(_)) {
+            return Err(format!("delivery {id}: its first send answered as a duplicate: {out:?}"));
+        }
         let is_move = matches!(
             input,
             Input::Command(Command::Play(_) | Command::Bid(_) | Command::Announce(_) | Command::Poverty(_))
@@ -616,7 +646,8 @@ impl Run {
             Op::Illegal(who, pick) => {
                 let (who, pick) = (usize::from(*who), usize::from(*pick));
                 let acting = to_act(&t, &self.ps);
-                let own: Vec<Card> = t.view_for(&self.ps[who].user).map(|v| v.hand.iter().collect()).unwrap_or_default();
+                let own: Vec<Card> =
+                    t.view_for(&self.ps[who].user).map(|v| v.hand.iter().collect()).unwrap_or_default();
                 let input = match pick % 4 {
                     0 => {
                         // a card: one held out of turn, or not legal, or not held
@@ -657,7 +688,7 @@ impl Run {
                 self.fig.commands += 1;
                 self.fig.repeats += 1;
                 let before = actions(&t);
-                let out = self.send(&d.id, d.who, &d.input).await?;
+                let (out, _) = self.send(&d.id, d.who, &d.input).await?;
                 let after = actions(&truth(&self.store, &self.ch).await?);
                 let answer = classify(&out);
                 let parse_error = matches!(d.input, Input::Text(_));
