@@ -7,6 +7,7 @@
 //! stored table, the engine, computer players, writing it back) runs on
 //! tokio's blocking pool, never on the async workers.
 
+use std::future::Future;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -38,6 +39,13 @@ pub enum ServiceError {
     /// Too many concurrent changes to one table.
     #[error("the table is too busy; try again")]
     Contention,
+    /// A store call took longer than [`STORE_TIMEOUT`].
+    #[error("the store did not answer in time")]
+    Timeout,
+    /// A change was sent to the store, which did not say whether it made
+    /// it, and reading the table again could not tell (or failed).
+    #[error("the store did not confirm a change")]
+    Unconfirmed,
     /// The rules work stopped unexpectedly (a bug).
     #[error("the command failed: {0}")]
     Failed(String),
@@ -51,18 +59,35 @@ const RETRY_BASE: Duration = Duration::from_millis(2);
 const RETRY_CAP: Duration = Duration::from_millis(200);
 const RETRY_TRIES: u32 = 16;
 
-/// Exponential backoff with full jitter and a bounded number of tries.
+/// How long the service waits for one store call (a load or a commit):
+/// 3 s, longer than Redis's own response timeout
+/// ([`crate::store::REDIS_RESPONSE_TIMEOUT`], so Redis reports its error
+/// first) and far longer than a durable commit of the embedded store. A
+/// commit that took longer may still land: its outcome is unclear, and the
+/// service reads the table again to find out (see [`Service::transact`]).
+pub const STORE_TIMEOUT: Duration = Duration::from_secs(3);
+
+/// How long a command keeps trying after store failures (errors,
+/// timeouts) before the person is told that the table is unavailable: 6 s
+/// from its first try, within what a platform waits for a deferred answer.
+/// A try that starts in time may take up to [`STORE_TIMEOUT`] longer.
+pub const STORE_BUDGET: Duration = Duration::from_secs(6);
+
+/// Exponential backoff with full jitter, a bounded number of tries and a
+/// deadline ([`STORE_BUDGET`]).
 struct Backoff {
     tries: u32,
     rng: Rng,
+    deadline: tokio::time::Instant,
 }
 
 impl Backoff {
     fn new(seed: u64) -> Backoff {
-        Backoff { tries: 0, rng: Rng::new(seed) }
+        Backoff { tries: 0, rng: Rng::new(seed), deadline: tokio::time::Instant::now() + STORE_BUDGET }
     }
 
-    /// Waits before the next try; false when the tries are used up.
+    /// Waits before the next try; false when the tries or the time are
+    /// used up.
     async fn wait(&mut self) -> bool {
         self.tries += 1;
         if self.tries >= RETRY_TRIES {
@@ -70,19 +95,93 @@ impl Backoff {
         }
         let cap = RETRY_CAP.min(RETRY_BASE * 2u32.saturating_pow(self.tries.min(16)));
         let pause = Duration::from_micros(self.rng.next_u64() % (cap.as_micros() as u64 + 1));
+        if tokio::time::Instant::now() + pause > self.deadline {
+            return false;
+        }
         tokio::time::sleep(pause).await;
         true
     }
 }
 
+/// How a change whose commit failed without saying whether it was made (a
+/// store error or timeout on commit) is settled once the table is read
+/// again.
+#[derive(Clone, Debug)]
+enum Once {
+    /// By the command's delivery id: a table that remembers it has it
+    /// handled (applied or refused), one that does not has not.
+    Delivery(String),
+    /// The work may run again on the fresh table: it looks at the table
+    /// itself and does nothing twice (the turn clock, the table message's
+    /// id).
+    Repeatable,
+    /// A command without a delivery id: when the table has moved on past
+    /// the unclear commit, it cannot be told whether it was made, and the
+    /// person is told the table is unavailable rather than risk doing it
+    /// twice.
+    Unguarded,
+}
+
+/// A try whose commit's outcome is unclear: what it wrote, on which
+/// version, and what it would answer.
+struct Unclear<W> {
+    expected: u64,
+    json: String,
+    table: Table,
+    result: W,
+}
+
+/// What reading the table again says about the unclear tries.
+enum Settled {
+    /// This try's change was made.
+    Made(usize),
+    /// None was made (so far; a late one can only land on its own
+    /// version, where a new try's compare-and-set meets it).
+    NotMade,
+    /// It cannot be told.
+    Unknown,
+}
+
+/// Settles unclear tries against the table as stored now.
+fn settle<W>(
+    stored: Option<&crate::store::Stored>,
+    unclear: &[Unclear<W>],
+    once: &Once,
+) -> Result<Settled, ServiceError> {
+    let version = stored.map_or(0, |s| s.version);
+    // a compare-and-set lands only on the version after the one it read
+    if let Some(s) = stored
+        && let Some(i) = unclear.iter().rposition(|u| s.version == u.expected + 1 && s.json == u.json)
+    {
+        return Ok(Settled::Made(i));
+    }
+    match once {
+        Once::Delivery(id) => match stored {
+            Some(s) if crate::table::stored_knows_delivery(&s.json, id)? => {
+                // handled since: by a try of ours (the newest that could
+                // have landed answers) or a twin delivery elsewhere
+                let i = unclear.iter().rposition(|u| u.expected < version).unwrap_or(unclear.len() - 1);
+                Ok(Settled::Made(i))
+            }
+            _ => Ok(Settled::NotMade),
+        },
+        Once::Repeatable => Ok(Settled::NotMade),
+        Once::Unguarded => {
+            // a try's version was overwritten: its change may be under it
+            if unclear.iter().any(|u| version > u.expected + 1) { Ok(Settled::Unknown) } else { Ok(Settled::NotMade) }
+        }
+    }
+}
+
 /// What one try of a command did to the table.
 enum Applied {
-    /// The delivery was handled before.
-    Duplicate,
-    /// Refused: the table as it was (for names in the refusal), why, and
-    /// what happened all the same (a person whose time had run out took
-    /// their seat back).
-    Refused(Box<Table>, CommandError, Vec<Event>),
+    /// The delivery was handled before; the refusal it got, if it was
+    /// refused (and the refusal is still remembered).
+    Duplicate(Option<String>),
+    /// Refused: the table as it was (for names and the language of the
+    /// refusal), the refusal's text, and what happened all the same (a
+    /// person whose time had run out took their seat back).
+    Refused(Box<Table>, String, Vec<Event>),
     /// Applied, with what happened.
     Done(Vec<Event>),
     /// A click on a hand the deal has moved past (and what happened all
@@ -201,20 +300,66 @@ impl<S: Store> Service<S> {
         })
     }
 
+    /// A store call, given at most [`STORE_TIMEOUT`].
+    async fn timed<T>(&self, call: impl Future<Output = Result<T, StoreError>>) -> Result<T, ServiceError> {
+        match tokio::time::timeout(STORE_TIMEOUT, call).await {
+            Ok(r) => Ok(r?),
+            Err(_) => Err(ServiceError::Timeout),
+        }
+    }
+
     /// The one way a table changes: load it, let `work` change it (on the
     /// blocking pool; it says whether to commit), commit with the
     /// compare-and-set, and on a conflict try again from the fresh table
     /// after a backoff. `work` gets the deal seeds (through the context)
     /// and a generator for computer players.
-    async fn transact<W, F>(&self, ch: &ChannelId, work: F) -> Result<(Table, W), ServiceError>
+    ///
+    /// A load that fails or times out is tried again within the budget
+    /// ([`STORE_BUDGET`]). A commit that fails or times out may have been
+    /// made all the same: the table is read again and the unclear try
+    /// settled as `once` says. When it was made, its answer is given (as
+    /// for any applied command); when it was not, the change is tried again
+    /// within the budget; else the caller gets an error (and the person
+    /// the short "table unavailable").
+    async fn transact<W, F>(&self, ch: &ChannelId, once: Once, work: F) -> Result<(Table, W), ServiceError>
     where
         W: Send + 'static,
         F: Fn(&mut Table, &mut Ctx<'_>, &mut Rng) -> (W, bool) + Send + Sync + 'static,
     {
         let work = Arc::new(work);
         let mut backoff = Backoff::new(self.next_u64());
+        let mut unclear: Vec<Unclear<W>> = Vec::new();
+        // the last store failure, once the budget is spent: settle what is
+        // unclear with one more read, then give up
+        let mut spent: Option<ServiceError> = None;
         loop {
-            let stored = self.store.load(ch).await?;
+            let stored = match self.timed(self.store.load(ch)).await {
+                Ok(s) => s,
+                Err(e) => {
+                    tracing::warn!(error = %e, "reading the table failed");
+                    if spent.is_some() || !backoff.wait().await {
+                        return Err(if unclear.is_empty() { e } else { ServiceError::Unconfirmed });
+                    }
+                    continue;
+                }
+            };
+            if !unclear.is_empty() {
+                match settle(stored.as_ref(), &unclear, &once)? {
+                    Settled::Made(i) => {
+                        tracing::info!("an unclear commit was made");
+                        let u = unclear.swap_remove(i);
+                        return Ok((u.table, u.result));
+                    }
+                    Settled::Unknown => {
+                        tracing::warn!("whether an unclear commit was made cannot be told");
+                        return Err(ServiceError::Unconfirmed);
+                    }
+                    Settled::NotMade => tracing::debug!("an unclear commit was not made"),
+                }
+            }
+            if let Some(e) = spent {
+                return Err(e);
+            }
             let version = stored.as_ref().map_or(0, |s| s.version);
             let (seed, bots) = (self.next_u64(), self.next_u64());
             let w = work.clone();
@@ -242,12 +387,23 @@ impl<S: Store> Service<S> {
             .map_err(|e| ServiceError::Failed(e.to_string()))?;
             let (table, result, json, records, keep) = step?;
             let Some(json) = json else { return Ok((table, result)) };
-            match self.store.commit_kept(ch, version, &json, &records, keep).await? {
-                Commit::Done(_) => return Ok((table, result)),
-                Commit::Conflict => {
+            match self.timed(self.store.commit_kept(ch, version, &json, &records, keep)).await {
+                Ok(Commit::Done(_)) => return Ok((table, result)),
+                Ok(Commit::Conflict) => {
                     tracing::debug!("conflict, retrying");
                     if !backoff.wait().await {
-                        return Err(ServiceError::Contention);
+                        // a conflict may be an unclear try of ours that landed
+                        if unclear.is_empty() {
+                            return Err(ServiceError::Contention);
+                        }
+                        spent = Some(ServiceError::Contention);
+                    }
+                }
+                Err(e) => {
+                    tracing::warn!(error = %e, "commit failed, outcome unclear; reading the table again");
+                    unclear.push(Unclear { expected: version, json, table, result });
+                    if !backoff.wait().await {
+                        spent = Some(e);
                     }
                 }
             }
@@ -263,7 +419,7 @@ impl<S: Store> Service<S> {
             let now = self.now_ms();
             let strong = self.strong;
             let (table, events) = self
-                .transact(ch, move |table, ctx, bots| {
+                .transact(ch, Once::Repeatable, move |table, ctx, bots| {
                     let events = match table
                         .check_timeout(now, ctx, &mut |level, view| player::decide(level, view, bots, strong))
                     {
@@ -384,33 +540,48 @@ impl<S: Store> Service<S> {
             let strong = self.strong;
             let (who, what, id) = (actor.clone(), cmd.clone(), delivery.map(str::to_string));
             let clicked = clicked.map(str::to_string);
+            let once = match &id {
+                Some(id) => Once::Delivery(id.clone()),
+                None => Once::Unguarded,
+            };
             let (table, applied) = self
-                .transact(ch, move |table, ctx, bots| {
+                .transact(ch, once, move |table, ctx, bots| {
                     if let Some(id) = &id
                         && !table.remember_delivery(id)
                     {
                         tracing::debug!("duplicate delivery ignored");
-                        return (Applied::Duplicate, false);
+                        return (Applied::Duplicate(table.refusal_of(id).map(str::to_string)), false);
                     }
                     let before = table.clone();
                     // a person whose time ran out is back with any command
                     let back = table.hand_back(&who.user);
                     let after_back = (!back.is_empty()).then(|| table.clone());
                     // what a command that does not go through leaves: the
-                    // table as it was, or with the person back
-                    let keep = |table: &mut Table| match &after_back {
+                    // table as it was, or with the person back, and the
+                    // delivery remembered as refused with its answer (so
+                    // that it is never applied later)
+                    let refuse = |table: &mut Table, answer: &str| match &after_back {
                         Some(t) => {
                             *table = t.clone();
                             table.update_clock(now);
+                            if let Some(id) = &id {
+                                table.remember_refusal(id, answer);
+                            }
                             true
                         }
-                        None => false,
+                        None => {
+                            *table = before.clone();
+                            if let Some(id) = &id {
+                                table.remember_refusal(id, answer);
+                            }
+                            id.is_some()
+                        }
                     };
                     if let Some(at) = &clicked
                         && is_move(&what)
                         && stamp(table, &who.user).as_deref() != Some(at.as_str())
                     {
-                        let commit = keep(table);
+                        let commit = refuse(table, &render::stale(before.lang()));
                         return (Applied::Stale(back), commit);
                     }
                     let mut events = back.clone();
@@ -419,8 +590,9 @@ impl<S: Store> Service<S> {
                     match if done { Ok(Vec::new()) } else { table.apply(&who, &what, ctx) } {
                         Ok(ev) => events.extend(ev),
                         Err(e) => {
-                            let commit = keep(table);
-                            return (Applied::Refused(Box::new(before), e, back), commit);
+                            let text = refusal(&before, &e);
+                            let commit = refuse(table, &text);
+                            return (Applied::Refused(Box::new(before), text, back), commit);
                         }
                     }
                     match table.run_computers(ctx, &mut |level, view| player::decide(level, view, bots, strong)) {
@@ -428,7 +600,8 @@ impl<S: Store> Service<S> {
                         Err(e) => {
                             tracing::error!(error = %e, "computer players failed");
                             *table = before.clone();
-                            return (Applied::Refused(Box::new(before), e, Vec::new()), false);
+                            let text = refusal(&before, &e);
+                            return (Applied::Refused(Box::new(before), text, Vec::new()), false);
                         }
                     }
                     table.update_clock(now);
@@ -437,17 +610,16 @@ impl<S: Store> Service<S> {
                 })
                 .await?;
             match applied {
-                Applied::Duplicate => {
+                Applied::Duplicate(refused) => {
                     let mut out = Outbox::new(ch.clone(), table.lang());
                     out.actor = Some(actor.user.clone());
                     out.duplicate = true;
+                    if let Some(text) = refused {
+                        out.private.push(private(&table, &actor.user, Kind::Error, text));
+                    }
                     Ok(out)
                 }
-                Applied::Refused(before, e, back) => {
-                    let text = match &e {
-                        CommandError::Rule(r) => render::rule_error(&before, r),
-                        e => render::error(before.lang(), e),
-                    };
+                Applied::Refused(before, text, back) => {
                     let mut out = Outbox::new(ch.clone(), before.lang());
                     out.actor = Some(actor.user.clone());
                     out.private.push(private(&before, &actor.user, Kind::Error, text));
@@ -558,7 +730,7 @@ impl<S: Store> Service<S> {
     /// for the deal's table message `epoch` (a message posted for an
     /// earlier deal is not kept).
     pub async fn set_display(&self, ch: &ChannelId, epoch: u32, id: Option<String>) -> Result<(), ServiceError> {
-        self.transact(ch, move |table, _, _| {
+        self.transact(ch, Once::Repeatable, move |table, _, _| {
             if table.epoch() != epoch {
                 return ((), false);
             }
@@ -598,6 +770,15 @@ impl<S: Store> Service<S> {
         let mut out = self.run(ch, me, Command::Start, None, None).await?;
         out.notices.insert(0, notice(&tr!(l, "welcome-computers")));
         Ok(out)
+    }
+}
+
+/// A refusal's text for the person (the table as it was names the
+/// players and gives the language).
+fn refusal(before: &Table, e: &CommandError) -> String {
+    match e {
+        CommandError::Rule(r) => render::rule_error(before, r),
+        e => render::error(before.lang(), e),
     }
 }
 
@@ -689,7 +870,7 @@ impl<S: Store> App for Service<S> {
     async fn unreachable(&self, ch: &ChannelId, user: &UserId) -> bool {
         let who = user.clone();
         let r = self
-            .transact(ch, move |table, _, _| {
+            .transact(ch, Once::Repeatable, move |table, _, _| {
                 let new = table.note_unreachable(&who);
                 (new, new)
             })
@@ -720,7 +901,7 @@ impl<S: Store> App for Service<S> {
         use crate::outbox::Claim;
         let now = self.now_ms();
         let r = self
-            .transact(ch, move |table, _, _| {
+            .transact(ch, Once::Repeatable, move |table, _, _| {
                 if table.epoch() != epoch {
                     return (Claim::Stale, false);
                 }

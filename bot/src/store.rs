@@ -403,11 +403,33 @@ pub struct RedisStore {
     ttl_secs: u64,
 }
 
+/// How long the bot waits for Redis's answer to one request before it
+/// counts the request as failed: 1 s. A load or a compare-and-set of one
+/// table takes well under a millisecond on a healthy server, and a few
+/// milliseconds when an `appendonly` fsync or a snapshot's fork gets in the
+/// way, so 1 s is only ever reached when Redis or the network is in
+/// trouble. It is shorter than the service's own limit on a store call
+/// ([`crate::service::STORE_TIMEOUT`]), so Redis's error is the one
+/// reported; a commit that timed out may still have been made, which the
+/// service finds out by reading the table again.
+pub const REDIS_RESPONSE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// How long one attempt to (re)connect to Redis may take: 2 s, enough for
+/// a TLS handshake across a region, short enough that a command waiting
+/// for a reconnection still gets its answer (or "table unavailable")
+/// within the service's budget ([`crate::service::STORE_BUDGET`]).
+pub const REDIS_CONNECTION_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(2);
+
 impl RedisStore {
-    /// Connects (a connection manager that reconnects by itself).
+    /// Connects (a connection manager that reconnects by itself), with
+    /// the timeouts [`REDIS_RESPONSE_TIMEOUT`] and
+    /// [`REDIS_CONNECTION_TIMEOUT`].
     pub async fn connect(url: &str, ttl_secs: u64) -> Result<RedisStore, StoreError> {
         let client = redis::Client::open(url)?;
-        let conn = redis::aio::ConnectionManager::new(client).await?;
+        let config = redis::aio::ConnectionManagerConfig::new()
+            .set_response_timeout(Some(REDIS_RESPONSE_TIMEOUT))
+            .set_connection_timeout(Some(REDIS_CONNECTION_TIMEOUT));
+        let conn = redis::aio::ConnectionManager::new_with_config(client, config).await?;
         Ok(RedisStore {
             conn,
             script: Arc::new(redis::Script::new(CAS)),

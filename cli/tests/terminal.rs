@@ -163,7 +163,10 @@ fn abort_kick_and_reset_in_the_terminal() {
     let table = d.send("table");
     let bot = ["Bot 1", "Bot 2", "Bot 3"].into_iter().find(|b| table.contains(b)).unwrap_or_else(|| panic!("{table}"));
     let s = d.send(&format!("kick {bot}"));
-    assert!(s.contains(&format!("removes {bot} from the table; a computer plays the seat until this deal ends")), "{s}");
+    assert!(
+        s.contains(&format!("removes {bot} from the table; a computer plays the seat until this deal ends")),
+        "{s}"
+    );
     let s = d.send("kick nobody-here");
     assert!(s.contains("nobody-here"), "an unknown name is named in the refusal: {s}");
     // the deal is aborted: the kicked seat is free, the session is over

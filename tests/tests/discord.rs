@@ -441,7 +441,10 @@ async fn said(fake: &FakeDiscord, channel: u64, text: &str) {
     fake.wait_for(text, WAIT, |f| {
         f.channel_messages(channel)
             .iter()
-            .any(|m| m.content.contains(text) || m.versions.iter().any(|v| v["content"].as_str().is_some_and(|c| c.contains(text))))
+            .any(|m| {
+                m.content.contains(text)
+                    || m.versions.iter().any(|v| v["content"].as_str().is_some_and(|c| c.contains(text)))
+            })
             .then_some(())
     })
     .await
@@ -465,9 +468,11 @@ async fn an_admin_kicks_aborts_and_ends_the_session_through_the_gateway() {
     std::fs::create_dir_all(&data).unwrap();
     let _bot = Bot::start(&fake, &data);
     fake.wait_ready(WAIT).await.unwrap_or_else(|e| panic!("{e:?}: {}", log(&data)));
-    fake.wait_for("the commands registered", WAIT, |f| (!f.guild_commands(f.config().guild_id).is_empty()).then_some(()))
-        .await
-        .unwrap();
+    fake.wait_for("the commands registered", WAIT, |f| {
+        (!f.guild_commands(f.config().guild_id).is_empty()).then_some(())
+    })
+    .await
+    .unwrap();
     let channel = fake.config().channels[0];
     let people = fake.config().users.iter().map(|u| Person { id: u.id, hand: None }).collect();
     let mut t = Table { fake: &fake, channel, people, sent: Vec::new(), next: 0 };

@@ -44,6 +44,35 @@ use crate::lang::Lang;
 /// How many delivery ids a table remembers.
 pub const DELIVERIES_KEPT: usize = 256;
 
+/// How many refused deliveries a table remembers with their refusal (the
+/// newest; each also among the [`DELIVERIES_KEPT`] delivery ids).
+pub const REFUSALS_KEPT: usize = 32;
+
+/// A delivery that was refused, with the refusal it was answered with:
+/// the same delivery arriving again gets the same answer and is not
+/// applied, even if it has become legal meanwhile.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RefusedDelivery {
+    /// The delivery id.
+    pub id: String,
+    /// The refusal's text, as the person was told.
+    pub answer: String,
+}
+
+/// The delivery ids of a stored table, read without the rest of it.
+#[derive(Deserialize)]
+struct DeliveriesOnly {
+    #[serde(default)]
+    delivered: VecDeque<String>,
+}
+
+/// Whether a stored table (its JSON) remembers a delivery id, applied or
+/// refused; reads only the ids, not the deal.
+pub fn stored_knows_delivery(json: &str, id: &str) -> Result<bool, serde_json::Error> {
+    let d: DeliveriesOnly = serde_json::from_str(json)?;
+    Ok(d.delivered.iter().any(|x| x == id))
+}
+
 /// A channel's table. Fields are private: it changes through
 /// [`Table::apply`] and the other commands below.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -58,6 +87,10 @@ pub struct Table {
     computers: u32,
     #[serde(default)]
     delivered: VecDeque<String>,
+    /// The newest refused deliveries with their refusals (at most
+    /// [`REFUSALS_KEPT`], each id also in `delivered`).
+    #[serde(default, skip_serializing_if = "VecDeque::is_empty")]
+    refused: VecDeque<RefusedDelivery>,
     #[serde(default)]
     policy: TimeoutPolicy,
     #[serde(default)]
@@ -118,6 +151,7 @@ impl Default for Table {
             records: 0,
             computers: 0,
             delivered: VecDeque::new(),
+            refused: VecDeque::new(),
             policy: TimeoutPolicy::StandIn,
             turn: None,
             display: None,
@@ -177,17 +211,55 @@ impl Table {
         &self.delivered
     }
 
-    /// Remembers a delivery id; `false` when it was applied before (a
-    /// duplicate delivery, to be ignored).
+    /// Remembers a delivery id; `false` when it was handled before (a
+    /// duplicate delivery, to be ignored). The oldest ids beyond
+    /// [`DELIVERIES_KEPT`] are forgotten, with their refusals.
     pub fn remember_delivery(&mut self, id: &str) -> bool {
-        if self.delivered.iter().any(|d| d == id) {
+        if self.knows_delivery(id) {
             return false;
         }
         self.delivered.push_back(id.to_string());
         while self.delivered.len() > DELIVERIES_KEPT {
-            self.delivered.pop_front();
+            if let Some(old) = self.delivered.pop_front() {
+                self.refused.retain(|r| r.id != old);
+            }
         }
         true
+    }
+
+    /// Whether a delivery id was handled (applied or refused) and is still
+    /// remembered.
+    pub fn knows_delivery(&self, id: &str) -> bool {
+        self.delivered.iter().any(|d| d == id)
+    }
+
+    /// Remembers a delivery as refused with the refusal it was answered
+    /// with (and its id as handled); the oldest refusals beyond
+    /// [`REFUSALS_KEPT`] are forgotten (their ids stay handled while
+    /// remembered, answered as duplicates without the refusal).
+    pub fn remember_refusal(&mut self, id: &str, answer: &str) {
+        self.remember_delivery(id);
+        self.refused.retain(|r| r.id != id);
+        self.refused.push_back(RefusedDelivery { id: id.to_string(), answer: answer.to_string() });
+        while self.refused.len() > REFUSALS_KEPT {
+            self.refused.pop_front();
+        }
+    }
+
+    /// The refusal a remembered refused delivery was answered with.
+    pub fn refusal_of(&self, id: &str) -> Option<&str> {
+        self.refused.iter().rev().find(|r| r.id == id).map(|r| r.answer.as_str())
+    }
+
+    /// The refused deliveries remembered, oldest first.
+    pub fn refused(&self) -> &VecDeque<RefusedDelivery> {
+        &self.refused
+    }
+
+    /// Moves made at this table so far: game actions by anyone (people,
+    /// computers, stand-ins) and deals dealt.
+    pub fn moves(&self) -> u64 {
+        self.moves
     }
 
     /// What happens when a player's time runs out.
