@@ -55,7 +55,9 @@ fn no_adapter_reaches_a_table() {
         sources(&dir.join("src"), &mut files);
         for f in files {
             let code = std::fs::read_to_string(&f).unwrap();
-            for (n, line) in code.lines().enumerate() {
+            // an adapter's own unit tests may build a service to drive it;
+            // what the adapter ships stops at its test module
+            for (n, line) in code.lines().enumerate().take_while(|(_, l)| l.trim() != "#[cfg(test)]") {
                 let line = line.split("//").next().unwrap_or("");
                 for w in forbidden {
                     // `table` as a word is the module; as a field or local
