@@ -230,14 +230,16 @@ async fn scripted<S: doko_bot::Store + Clone>(store: S, session: Option<u32>) {
         assert_eq!(choices.len(), view.legal_cards().distinct().len());
         // the first legal button; when the table refuses it (a forced solo
         // must be a solo), the next one, as a person would
-        let (_, version) = service.table(&ch).await.unwrap();
+        // (a refused click is stored too, remembered with its answer: the
+        // moves made tell whether it played)
+        let moves = service.table(&ch).await.unwrap().0.moves();
         let buttons =
             hand.cards.iter().filter(|c| c.playable).map(|c| &c.command).chain(hand.choices.iter().map(|c| &c.command));
         for command in buttons {
             let id = doko_discord::button_id(command, &hand);
             adapter.handle(&s.click(user, &id)).await.unwrap();
             interactions += 1;
-            if service.table(&ch).await.unwrap().1 != version {
+            if service.table(&ch).await.unwrap().0.moves() != moves {
                 break;
             }
         }
