@@ -3,7 +3,7 @@
 //! service (computers seated by the bot's own commands, in English and in
 //! German) and more are played by people from their hands (clicks, typed
 //! commands in every card notation, refused and illegal plays, poverty
-//! when it comes); then no card appears in the log in any notation: the
+//! with its cards typed); then no card appears in the log in any notation: the
 //! engine's code (`Display`, `Debug`, the record's notation), the labels
 //! the bot renders in both languages (`♣Q`, `♣D`), the commands (`play
 //! CQ`) and the card words people may type (`queen of clubs`, `kreuz
@@ -170,7 +170,7 @@ async fn computers(svc: &Service<MemoryStore>, name: &str, lang: Lang, deals: u3
 }
 
 /// What a person may do from their hand now: the playable cards and the
-/// choices (bids, poverty steps, announcements).
+/// choices (bids, poverty answers, announcements).
 fn options(h: &HandModel) -> Vec<Command> {
     h.cards
         .iter()
