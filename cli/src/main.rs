@@ -107,21 +107,74 @@ enum Cmd {
     Play,
 }
 
-fn read_input(file: &str) -> anyhow::Result<String> {
-    let mut text = String::new();
-    if file == "-" {
-        std::io::stdin().read_to_string(&mut text).context("reading standard input")?;
+/// The largest record `doko replay` reads: 16 MiB. A record of a whole
+/// deal is a few kilobytes, so this is thousands of times any real record;
+/// a larger input (a wrong file, an endless stream, a record padded to
+/// exhaust memory) is refused after reading at most this much plus one
+/// byte, so replaying never holds more than a small multiple of it (the
+/// bytes and the JSON tree made from them).
+const RECORD_MAX_BYTES: u64 = 16 * 1024 * 1024;
+
+/// The longest error line `doko replay` prints, in characters: room for
+/// the longest message the engine gives about a record (the unknown rule,
+/// listing every rule: about 330 characters), while nothing a record says
+/// can make a line longer (the engine quotes at most a short piece of it).
+const ERROR_MAX_CHARS: usize = 400;
+
+/// Why a record could not be read.
+enum ReadFailure {
+    /// Larger than [`RECORD_MAX_BYTES`].
+    TooLarge,
+    /// Unreadable, or not UTF-8 text.
+    Failed(anyhow::Error),
+}
+
+/// Reads at most [`RECORD_MAX_BYTES`] of a record (and one byte more, to
+/// tell a larger one).
+fn read_bounded(input: impl Read, size_hint: u64) -> std::io::Result<Option<Vec<u8>>> {
+    let mut bytes = Vec::with_capacity(size_hint.min(RECORD_MAX_BYTES) as usize + 1);
+    input.take(RECORD_MAX_BYTES + 1).read_to_end(&mut bytes)?;
+    Ok((bytes.len() as u64 <= RECORD_MAX_BYTES).then_some(bytes))
+}
+
+/// Reads a record from a file, or from standard input for `-`.
+fn read_input(file: &str) -> Result<String, ReadFailure> {
+    let bytes = if file == "-" {
+        read_bounded(std::io::stdin().lock(), 0).context("reading standard input")
     } else {
-        text = std::fs::read_to_string(file).with_context(|| format!("reading {file}"))?;
+        std::fs::File::open(file)
+            .and_then(|f| {
+                let len = f.metadata().map_or(0, |m| m.len());
+                read_bounded(f, len)
+            })
+            .with_context(|| format!("reading {file}"))
+    };
+    match bytes {
+        Ok(Some(bytes)) => {
+            String::from_utf8(bytes).context("the record is not UTF-8 text").map_err(ReadFailure::Failed)
+        }
+        Ok(None) => Err(ReadFailure::TooLarge),
+        Err(e) => Err(ReadFailure::Failed(e)),
     }
-    Ok(text)
+}
+
+/// An error line cut to [`ERROR_MAX_CHARS`].
+fn bounded(line: &str) -> String {
+    match line.char_indices().nth(ERROR_MAX_CHARS) {
+        Some((at, _)) => format!("{}…", &line[..at]),
+        None => line.to_string(),
+    }
 }
 
 fn replay(file: &str, json: bool) -> ExitCode {
     let text = match read_input(file) {
         Ok(t) => t,
-        Err(e) => {
-            eprintln!("record: {e:#}");
+        Err(ReadFailure::TooLarge) => {
+            eprintln!("record: larger than {} MiB; refused", RECORD_MAX_BYTES >> 20);
+            return ExitCode::from(2);
+        }
+        Err(ReadFailure::Failed(e)) => {
+            eprintln!("{}", bounded(&format!("record: {e:#}")));
             return ExitCode::from(2);
         }
     };
@@ -135,7 +188,7 @@ fn replay(file: &str, json: bool) -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("{e}");
+            eprintln!("{}", bounded(&e.to_string()));
             ExitCode::FAILURE
         }
     }
@@ -305,9 +358,14 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some(Cmd::Play) | None => {
-            tracing_subscriber::fmt()
-                .with_env_filter(tracing_subscriber::EnvFilter::from_env("DOKO_LOG"))
-                .with_writer(std::io::stderr)
+            use tracing_subscriber::Layer;
+            use tracing_subscriber::layer::SubscriberExt;
+            use tracing_subscriber::util::SubscriberInitExt;
+            let directives = std::env::var("DOKO_LOG").unwrap_or_default();
+            tracing_subscriber::registry()
+                .with(
+                    tracing_subscriber::fmt::layer().with_writer(std::io::stderr).with_filter(log_filter(&directives)),
+                )
                 .init();
             let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("tokio runtime");
             match rt.block_on(play(&cli)) {
@@ -321,6 +379,51 @@ fn main() -> ExitCode {
     }
 }
 
+/// The crates whose DEBUG and TRACE events carry what goes over the wire:
+/// request and response bodies, gateway and sync payloads, Redis commands
+/// (hands in ephemeral messages, card buttons' ids, tokens in headers and
+/// logins). A target is theirs when its first segment is one of these or
+/// starts with `matrix_sdk` or `ruma`.
+const WIRE_CRATES: &[&str] = &[
+    "serenity",
+    "matrix_sdk",
+    "ruma",
+    "hyper",
+    "hyper_util",
+    "reqwest",
+    "h2",
+    "tungstenite",
+    "tokio_tungstenite",
+    "async_tungstenite",
+    "redis",
+    "rustls",
+    "tower",
+    "tower_http",
+    "eyeball",
+];
+
+/// Whether an event of `target` at `level` may be logged at all: at most
+/// INFO for [`WIRE_CRATES`], whatever `DOKO_LOG` says.
+fn wire_capped(target: &str, level: &tracing::Level) -> bool {
+    let krate = target.split("::").next().unwrap_or(target);
+    let wire = WIRE_CRATES.contains(&krate) || krate.starts_with("matrix_sdk") || krate.starts_with("ruma");
+    wire && *level > tracing::Level::INFO
+}
+
+/// The log filter: the directives of `DOKO_LOG` (as
+/// `tracing_subscriber::EnvFilter` reads them; empty: errors only), and
+/// always at most INFO from [`WIRE_CRATES`], even where `DOKO_LOG` names
+/// them (`DOKO_LOG=serenity=trace` gives serenity's INFO and above): their
+/// DEBUG and TRACE would put cards and tokens in the log.
+fn log_filter<S>(directives: &str) -> impl tracing_subscriber::layer::Filter<S> + use<S>
+where
+    S: tracing::Subscriber + for<'a> tracing_subscriber::registry::LookupSpan<'a>,
+{
+    use tracing_subscriber::filter::FilterExt;
+    let user = tracing_subscriber::EnvFilter::builder().parse_lossy(directives);
+    user.and(tracing_subscriber::filter::filter_fn(|meta| !wire_capped(meta.target(), meta.level())))
+}
+
 /// The login name, capitalised (`anna` → `Anna`), else `Player`.
 fn login_name() -> String {
     let user = std::env::var("USER").or_else(|_| std::env::var("USERNAME")).unwrap_or_default();
@@ -328,5 +431,104 @@ fn login_name() -> String {
     match chars.next() {
         Some(c) if c.is_alphanumeric() => c.to_uppercase().chain(chars).collect(),
         _ => "Player".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::{Arc, Mutex};
+    use tracing_subscriber::Layer;
+    use tracing_subscriber::layer::SubscriberExt;
+
+    #[derive(Clone, Default)]
+    struct Captured(Arc<Mutex<Vec<u8>>>);
+
+    impl std::io::Write for Captured {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// What reaches the log under `directives` from one event at each
+    /// level of each target: `target LEVEL` lines.
+    fn logged(directives: &str) -> Vec<String> {
+        let buf = Captured::default();
+        let w = buf.clone();
+        let layer = tracing_subscriber::fmt::layer()
+            .with_ansi(false)
+            .without_time()
+            .with_target(false)
+            .with_level(false)
+            .with_writer(move || w.clone())
+            .with_filter(log_filter(directives));
+        tracing::subscriber::with_default(tracing_subscriber::registry().with(layer), || {
+            macro_rules! each_level {
+                ($t:literal) => {
+                    tracing::trace!(target: $t, "{} TRACE", $t);
+                    tracing::debug!(target: $t, "{} DEBUG", $t);
+                    tracing::info!(target: $t, "{} INFO", $t);
+                    tracing::warn!(target: $t, "{} WARN", $t);
+                };
+            }
+            each_level!("doko_bot::service");
+            each_level!("serenity::http::client");
+            each_level!("serenity");
+            each_level!("matrix_sdk_crypto::machine");
+            each_level!("hyper_util::client");
+            each_level!("redis::aio");
+            each_level!("h2::codec");
+            each_level!("tungstenite::protocol");
+            each_level!("reqwest::connect");
+            each_level!("serenity_like_but_not");
+        });
+        let text = String::from_utf8(buf.0.lock().unwrap().clone()).unwrap();
+        text.lines().map(|l| l.trim().to_string()).collect()
+    }
+
+    #[test]
+    fn wire_crates_log_at_most_info_whatever_doko_log_says() {
+        let wire = [
+            "serenity::http::client",
+            "serenity",
+            "matrix_sdk_crypto::machine",
+            "hyper_util::client",
+            "redis::aio",
+            "h2::codec",
+            "tungstenite::protocol",
+            "reqwest::connect",
+        ];
+        for directives in [
+            "trace",
+            "debug",
+            "trace,serenity=trace",
+            "serenity::http=trace,matrix_sdk_crypto=trace,hyper_util=trace,redis=trace,h2=trace",
+            "info,tungstenite::protocol=trace,reqwest[connect]=trace,[{x}]=trace",
+        ] {
+            let lines = logged(directives);
+            for t in wire {
+                assert!(
+                    !lines.iter().any(|l| l == &format!("{t} DEBUG") || l == &format!("{t} TRACE")),
+                    "{directives}: {t}: {lines:?}"
+                );
+            }
+            // their INFO and WARN still come through where asked for
+            assert!(lines.contains(&"serenity::http::client INFO".to_string()), "{directives}: {lines:?}");
+            assert!(lines.contains(&"redis::aio WARN".to_string()), "{directives}: {lines:?}");
+        }
+        // everything else as DOKO_LOG says
+        let lines = logged("trace");
+        assert!(lines.contains(&"doko_bot::service TRACE".to_string()), "{lines:?}");
+        assert!(lines.contains(&"serenity_like_but_not TRACE".to_string()), "{lines:?}");
+        let lines = logged("doko_bot=debug");
+        assert!(lines.contains(&"doko_bot::service DEBUG".to_string()), "{lines:?}");
+        assert!(!lines.contains(&"doko_bot::service TRACE".to_string()), "{lines:?}");
+        assert!(!lines.iter().any(|l| l.starts_with("serenity")), "{lines:?}");
+        // unset: errors only, as before
+        assert!(logged("").is_empty());
     }
 }

@@ -139,7 +139,7 @@ pub fn rules_to_json(r: &Rules) -> Value {
 fn seat_of(v: Option<&Value>) -> Result<Seat, String> {
     match v {
         Some(Value::Number(n)) => n.as_u64().and_then(Seat::try_new).ok_or_else(|| format!("seat {n} is not 0 to 3")),
-        Some(other) => Err(format!("seat must be a number 0 to 3, not {other}")),
+        Some(other) => Err(format!("seat must be a number 0 to 3, not {}", crate::cut(&other.to_string()))),
         None => Err("missing seat".into()),
     }
 }
@@ -148,7 +148,7 @@ fn cards_of(v: &Value) -> Result<Cards, String> {
     let Value::Array(a) = v else { return Err("cards must be a list of card codes".into()) };
     let mut out = Cards::EMPTY;
     for x in a {
-        let Value::String(s) = x else { return Err(format!("{x} is not a card code")) };
+        let Value::String(s) = x else { return Err(format!("{} is not a card code", crate::cut(&x.to_string()))) };
         let c: Card = s.parse().map_err(|e: crate::card::ParseCardError| e.to_string())?;
         if !out.insert(c) {
             return Err(format!("{c} occurs more than twice"));
@@ -162,7 +162,7 @@ fn check_fields(m: &Map<String, Value>, allowed: &[&str]) -> Result<(), String> 
         if !allowed.contains(&k.as_str()) {
             // a bid in `actions` is read (the writer can produce one) but not advertised
             let shown: Vec<&str> = allowed.iter().copied().filter(|a| *a != "bid").collect();
-            return Err(format!("unknown field '{}' (allowed: {})", k.escape_debug(), shown.join(", ")));
+            return Err(format!("unknown field '{}' (allowed: {})", crate::quoted(k), shown.join(", ")));
         }
     }
     Ok(())
@@ -189,12 +189,12 @@ fn action_of(v: &Value) -> Result<(Seat, Action), String> {
         "return" => Action::Return(cards_of(val)?),
         "bid" => {
             let name = text()?;
-            Action::Bid(Bid::from_name(name, false).ok_or_else(|| format!("unknown bid '{}'", name.escape_debug()))?)
+            Action::Bid(Bid::from_name(name, false).ok_or_else(|| format!("unknown bid '{}'", crate::quoted(name)))?)
         }
         _ => match text()? {
             "accept" => Action::Answer(true),
             "decline" => Action::Answer(false),
-            other => return Err(format!("poverty must be accept or decline, not '{}'", other.escape_debug())),
+            other => return Err(format!("poverty must be accept or decline, not '{}'", crate::quoted(other))),
         },
     };
     Ok((seat, action))
@@ -214,7 +214,9 @@ impl Record {
         check_fields(m, &["format", "rules", "dealer", "hands", "bids", "actions", "aborted"]).map_err(rec_err)?;
         match m.get("format") {
             Some(Value::String(f)) if f == FORMAT => {}
-            Some(other) => return Err(rec_err(format!("format must be \"{FORMAT}\", not {other}"))),
+            Some(other) => {
+                return Err(rec_err(format!("format must be \"{FORMAT}\", not {}", crate::cut(&other.to_string()))));
+            }
             None => return Err(rec_err(format!("missing format \"{FORMAT}\""))),
         }
         let rules = rules_from_json(m.get("rules"))?;
@@ -248,7 +250,7 @@ impl Record {
                     let bid = Bid::from_name(name, duty).ok_or_else(|| {
                         rec_err(format!(
                             "bids: bid {i}: unknown bid '{}'{} (healthy, wedding, poverty, throw-in, solo-<kind>)",
-                            name.escape_debug(),
+                            crate::quoted(name),
                             if duty { " with duty (only solos can be compulsory)" } else { "" }
                         ))
                     })?;

@@ -105,7 +105,7 @@ impl Preset {
         Preset::ALL
             .into_iter()
             .find(|p| p.name().eq_ignore_ascii_case(name.trim()))
-            .ok_or_else(|| RuleError::UnknownPreset(name.escape_debug().to_string()))
+            .ok_or_else(|| RuleError::UnknownPreset(crate::quoted(name)))
     }
 }
 
@@ -372,13 +372,10 @@ impl Rules {
     /// ```
     pub fn set(&mut self, key: &str, value: &str) -> Result<(), RuleError> {
         let key_l = key.trim().to_ascii_lowercase().replace('-', "_");
-        let info = KEYS
-            .iter()
-            .find(|k| k.name == key_l)
-            .ok_or_else(|| RuleError::UnknownKey { key: key.escape_debug().to_string() })?;
+        let info =
+            KEYS.iter().find(|k| k.name == key_l).ok_or_else(|| RuleError::UnknownKey { key: crate::quoted(key) })?;
         let v = value.trim().to_ascii_lowercase();
-        let bad =
-            || RuleError::BadValue { key: info.name, value: value.escape_debug().to_string(), allowed: info.allowed };
+        let bad = || RuleError::BadValue { key: info.name, value: crate::quoted(value), allowed: info.allowed };
         let boolean = |v: &str| match v {
             "true" | "on" | "yes" | "1" => Ok(true),
             "false" | "off" | "no" | "0" => Ok(false),
@@ -500,7 +497,7 @@ impl Rules {
             "games_per_session" => self.games_per_session.to_string(),
             "bock" => onoff(self.bock),
             "turn_timeout" => self.turn_timeout.to_string(),
-            _ => return Err(RuleError::UnknownKey { key: key.escape_debug().to_string() }),
+            _ => return Err(RuleError::UnknownKey { key: crate::quoted(key) }),
         })
     }
 

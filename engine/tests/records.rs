@@ -69,3 +69,45 @@ fn broken_records_are_refused_with_one_line_naming_the_action_and_rule() {
         assert!(err.starts_with("record: ") || err.starts_with("action "), "{err}");
     }
 }
+
+/// A record can be any size; the message refusing it is never long: what
+/// it repeats of the record is cut short, wherever the record is wrong.
+#[test]
+fn a_long_value_anywhere_gives_a_short_message() {
+    let good: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(dir("").join("wedding.json")).unwrap()).unwrap();
+    let long = format!("Z{}\n\"é", "z".repeat(100_000));
+    let list = serde_json::json!(vec![long.clone(); 100]);
+    type Edit<'a> = Box<dyn Fn(&mut serde_json::Value) + 'a>;
+    let edits: Vec<(&str, Edit)> = vec![
+        ("format", Box::new(|v| v["format"] = long.clone().into())),
+        ("format list", Box::new(|v| v["format"] = list.clone())),
+        ("a field", Box::new(|v| v[long.as_str()] = 1.into())),
+        ("the preset", Box::new(|v| v["rules"] = long.clone().into())),
+        ("a rule", Box::new(|v| v["rules"] = serde_json::json!({ long.as_str(): 1 }))),
+        ("a rule's value", Box::new(|v| v["rules"] = serde_json::json!({ "dulle": long }))),
+        ("a rule's list", Box::new(|v| v["rules"] = serde_json::json!({ "solos": [long] }))),
+        ("the dealer", Box::new(|v| v["dealer"] = long.clone().into())),
+        ("the dealer as a list", Box::new(|v| v["dealer"] = list.clone())),
+        ("a card", Box::new(|v| v["hands"][0][0] = long.clone().into())),
+        ("a card as a list", Box::new(|v| v["hands"][0][0] = list.clone())),
+        ("a bid", Box::new(|v| v["bids"][0]["bid"] = long.clone().into())),
+        ("a bid's field", Box::new(|v| v["bids"][0][long.as_str()] = 1.into())),
+        ("a play", Box::new(|v| v["actions"][0]["play"] = long.clone().into())),
+        ("an action's seat", Box::new(|v| v["actions"][0]["seat"] = list.clone())),
+        ("an action's field", Box::new(|v| v["actions"][0][long.as_str()] = 1.into())),
+        ("an announcement", Box::new(|v| v["actions"][0] = serde_json::json!({"seat": 3, "announce": long}))),
+        ("a poverty answer", Box::new(|v| v["actions"][0] = serde_json::json!({"seat": 3, "poverty": long}))),
+        ("an action's bid", Box::new(|v| v["actions"][0] = serde_json::json!({"seat": 3, "bid": long}))),
+        ("a given card", Box::new(|v| v["actions"][0] = serde_json::json!({"seat": 3, "give": [long]}))),
+    ];
+    for (what, edit) in edits {
+        let mut v = good.clone();
+        edit(&mut v);
+        let text = serde_json::to_string(&v).unwrap();
+        let e = replay_str(&text).err().unwrap_or_else(|| panic!("{what}: accepted")).to_string();
+        assert!(e.len() < 400, "{what}: {} bytes: {e:.200}", e.len());
+        assert!(!e.contains(&"z".repeat(41)), "{what}: {e}");
+        assert!(!e.contains('\n'), "{what}: one line: {e}");
+    }
+}
