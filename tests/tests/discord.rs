@@ -39,6 +39,11 @@ struct Bot {
 
 impl Bot {
     fn start(fake: &FakeDiscord, data: &Path) -> Bot {
+        Bot::start_logging(fake, data, "info,doko_discord=debug,serenity=warn")
+    }
+
+    /// Started with `DOKO_LOG` set to `log`.
+    fn start_logging(fake: &FakeDiscord, data: &Path, log_filter: &str) -> Bot {
         let log = std::fs::OpenOptions::new().create(true).append(true).open(data.join("bot.log")).unwrap();
         let child = Command::new(doko_binary())
             .env("DOKO_DISCORD_TOKEN", &fake.config().token)
@@ -50,7 +55,7 @@ impl Bot {
             // the test plays at machine speed: no rate limits (bot/tests/bounds.rs has them)
             .env("DOKO_RATE_USER", "0")
             .env("DOKO_RATE_CHANNEL", "0")
-            .env("DOKO_LOG", "info,doko_discord=debug,serenity=warn")
+            .env("DOKO_LOG", log_filter)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::from(log))
@@ -466,7 +471,9 @@ async fn an_admin_kicks_aborts_and_ends_the_session_through_the_gateway() {
     let data = std::env::temp_dir().join(format!("doko-discord-mod-{}-{}", std::process::id(), fake.config().guild_id));
     let _ = std::fs::remove_dir_all(&data);
     std::fs::create_dir_all(&data).unwrap();
-    let _bot = Bot::start(&fake, &data);
+    // everything logged, also the libraries' wire traffic as far as the
+    // binary lets it through: no hand and no token may show up in it
+    let bot = Bot::start_logging(&fake, &data, "trace");
     fake.wait_ready(WAIT).await.unwrap_or_else(|e| panic!("{e:?}: {}", log(&data)));
     fake.wait_for("the commands registered", WAIT, |f| {
         (!f.guild_commands(f.config().guild_id).is_empty()).then_some(())
@@ -523,5 +530,12 @@ async fn an_admin_kicks_aborts_and_ends_the_session_through_the_gateway() {
     t.admin(0, "end-session", vec![]).await;
     said(&fake, channel, "alice ends the session; its score sheet is kept").await;
     assert!(fake.unknown_routes().is_empty(), "{:?}", fake.unknown_routes());
+    drop(bot);
+    let trace = std::fs::read_to_string(data.join("bot.log")).unwrap();
+    assert!(trace.lines().count() > 100, "the log at TRACE: {} lines", trace.lines().count());
+    for secret in [fake.config().token.as_str(), "doko:play", "Your hand", "♣", "♠", "♥", "♦"] {
+        let hit = trace.lines().find(|l| l.contains(secret));
+        assert!(hit.is_none(), "the log shows {secret:?}: {hit:?}");
+    }
     let _ = std::fs::remove_dir_all(&data);
 }
