@@ -34,5 +34,7 @@ pub use outbox::{
 };
 pub use render::{Audience, Kind, Message};
 pub use service::{Service, ServiceError};
-pub use store::{AnyStore, Commit, EmbeddedStore, Keep, MemoryStore, RedisStore, Store, StoreError, Stored};
+pub use store::{
+    AnyStore, Commit, EmbeddedStore, Keep, MemoryStore, RedisStore, Store, StoreError, Stored, create_private_dir,
+};
 pub use table::{CommandError, Event, Table};

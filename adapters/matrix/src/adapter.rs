@@ -195,7 +195,7 @@ async fn login(cfg: &MatrixConfig) -> Result<Client, AdapterError> {
     let store = cfg.data.join("store");
     let session_file = cfg.data.join("session.json");
     // the session (an access token) and the crypto stores: the bot's user only
-    doko_bot::store::create_private_dir(&cfg.data).map_err(|e| session_error(&cfg.data, e))?;
+    doko_bot::create_private_dir(&cfg.data).map_err(|e| session_error(&cfg.data, e))?;
     make_private(&cfg.data).map_err(|e| session_error(&cfg.data, e))?;
     let stored = match std::fs::read_to_string(&session_file) {
         Ok(text) => Some(serde_json::from_str::<MatrixSession>(&text).map_err(|e| session_error(&session_file, e))?),
@@ -250,7 +250,7 @@ async fn login(cfg: &MatrixConfig) -> Result<Client, AdapterError> {
 }
 
 async fn build(cfg: &MatrixConfig, store: &Path) -> Result<Client, AdapterError> {
-    doko_bot::store::create_private_dir(store).map_err(|e| session_error(store, e))?;
+    doko_bot::create_private_dir(store).map_err(|e| session_error(store, e))?;
     let client = Client::builder()
         .homeserver_url(&cfg.homeserver)
         .sqlite_store(store, cfg.store_passphrase.as_deref())
