@@ -33,8 +33,9 @@ pub use outbox::{
     Transport, TransportError, deliver,
 };
 pub use render::{Audience, Kind, Message};
-pub use service::{Service, ServiceError};
+pub use service::{Service, ServiceError, StoreHealth};
 pub use store::{
-    AnyStore, Commit, EmbeddedStore, Keep, MemoryStore, RedisStore, Store, StoreError, Stored, create_private_dir,
+    AnyStore, Commit, EmbeddedStore, FormatError, Keep, MemoryStore, Quarantined, RedisStore, STORE_FORMAT, Store,
+    StoreError, Stored, check_format, create_private_dir,
 };
 pub use table::{CommandError, Event, Table};

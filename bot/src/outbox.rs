@@ -61,6 +61,10 @@ pub struct Outbox {
     pub actor: Option<UserId>,
     /// The delivery had been handled before: nothing changed.
     pub duplicate: bool,
+    /// The table could not be reached (the store is away): nothing was
+    /// done, the person was told so, and the same delivery may be sent
+    /// again later (it is applied at most once).
+    pub unavailable: bool,
 }
 
 /// The one public message of a table, edited in place.
@@ -167,7 +171,16 @@ pub struct Choice {
 impl Outbox {
     /// An empty outbox for a channel.
     pub fn new(channel: ChannelId, lang: Lang) -> Outbox {
-        Outbox { channel, lang, table: None, notices: Vec::new(), private: Vec::new(), actor: None, duplicate: false }
+        Outbox {
+            channel,
+            lang,
+            table: None,
+            notices: Vec::new(),
+            private: Vec::new(),
+            actor: None,
+            duplicate: false,
+            unavailable: false,
+        }
     }
 
     /// Nothing to send.

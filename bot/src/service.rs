@@ -23,7 +23,7 @@ use crate::limits::{Admit, Limits, RateLimiter};
 use crate::outbox::{App, HandModel, Input, Notice, Outbox, Private, TableMessage};
 use crate::player;
 use crate::render::{self, Kind};
-use crate::store::{Commit, Keep, Store, StoreError};
+use crate::store::{Commit, Keep, Quarantined, STORE_FORMAT, Store, StoreError, Stored};
 use crate::table::{CommandError, Ctx, Event, Table};
 use crate::tr;
 
@@ -36,6 +36,10 @@ pub enum ServiceError {
     /// A stored table could not be read.
     #[error("stored table unreadable: {0}")]
     Corrupt(#[from] serde_json::Error),
+    /// The channel's stored table cannot be read: it is set aside for
+    /// inspection and the channel waits for an admin's `reset`.
+    #[error("the channel's stored table (version {}) cannot be read", .0.version)]
+    Damaged(Box<Damage>),
     /// Too many concurrent changes to one table.
     #[error("the table is too busy; try again")]
     Contention,
@@ -49,6 +53,74 @@ pub enum ServiceError {
     /// The rules work stopped unexpectedly (a bug).
     #[error("the command failed: {0}")]
     Failed(String),
+}
+
+/// What the service knows of its store: whether its last call was
+/// answered, since when, and the last failure. Every store call updates
+/// it; [`Service::check_store`] makes one when nothing else does, so a
+/// health endpoint (`/readyz`) can read it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoreHealth {
+    /// The last store call was answered.
+    pub up: bool,
+    /// Since when (ms since the Unix epoch, by the service's clock).
+    pub since_ms: u64,
+    /// Store calls that failed or timed out since the service started.
+    pub failures: u64,
+    /// The last failure (no stored content: a store error or "timeout").
+    pub last_error: Option<String>,
+}
+
+/// A stored table that cannot be read. Its reader's error may quote the
+/// stored state (a hand, a card), so it goes to the quarantine for the
+/// operator, never into a log or a channel: `Debug` and the log show only
+/// what kind of error it is and where.
+pub struct Damage {
+    /// The stored version.
+    pub version: u64,
+    /// Written by a newer doko (in a format this one does not know): not
+    /// damaged, so not set aside; a newer process reads it.
+    pub newer: bool,
+    /// The channel's language, if that much could be read.
+    pub lang: Option<Lang>,
+    /// It was set aside by this command (the channel is told once).
+    pub fresh: bool,
+    /// The error's kind and place (no content).
+    pub what: String,
+    error: String,
+    state: String,
+}
+
+impl std::fmt::Debug for Damage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Damage")
+            .field("version", &self.version)
+            .field("newer", &self.newer)
+            .field("what", &self.what)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A stored table read (a new one when none is stored), or the damage.
+fn read_stored(stored: Option<Stored>) -> Result<(Table, u64), ServiceError> {
+    let Some(s) = stored else { return Ok((Table::default(), 0)) };
+    match serde_json::from_str::<Table>(&s.json) {
+        Ok(t) => Ok((t, s.version)),
+        Err(e) => {
+            let probe = crate::table::stored_probe(&s.json);
+            let newer = probe.is_some_and(|(f, _)| f > STORE_FORMAT);
+            let what = format!("{:?} error at line {} column {}", e.classify(), e.line(), e.column());
+            Err(ServiceError::Damaged(Box::new(Damage {
+                version: s.version,
+                newer,
+                lang: probe.and_then(|(_, l)| l),
+                fresh: false,
+                what,
+                error: e.to_string(),
+                state: s.json,
+            })))
+        }
+    }
 }
 
 /// How often a change is tried again after a conflict, and how long the
@@ -218,6 +290,7 @@ pub struct Service<S: Store> {
     messages: crate::outbox::TableMessages,
     limits: Limits,
     limiter: RateLimiter,
+    health: Mutex<StoreHealth>,
 }
 
 impl<S: Store> Service<S> {
@@ -235,6 +308,44 @@ impl<S: Store> Service<S> {
             messages: Default::default(),
             limits: Limits::default(),
             limiter: RateLimiter::default(),
+            health: Mutex::new(StoreHealth { up: true, since_ms: base_ms, failures: 0, last_error: None }),
+        }
+    }
+
+    /// What the service knows of its store now.
+    pub fn store_health(&self) -> StoreHealth {
+        self.health.lock().expect("health lock").clone()
+    }
+
+    /// Asks the store one cheap question (its format) and returns what is
+    /// known of it then: the background check a platform runs every few
+    /// seconds, so an outage is noticed (and logged once) also when nobody
+    /// plays.
+    pub async fn check_store(&self) -> StoreHealth {
+        let _ = self.timed(self.store.format_version()).await;
+        self.store_health()
+    }
+
+    /// Notes a store call's outcome; a change is logged once.
+    fn note_store(&self, failure: Option<String>) {
+        let now = self.now_ms();
+        let mut h = self.health.lock().expect("health lock");
+        match failure {
+            None if !h.up => {
+                tracing::info!(down_ms = now.saturating_sub(h.since_ms), "the store answers again");
+                h.up = true;
+                h.since_ms = now;
+            }
+            None => {}
+            Some(e) => {
+                if h.up {
+                    tracing::warn!(error = %e, "the store does not answer; commands are told the table is unavailable");
+                    h.up = false;
+                    h.since_ms = now;
+                }
+                h.failures += 1;
+                h.last_error = Some(e);
+            }
         }
     }
 
@@ -294,18 +405,99 @@ impl<S: Store> Service<S> {
     /// The channel's table as stored (a new one if none) and its version,
     /// for inspection (tests, benchmarks); adapters never see it.
     pub async fn table(&self, ch: &ChannelId) -> Result<(Table, u64), ServiceError> {
-        Ok(match self.store.load(ch).await? {
-            Some(s) => (serde_json::from_str(&s.json)?, s.version),
-            None => (Table::default(), 0),
-        })
+        match read_stored(self.timed(self.store.load(ch)).await?) {
+            Err(ServiceError::Damaged(d)) => Err(ServiceError::Damaged(self.set_aside(ch, d).await)),
+            r => r,
+        }
+    }
+
+    /// Sets a damaged table aside (once per version; not one written by a
+    /// newer doko), and logs it without its content.
+    async fn set_aside(&self, ch: &ChannelId, mut d: Box<Damage>) -> Box<Damage> {
+        if d.newer {
+            tracing::warn!(channel = %ch, version = d.version, "the table was stored by a newer doko; update this process");
+            return d;
+        }
+        let q = Quarantined {
+            channel: ch.key(),
+            version: d.version,
+            at_ms: self.now_ms(),
+            error: std::mem::take(&mut d.error),
+            state: std::mem::take(&mut d.state),
+        };
+        match self.timed(self.store.quarantine(&q)).await {
+            Ok(true) => {
+                d.fresh = true;
+                tracing::error!(channel = %ch, version = d.version, what = %d.what,
+                    "a stored table cannot be read: set aside (doko store inspect), the channel waits for an admin's reset");
+            }
+            Ok(false) => {
+                tracing::debug!(channel = %ch, version = d.version, "a stored table cannot be read (set aside before)")
+            }
+            Err(e) => {
+                tracing::warn!(channel = %ch, version = d.version, error = %e, "a damaged table could not be set aside")
+            }
+        }
+        d
+    }
+
+    /// Answers a command at a channel whose table cannot be read: an
+    /// admin's `reset` starts the table afresh (the damaged one stays set
+    /// aside); anything else is told what happened and what to do.
+    async fn on_damage(&self, ch: &ChannelId, actor: &Actor, d: Box<Damage>, reset: bool) -> Outbox {
+        let lang = d.lang.unwrap_or_default();
+        let id = format!("{}@{}", ch.key(), d.version);
+        let mut out = Outbox::new(ch.clone(), lang);
+        out.actor = Some(actor.user.clone());
+        let tell = |out: &mut Outbox, text: String, public: bool| {
+            if public {
+                out.notices.push(Notice { kind: Kind::Error, text: text.clone(), mention: None });
+            }
+            out.private.push(Private {
+                to: actor.user.clone(),
+                kind: Kind::Error,
+                text,
+                hand: None,
+                confidential: false,
+                dm: false,
+            });
+        };
+        if d.newer {
+            tell(&mut out, tr!(lang, "table-newer"), false);
+            return out;
+        }
+        if reset && actor.admin && !actor.direct {
+            let fresh = Table::with_lang(lang);
+            let json = match serde_json::to_string(&fresh) {
+                Ok(j) => j,
+                Err(_) => return unavailable(ch, &actor.user),
+            };
+            return match self.timed(self.store.commit_kept(ch, d.version, &json, &[], Keep::default())).await {
+                Ok(Commit::Done(_)) => {
+                    tracing::info!(channel = %ch, version = d.version, "a damaged table was replaced by a new one");
+                    out.notices.push(Notice {
+                        kind: Kind::Events,
+                        text: tr!(lang, "table-damaged-reset", id = id),
+                        mention: None,
+                    });
+                    out
+                }
+                // changed meanwhile (another admin's reset): say it again
+                Ok(Commit::Conflict) | Err(_) => unavailable(ch, &actor.user),
+            };
+        }
+        tell(&mut out, tr!(lang, "table-damaged", id = id), d.fresh);
+        out
     }
 
     /// A store call, given at most [`STORE_TIMEOUT`].
     async fn timed<T>(&self, call: impl Future<Output = Result<T, StoreError>>) -> Result<T, ServiceError> {
-        match tokio::time::timeout(STORE_TIMEOUT, call).await {
-            Ok(r) => Ok(r?),
+        let r = match tokio::time::timeout(STORE_TIMEOUT, call).await {
+            Ok(r) => r.map_err(ServiceError::from),
             Err(_) => Err(ServiceError::Timeout),
-        }
+        };
+        self.note_store(r.as_ref().err().map(|e| e.to_string()));
+        r
     }
 
     /// The one way a table changes: load it, let `work` change it (on the
@@ -367,10 +559,7 @@ impl<S: Store> Service<S> {
             let span = tracing::Span::current();
             let step = tokio::task::spawn_blocking(move || -> Result<_, ServiceError> {
                 let _span = span.enter();
-                let mut table: Table = match stored {
-                    Some(s) => serde_json::from_str(&s.json)?,
-                    None => Table::default(),
-                };
+                let (mut table, _) = read_stored(stored)?;
                 let mut seeds = Rng::new(seed);
                 let mut next = move || seeds.next_u64();
                 let mut ctx = Ctx { seed: &mut next, new_records: Vec::new() };
@@ -385,7 +574,11 @@ impl<S: Store> Service<S> {
             })
             .await
             .map_err(|e| ServiceError::Failed(e.to_string()))?;
-            let (table, result, json, records, keep) = step?;
+            let (table, result, json, records, keep) = match step {
+                Ok(step) => step,
+                Err(ServiceError::Damaged(d)) => return Err(ServiceError::Damaged(self.set_aside(ch, d).await)),
+                Err(e) => return Err(e),
+            };
             let Some(json) = json else { return Ok((table, result)) };
             match self.timed(self.store.commit_kept(ch, version, &json, &records, keep)).await {
                 Ok(Commit::Done(_)) => return Ok((table, result)),
@@ -672,7 +865,7 @@ impl<S: Store> Service<S> {
             Command::Rules(RulesCmd::Show) => out.notices.push(notice(Kind::Rules, render::rules(t))),
             Command::Record(n) => {
                 let n = n.unwrap_or(t.records());
-                let text = match self.store.record(ch, n).await? {
+                let text = match self.timed(self.store.record(ch, n)).await? {
                     Some(r) => r,
                     None => tr!(l, "no-such-record"),
                 };
@@ -812,6 +1005,7 @@ fn hand_private(t: &Table, ch: &ChannelId, to: &UserId) -> Option<Private> {
 fn unavailable(ch: &ChannelId, to: &UserId) -> Outbox {
     let mut out = Outbox::new(ch.clone(), Lang::default());
     out.actor = Some(to.clone());
+    out.unavailable = true;
     out.private.push(Private {
         to: to.clone(),
         kind: Kind::Error,
@@ -826,20 +1020,33 @@ fn unavailable(ch: &ChannelId, to: &UserId) -> Outbox {
 #[async_trait]
 impl<S: Store> App for Service<S> {
     async fn handle(&self, ch: &ChannelId, actor: &Actor, input: Input, delivery: Option<&str>) -> Outbox {
+        let reset = match &input {
+            Input::Text(text) => matches!(command::parse(text), Ok(Command::Reset)),
+            Input::Command(cmd) => matches!(cmd, Command::Reset),
+            Input::Clicked { .. } => false,
+        };
         let r = match input {
             Input::Text(text) => self.handle_delivery_opt(ch, actor, &text, delivery).await,
             Input::Command(cmd) => self.execute_delivery(ch, actor, cmd, delivery).await,
             Input::Clicked { command, stamp } => self.execute_stamped(ch, actor, command, delivery, Some(&stamp)).await,
         };
-        r.unwrap_or_else(|e| {
-            tracing::error!(error = %e, channel = %ch, "a command could not be run");
-            unavailable(ch, &actor.user)
-        })
+        match r {
+            Ok(out) => out,
+            Err(ServiceError::Damaged(d)) => self.on_damage(ch, actor, d, reset).await,
+            Err(e) => {
+                tracing::error!(error = %e, channel = %ch, "a command could not be run");
+                unavailable(ch, &actor.user)
+            }
+        }
     }
 
     async fn tick(&self, ch: &ChannelId) -> Outbox {
         Service::tick(self, ch).await.unwrap_or_else(|e| {
-            tracing::warn!(error = %e, channel = %ch, "turn timer failed");
+            match e {
+                // said once when it was set aside
+                ServiceError::Damaged(_) => tracing::debug!(error = %e, channel = %ch, "turn timer: table damaged"),
+                e => tracing::warn!(error = %e, channel = %ch, "turn timer failed"),
+            }
             Outbox::new(ch.clone(), Lang::default())
         })
     }
@@ -861,10 +1068,14 @@ impl<S: Store> App for Service<S> {
     }
 
     async fn open_with_computers(&self, ch: &ChannelId, actor: &Actor) -> Outbox {
-        self.open_with_computers_checked(ch, actor).await.unwrap_or_else(|e| {
-            tracing::error!(error = %e, channel = %ch, "opening the table failed");
-            unavailable(ch, &actor.user)
-        })
+        match self.open_with_computers_checked(ch, actor).await {
+            Ok(out) => out,
+            Err(ServiceError::Damaged(d)) => self.on_damage(ch, actor, d, false).await,
+            Err(e) => {
+                tracing::error!(error = %e, channel = %ch, "opening the table failed");
+                unavailable(ch, &actor.user)
+            }
+        }
     }
 
     async fn unreachable(&self, ch: &ChannelId, user: &UserId) -> bool {

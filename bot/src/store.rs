@@ -115,6 +115,88 @@ pub trait Store: Send + Sync + 'static {
     /// Every channel with a stored table (for the turn clock after a
     /// restart; a full scan, so not for every tick).
     fn channels(&self) -> impl Future<Output = Result<Vec<ChannelId>, StoreError>> + Send;
+
+    /// Sets a copy of a stored table that cannot be read aside for
+    /// inspection (`doko store inspect`), once per channel and version:
+    /// true when it was set aside now, false when it already was. The
+    /// table itself stays where it is until an admin's `reset` replaces it.
+    fn quarantine(&self, q: &Quarantined) -> impl Future<Output = Result<bool, StoreError>> + Send;
+
+    /// Every table set aside, oldest first per channel.
+    fn quarantined(&self) -> impl Future<Output = Result<Vec<Quarantined>, StoreError>> + Send;
+
+    /// The format the store's contents are written in ([`STORE_FORMAT`]);
+    /// `None` when it was never written down (a new store, or one written
+    /// before the format was).
+    fn format_version(&self) -> impl Future<Output = Result<Option<u32>, StoreError>> + Send;
+
+    /// Writes the store's format down.
+    fn set_format_version(&self, v: u32) -> impl Future<Output = Result<(), StoreError>> + Send;
+}
+
+/// The format this build writes tables, records and statistics in. A
+/// store says which format it holds ([`Store::format_version`]); a build
+/// meeting a newer one refuses to start ([`check_format`]) rather than
+/// misread it, and one meeting an older one migrates it first (format 1 is
+/// the first: there is nothing older to migrate).
+pub const STORE_FORMAT: u32 = 1;
+
+/// Why a store cannot be used by this build.
+#[derive(Debug, thiserror::Error)]
+pub enum FormatError {
+    /// The store was written by a newer doko.
+    #[error(
+        "the store holds format {found}, written by a newer doko; this doko reads format {STORE_FORMAT} and stops \
+         rather than misread it: run the newer doko, or restore a backup made for this one"
+    )]
+    Newer {
+        /// The store's format.
+        found: u32,
+    },
+    /// The store's format could not be read or written.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// Checks (and, for a store that never wrote it down, writes) the store's
+/// format before the bot serves anything: a store in a newer format than
+/// [`STORE_FORMAT`] is refused, so an older build never corrupts what a
+/// newer one wrote.
+pub async fn check_format<S: Store>(store: &S) -> Result<u32, FormatError> {
+    match store.format_version().await? {
+        Some(found) if found > STORE_FORMAT => Err(FormatError::Newer { found }),
+        Some(found) if found == STORE_FORMAT => Ok(found),
+        // older (none yet exists) or never written: what it holds was
+        // written in format 1, the first
+        _ => {
+            store.set_format_version(STORE_FORMAT).await?;
+            Ok(STORE_FORMAT)
+        }
+    }
+}
+
+/// A stored table that could not be read, set aside with why.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Quarantined {
+    /// The channel's key (`platform:id`).
+    pub channel: String,
+    /// The table's version when it was set aside.
+    pub version: u64,
+    /// When (milliseconds since the Unix epoch).
+    pub at_ms: u64,
+    /// Why it could not be read (the reader's full error: it may quote the
+    /// stored state, so it is shown to the store's operator only, never in
+    /// a channel or a log).
+    pub error: String,
+    /// The stored table as it was.
+    pub state: String,
+}
+
+impl Quarantined {
+    /// How the channel and an operator name it: `CHANNEL@VERSION`.
+    pub fn id(&self) -> String {
+        format!("{}@{}", self.channel, self.version)
+    }
 }
 
 // ---------------------------------------------------------------- memory
@@ -126,6 +208,8 @@ type MemoryEntry = (Stored, Vec<String>, u32);
 #[derive(Clone, Default)]
 pub struct MemoryStore {
     inner: Arc<Mutex<HashMap<String, MemoryEntry>>>,
+    aside: Arc<Mutex<Vec<Quarantined>>>,
+    format: Arc<Mutex<Option<u32>>>,
 }
 
 impl Store for MemoryStore {
@@ -175,12 +259,38 @@ impl Store for MemoryStore {
     async fn channels(&self) -> Result<Vec<ChannelId>, StoreError> {
         Ok(self.inner.lock().expect("lock").keys().filter_map(|k| ChannelId::from_key(k)).collect())
     }
+
+    async fn quarantine(&self, q: &Quarantined) -> Result<bool, StoreError> {
+        let mut aside = self.aside.lock().expect("lock");
+        if aside.iter().any(|a| a.channel == q.channel && a.version == q.version) {
+            return Ok(false);
+        }
+        aside.push(q.clone());
+        Ok(true)
+    }
+
+    async fn quarantined(&self) -> Result<Vec<Quarantined>, StoreError> {
+        Ok(self.aside.lock().expect("lock").clone())
+    }
+
+    async fn format_version(&self) -> Result<Option<u32>, StoreError> {
+        Ok(*self.format.lock().expect("lock"))
+    }
+
+    async fn set_format_version(&self, v: u32) -> Result<(), StoreError> {
+        *self.format.lock().expect("lock") = Some(v);
+        Ok(())
+    }
 }
 
 // ---------------------------------------------------------------- embedded
 
 const TABLES: redb::TableDefinition<&str, (u64, &str)> = redb::TableDefinition::new("tables");
 const RECORDS: redb::TableDefinition<(&str, u32), &str> = redb::TableDefinition::new("records");
+/// Tables set aside: (channel, version) → [`Quarantined`] as JSON.
+const QUARANTINE: redb::TableDefinition<(&str, u64), &str> = redb::TableDefinition::new("quarantine");
+/// The store's own facts: `format` → [`STORE_FORMAT`] it was written in.
+const META: redb::TableDefinition<&str, u64> = redb::TableDefinition::new("meta");
 
 /// The embedded store: one redb file. redb is a pure-Rust, ACID,
 /// crash-safe key-value store (copy-on-write B-trees, every commit durable
@@ -204,6 +314,8 @@ impl EmbeddedStore {
         let tx = db.begin_write()?;
         tx.open_table(TABLES)?;
         tx.open_table(RECORDS)?;
+        tx.open_table(QUARANTINE)?;
+        tx.open_table(META)?;
         tx.commit()?;
         Ok(EmbeddedStore { db: Arc::new(db) })
     }
@@ -348,6 +460,58 @@ impl Store for EmbeddedStore {
         })
         .await
     }
+
+    async fn quarantine(&self, q: &Quarantined) -> Result<bool, StoreError> {
+        let json = serde_json::to_string(q).map_err(|e| StoreError::Corrupt(e.to_string()))?;
+        let (key, version) = (q.channel.clone(), q.version);
+        self.blocking(move |db| {
+            let tx = db.begin_write()?;
+            let new = {
+                let mut t = tx.open_table(QUARANTINE)?;
+                let new = t.get((key.as_str(), version))?.is_none();
+                if new {
+                    t.insert((key.as_str(), version), json.as_str())?;
+                }
+                new
+            };
+            tx.commit()?;
+            Ok(new)
+        })
+        .await
+    }
+
+    async fn quarantined(&self) -> Result<Vec<Quarantined>, StoreError> {
+        self.blocking(move |db| {
+            let tx = db.begin_read()?;
+            let t = tx.open_table(QUARANTINE)?;
+            let mut out = Vec::new();
+            for entry in t.iter()? {
+                let (_, v) = entry?;
+                out.push(serde_json::from_str(v.value()).map_err(|e| StoreError::Corrupt(e.to_string()))?);
+            }
+            Ok(out)
+        })
+        .await
+    }
+
+    async fn format_version(&self) -> Result<Option<u32>, StoreError> {
+        self.blocking(move |db| {
+            let tx = db.begin_read()?;
+            let t = tx.open_table(META)?;
+            Ok(t.get("format")?.map(|v| v.value() as u32))
+        })
+        .await
+    }
+
+    async fn set_format_version(&self, v: u32) -> Result<(), StoreError> {
+        self.blocking(move |db| {
+            let tx = db.begin_write()?;
+            tx.open_table(META)?.insert("format", u64::from(v))?;
+            tx.commit()?;
+            Ok(())
+        })
+        .await
+    }
 }
 
 // ---------------------------------------------------------------- redis
@@ -471,7 +635,41 @@ impl RedisStore {
         let tag = ch.key();
         (format!("doko:{{{tag}}}:table"), format!("doko:{{{tag}}}:records"))
     }
+
+    /// The hash of a channel's tables set aside (version → JSON), in the
+    /// table's slot.
+    fn quarantine_key(channel: &str) -> String {
+        format!("doko:{{{channel}}}:quarantine")
+    }
+
+    /// Every key matching `pattern` (SCAN, so the server is never blocked).
+    async fn scan_keys(&self, pattern: &str) -> Result<Vec<String>, StoreError> {
+        let mut c = self.conn.clone();
+        let mut out = Vec::new();
+        let mut cursor: u64 = 0;
+        loop {
+            let (next, keys): (u64, Vec<String>) = redis::cmd("SCAN")
+                .arg(cursor)
+                .arg("MATCH")
+                .arg(pattern)
+                .arg("COUNT")
+                .arg(1000)
+                .query_async(&mut c)
+                .await?;
+            out.extend(keys);
+            if next == 0 {
+                break;
+            }
+            cursor = next;
+        }
+        out.sort();
+        out.dedup();
+        Ok(out)
+    }
 }
+
+/// The key holding the store's format ([`STORE_FORMAT`]).
+const REDIS_FORMAT_KEY: &str = "doko:format";
 
 impl Store for RedisStore {
     async fn load(&self, ch: &ChannelId) -> Result<Option<Stored>, StoreError> {
@@ -526,30 +724,52 @@ impl Store for RedisStore {
     }
 
     async fn channels(&self) -> Result<Vec<ChannelId>, StoreError> {
-        let mut c = self.conn.clone();
-        let mut out = Vec::new();
-        let mut cursor: u64 = 0;
-        loop {
-            let (next, keys): (u64, Vec<String>) = redis::cmd("SCAN")
-                .arg(cursor)
-                .arg("MATCH")
-                .arg("doko:{*}:table")
-                .arg("COUNT")
-                .arg(1000)
-                .query_async(&mut c)
-                .await?;
-            out.extend(keys.iter().filter_map(|k| {
-                let tag = k.strip_prefix("doko:{")?.strip_suffix("}:table")?;
-                ChannelId::from_key(tag)
-            }));
-            if next == 0 {
-                break;
-            }
-            cursor = next;
-        }
+        let keys = self.scan_keys("doko:{*}:table").await?;
+        let mut out: Vec<ChannelId> = keys
+            .iter()
+            .filter_map(|k| ChannelId::from_key(k.strip_prefix("doko:{")?.strip_suffix("}:table")?))
+            .collect();
         out.sort();
         out.dedup();
         Ok(out)
+    }
+
+    async fn quarantine(&self, q: &Quarantined) -> Result<bool, StoreError> {
+        let json = serde_json::to_string(q).map_err(|e| StoreError::Corrupt(e.to_string()))?;
+        let mut c = self.conn.clone();
+        let new: bool = redis::cmd("HSETNX")
+            .arg(RedisStore::quarantine_key(&q.channel))
+            .arg(q.version)
+            .arg(json)
+            .query_async(&mut c)
+            .await?;
+        Ok(new)
+    }
+
+    async fn quarantined(&self) -> Result<Vec<Quarantined>, StoreError> {
+        let mut out = Vec::new();
+        for key in self.scan_keys("doko:{*}:quarantine").await? {
+            let mut c = self.conn.clone();
+            let all: Vec<(u64, String)> = redis::cmd("HGETALL").arg(&key).query_async(&mut c).await?;
+            let mut here = all
+                .iter()
+                .map(|(_, v)| serde_json::from_str(v).map_err(|e| StoreError::Corrupt(e.to_string())))
+                .collect::<Result<Vec<Quarantined>, _>>()?;
+            here.sort_by_key(|q| q.version);
+            out.extend(here);
+        }
+        Ok(out)
+    }
+
+    async fn format_version(&self) -> Result<Option<u32>, StoreError> {
+        let mut c = self.conn.clone();
+        Ok(redis::cmd("GET").arg(REDIS_FORMAT_KEY).query_async(&mut c).await?)
+    }
+
+    async fn set_format_version(&self, v: u32) -> Result<(), StoreError> {
+        let mut c = self.conn.clone();
+        let () = redis::cmd("SET").arg(REDIS_FORMAT_KEY).arg(v).query_async(&mut c).await?;
+        Ok(())
     }
 }
 
@@ -611,6 +831,34 @@ impl Store for AnyStore {
             AnyStore::Embedded(s) => s.channels().await,
             AnyStore::Redis(s) => s.channels().await,
             AnyStore::Memory(s) => s.channels().await,
+        }
+    }
+    async fn quarantine(&self, q: &Quarantined) -> Result<bool, StoreError> {
+        match self {
+            AnyStore::Embedded(s) => s.quarantine(q).await,
+            AnyStore::Redis(s) => s.quarantine(q).await,
+            AnyStore::Memory(s) => s.quarantine(q).await,
+        }
+    }
+    async fn quarantined(&self) -> Result<Vec<Quarantined>, StoreError> {
+        match self {
+            AnyStore::Embedded(s) => s.quarantined().await,
+            AnyStore::Redis(s) => s.quarantined().await,
+            AnyStore::Memory(s) => s.quarantined().await,
+        }
+    }
+    async fn format_version(&self) -> Result<Option<u32>, StoreError> {
+        match self {
+            AnyStore::Embedded(s) => s.format_version().await,
+            AnyStore::Redis(s) => s.format_version().await,
+            AnyStore::Memory(s) => s.format_version().await,
+        }
+    }
+    async fn set_format_version(&self, v: u32) -> Result<(), StoreError> {
+        match self {
+            AnyStore::Embedded(s) => s.set_format_version(v).await,
+            AnyStore::Redis(s) => s.set_format_version(v).await,
+            AnyStore::Memory(s) => s.set_format_version(v).await,
         }
     }
 }

@@ -102,6 +102,22 @@ impl Store for Counting {
     async fn channels(&self) -> Result<Vec<ChannelId>, doko_bot::StoreError> {
         self.inner.channels().await
     }
+
+    async fn quarantine(&self, q: &doko_bot::Quarantined) -> Result<bool, doko_bot::StoreError> {
+        self.inner.quarantine(q).await
+    }
+
+    async fn quarantined(&self) -> Result<Vec<doko_bot::Quarantined>, doko_bot::StoreError> {
+        self.inner.quarantined().await
+    }
+
+    async fn format_version(&self) -> Result<Option<u32>, doko_bot::StoreError> {
+        self.inner.format_version().await
+    }
+
+    async fn set_format_version(&self, v: u32) -> Result<(), doko_bot::StoreError> {
+        self.inner.set_format_version(v).await
+    }
 }
 
 use doko_bot::Store;

@@ -216,6 +216,30 @@ impl Store for Faulty {
     async fn channels(&self) -> Result<Vec<ChannelId>, StoreError> {
         self.inner.channels().await
     }
+
+    async fn quarantine(&self, q: &doko_bot::Quarantined) -> Result<bool, StoreError> {
+        self.inner.quarantine(q).await
+    }
+
+    async fn quarantined(&self) -> Result<Vec<doko_bot::Quarantined>, StoreError> {
+        self.inner.quarantined().await
+    }
+
+    async fn format_version(&self) -> Result<Option<u32>, StoreError> {
+        // a read, faulted as loads are (the service's health check)
+        match self.draw(false) {
+            Fault::Fail => Err(injected()),
+            Fault::Delay(d) => {
+                tokio::time::sleep(d).await;
+                self.inner.format_version().await
+            }
+            _ => self.inner.format_version().await,
+        }
+    }
+
+    async fn set_format_version(&self, v: u32) -> Result<(), StoreError> {
+        self.inner.set_format_version(v).await
+    }
 }
 
 // ---------------------------------------------------------------- helpers
@@ -859,4 +883,37 @@ fn random_commands_on_a_faulty_store_apply_each_delivery_once() {
         f.applied_twice,
         f.lost
     );
+}
+
+/// The service knows whether its store answers: a failed or timed-out call
+/// marks it down (once, with the error), the next answered one up again;
+/// the background check asks when nobody plays.
+#[tokio::test(start_paused = true)]
+async fn the_store_health_follows_the_store() {
+    let store = Faulty::script(&[], Fault::None);
+    let svc = Service::new(store.clone(), 1);
+    let h = svc.check_store().await;
+    assert!(h.up && h.failures == 0 && h.last_error.is_none(), "{h:?}");
+    let loads =
+        |f: &[Fault]| Plan::Script { loads: f.iter().copied().collect(), commits: VecDeque::new(), then: Fault::None };
+    store.set(loads(&[Fault::Fail, Fault::Delay(LONG)]));
+    let down = svc.check_store().await;
+    assert!(!down.up && down.failures == 1, "{down:?}");
+    assert!(down.last_error.as_deref().is_some_and(|e| e.contains("injected fault")), "{down:?}");
+    tokio::time::advance(Duration::from_secs(5)).await;
+    let still = svc.check_store().await;
+    assert!(!still.up && still.failures == 2, "{still:?}");
+    assert_eq!(still.since_ms, down.since_ms, "down since the first failure");
+    assert_eq!(still.last_error.as_deref(), Some("the store did not answer in time"));
+    tokio::time::advance(Duration::from_secs(5)).await;
+    let up = svc.check_store().await;
+    assert!(up.up && up.failures == 2 && up.since_ms > still.since_ms, "{up:?}");
+    // a command's calls count too
+    store.set(loads(&[Fault::Fail]));
+    let ch = ChannelId::new(Platform::Terminal, "health");
+    let ann = Actor::new(UserId::new(Platform::Terminal, "ann"), "Ann", false);
+    let out = App::handle(&svc, &ch, &ann, Input::Command(Command::Join), Some("j")).await;
+    assert!(!out.unavailable, "the load is tried again: {out:?}");
+    let h = svc.store_health();
+    assert!(h.up && h.failures == 3, "{h:?}");
 }

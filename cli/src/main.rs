@@ -105,6 +105,26 @@ enum Cmd {
     },
     /// Play at a table in this terminal (the default).
     Play,
+    /// Look into the store (the embedded file, or Redis with --redis).
+    Store {
+        #[command(subcommand)]
+        cmd: StoreCmd,
+    },
+}
+
+#[derive(Subcommand)]
+enum StoreCmd {
+    /// List the tables set aside because they could not be read (each
+    /// `CHANNEL@VERSION`, when, and the reader's error); with an id, that
+    /// one, and with --state its stored state too. The error and the state
+    /// may show players' cards: they are for the store's operator.
+    Inspect {
+        /// One table set aside (`CHANNEL@VERSION`, as the channel was told).
+        id: Option<String>,
+        /// Print the stored state as well (JSON).
+        #[arg(long)]
+        state: bool,
+    },
 }
 
 /// The largest record `doko replay` reads: 16 MiB. A record of a whole
@@ -210,7 +230,15 @@ fn data_dir(cli: &Cli) -> PathBuf {
         .unwrap_or_else(|| PathBuf::from(".doko"))
 }
 
+/// The store, its format checked ([`doko_bot::check_format`]): a store
+/// written by a newer doko is refused before anything is served.
 async fn store(cli: &Cli) -> anyhow::Result<AnyStore> {
+    let s = open_store(cli).await?;
+    doko_bot::check_format(&s).await.context("checking the store's format")?;
+    Ok(s)
+}
+
+async fn open_store(cli: &Cli) -> anyhow::Result<AnyStore> {
     let redis = cli.redis.clone().or_else(|| std::env::var("DOKO_REDIS_URL").ok()).filter(|s| !s.is_empty());
     if let Some(url) = redis {
         // tables with a session in progress or statistics never expire;
@@ -240,6 +268,14 @@ async fn play(cli: &Cli) -> anyhow::Result<()> {
     let service =
         std::sync::Arc::new(Service::new(store(cli).await?, entropy()).with_strong(strong).with_limits(limits));
     let app: std::sync::Arc<dyn doko_bot::App> = service.clone();
+    // the store's health, also when nobody plays (logged when it changes)
+    let health = service.clone();
+    tokio::spawn(async move {
+        loop {
+            tokio::time::sleep(std::time::Duration::from_secs(5)).await;
+            health.check_store().await;
+        }
+    });
     if discord.is_some() || matrix.is_some() {
         let mut platforms = tokio::task::JoinSet::new();
         if let Some(discord) = discord {
@@ -263,6 +299,50 @@ async fn play(cli: &Cli) -> anyhow::Result<()> {
     let stdin = tokio::io::BufReader::new(tokio::io::stdin());
     let name = cli.name.clone().unwrap_or_else(login_name);
     doko_terminal::run(&*app, stdin, tokio::io::stdout(), &name).await
+}
+
+/// `doko store inspect`: what was set aside, for the operator.
+async fn inspect(cli: &Cli, id: Option<&str>, state: bool) -> anyhow::Result<()> {
+    use doko_bot::Store;
+    let s = open_store(cli).await?;
+    let all = s.quarantined().await.context("reading the tables set aside")?;
+    let chosen: Vec<_> = all.iter().filter(|q| id.is_none_or(|id| q.id() == id)).collect();
+    if let Some(id) = id
+        && chosen.is_empty()
+    {
+        anyhow::bail!("no table set aside as {id} ({} set aside in all)", all.len());
+    }
+    if id.is_none() {
+        println!("{} table(s) set aside", all.len());
+    }
+    for q in chosen {
+        println!("{}  set aside {}", q.id(), utc(q.at_ms));
+        println!("  error: {}", q.error);
+        if state || id.is_some() {
+            println!("  state ({} bytes):", q.state.len());
+            if state {
+                println!("{}", q.state);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A time as `YYYY-MM-DD HH:MM:SS UTC` (days to a civil date as in
+/// Howard Hinnant's `civil_from_days`).
+fn utc(ms: u64) -> String {
+    let secs = ms / 1000;
+    let (days, rem) = ((secs / 86_400) as i64, secs % 86_400);
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}-{m:02}-{d:02} {:02}:{:02}:{:02} UTC", rem / 3600, rem / 60 % 60, rem % 60)
 }
 
 /// The bounds: rate limits for a bot among strangers (none at the
@@ -356,6 +436,16 @@ fn main() -> ExitCode {
                 all.illegal
             );
             ExitCode::SUCCESS
+        }
+        Some(Cmd::Store { cmd: StoreCmd::Inspect { id, state } }) => {
+            let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("tokio runtime");
+            match rt.block_on(inspect(&cli, id.as_deref(), *state)) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("doko: {e:#}");
+                    ExitCode::FAILURE
+                }
+            }
         }
         Some(Cmd::Play) | None => {
             use tracing_subscriber::Layer;
@@ -488,6 +578,13 @@ mod tests {
         });
         let text = String::from_utf8(buf.0.lock().unwrap().clone()).unwrap();
         text.lines().map(|l| l.trim().to_string()).collect()
+    }
+
+    #[test]
+    fn times_read_as_utc() {
+        assert_eq!(utc(0), "1970-01-01 00:00:00 UTC");
+        assert_eq!(utc(951_782_400_000), "2000-02-29 00:00:00 UTC");
+        assert_eq!(utc(1_795_616_522_999), "2026-11-25 14:22:02 UTC");
     }
 
     #[test]

@@ -334,6 +334,22 @@ impl doko_bot::Store for SlowStore {
     async fn channels(&self) -> Result<Vec<doko_bot::ChannelId>, doko_bot::StoreError> {
         self.0.channels().await
     }
+
+    async fn quarantine(&self, q: &doko_bot::Quarantined) -> Result<bool, doko_bot::StoreError> {
+        self.0.quarantine(q).await
+    }
+
+    async fn quarantined(&self) -> Result<Vec<doko_bot::Quarantined>, doko_bot::StoreError> {
+        self.0.quarantined().await
+    }
+
+    async fn format_version(&self) -> Result<Option<u32>, doko_bot::StoreError> {
+        self.0.format_version().await
+    }
+
+    async fn set_format_version(&self, v: u32) -> Result<(), doko_bot::StoreError> {
+        self.0.set_format_version(v).await
+    }
 }
 
 #[tokio::test]

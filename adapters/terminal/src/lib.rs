@@ -103,6 +103,38 @@ async fn read_line_bounded<R: AsyncBufRead + Unpin>(input: &mut R, max: usize) -
     Ok(Some(String::from_utf8_lossy(&kept).into_owned()))
 }
 
+/// The longest pause between two tries while the table cannot be reached.
+const RETRY_MAX: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// Runs `attempt` until the table can be reached: while the store is away
+/// the terminal says so once, waits (1 s, doubling up to [`RETRY_MAX`])
+/// and tries again, rather than give up on what was typed.
+async fn until_available<W, F, Fut>(term: &Terminal<W>, mut attempt: F) -> Result<doko_bot::Outbox, TransportError>
+where
+    W: AsyncWrite + Unpin + Send,
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = doko_bot::Outbox>,
+{
+    let mut pause = std::time::Duration::from_secs(1);
+    let mut told = false;
+    loop {
+        let out = attempt().await;
+        if !out.unavailable {
+            if told {
+                term.public(&tr!(out.lang, "terminal-store-back")).await?;
+            }
+            return Ok(out);
+        }
+        if !told {
+            tracing::warn!("the table cannot be reached; waiting for the store");
+            term.public(&format!("{} {}", doko_bot::render::unavailable(), tr!(out.lang, "terminal-waiting"))).await?;
+            told = true;
+        }
+        tokio::time::sleep(pause).await;
+        pause = (pause * 2).min(RETRY_MAX);
+    }
+}
+
 /// Runs the terminal table until end of input or `quit`.
 pub async fn run<R, W>(app: &dyn App, input: R, out: W, name: &str) -> anyhow::Result<()>
 where
@@ -116,7 +148,7 @@ where
     // the table's language once it has one (a new table speaks English)
     let lang = app.seated(&ch, &me.user).await.unwrap_or_default();
     term.write(&format!("{}\n", tr!(lang, "terminal-welcome"))).await?;
-    let first = app.open_with_computers(&ch, &me).await;
+    let first = until_available(&term, || app.open_with_computers(&ch, &me)).await?;
     deliver(app, &term, &first).await;
     term.write("> ").await?;
     let mut input = input;
@@ -134,7 +166,9 @@ where
         }
         n += 1;
         let delivery = format!("terminal:{run_id}:{n}");
-        let out = app.handle(&ch, &me, Input::Text(line.to_string()), Some(&delivery)).await;
+        // the same delivery id on every try: applied at most once
+        let out =
+            until_available(&term, || app.handle(&ch, &me, Input::Text(line.to_string()), Some(&delivery))).await?;
         deliver(app, &term, &out).await;
         term.write("> ").await?;
     }

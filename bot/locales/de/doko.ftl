@@ -306,6 +306,9 @@ already-done = schon erledigt
 unreachable = Ich kann dir keine privaten Nachrichten schicken (Direktnachrichten geschlossen oder kein Direktraum); mit blatt siehst du deine Karten.
 unavailable = Der Tisch ist gerade nicht erreichbar; versuch es gleich noch einmal.
 rate-limited = Bitte etwas langsamer: zu viele Befehle in kurzer Zeit. In ein paar Sekunden antworte ich wieder.
+table-damaged = Der gespeicherte Stand dieses Tisches ist nicht lesbar, daher kann er nicht weitergehen. Er wurde für den Betreiber des Bots zur Prüfung beiseitegelegt ({ $id }). Ein Admin kann mit neustart (oder reset) den Tisch neu beginnen (Plätze, Regeln und Punkteliste beginnen von vorn).
+table-damaged-reset = Der Tisch beginnt von vorn; sein unlesbarer Stand bleibt für den Betreiber des Bots beiseitegelegt ({ $id }). Setzt euch mit beitreten wieder hin.
+table-newer = Dieser Tisch wurde von einer neueren doko-Version gespeichert; dieser Bot muss erst aktualisiert werden, bevor der Tisch weitergehen kann. Es wurde nichts verändert.
 
 ## Befehle: was ein Befehl erwartet, und seine Hilfe
 
@@ -394,6 +397,8 @@ resuming = Die Liste geht weiter.
 welcome-computers = Ein Doppelkopf-Tisch: du und drei Computerspieler. Mit hilfe siehst du die Befehle.
 terminal-welcome = doko im Terminal; quit (oder das Ende der Eingabe) beendet, der Tisch bleibt gespeichert.
 terminal-bye = Tschüss. Der Tisch ist gespeichert; starte doko wieder, um weiterzuspielen.
+terminal-waiting = Ich warte darauf und versuche es weiter (Strg-C bricht ab).
+terminal-store-back = Der Tisch ist wieder da.
 several-tables = Du sitzt an mehreren Tischen:
 several-tables-hint = Beginne den Befehl mit der Nummer des Tisches, z. B. `1: spiele ♣Q`.
 no-table = Du sitzt an keinem Tisch. Lade mich in einen Raum ein und schreibe dort `{ $prefix } join`.

@@ -305,6 +305,9 @@ already-done = already done
 unreachable = I cannot send you private messages (direct messages closed or no direct room); use hand to see your cards.
 unavailable = The table is unavailable right now; try again in a moment.
 rate-limited = Slow down a little: too many commands in a short time. I will answer again in a few seconds.
+table-damaged = This table's saved state cannot be read, so it cannot go on. It was set aside for the bot's operator to inspect ({ $id }). An admin can type reset to start the table afresh (seats, rules and score sheet start anew).
+table-damaged-reset = The table was started afresh; its unreadable state stays set aside for the bot's operator ({ $id }). Take your seats with join.
+table-newer = This table was saved by a newer version of doko; this bot must be updated before the table can go on. Nothing was changed.
 
 ## Commands: what a command expects, and its help
 
@@ -393,6 +396,8 @@ resuming = Resuming the session.
 welcome-computers = A Doppelkopf table: you and three computer players. Type help for the commands.
 terminal-welcome = doko in your terminal; quit (or end of input) stops, and the table is kept.
 terminal-bye = Bye. The table is saved; start doko again to go on.
+terminal-waiting = Waiting for it and trying again (Ctrl-C stops).
+terminal-store-back = The table is back.
 several-tables = You sit at several tables:
 several-tables-hint = Start the command with the table's number, e.g. `1: play ♣Q`.
 no-table = You sit at no table. Invite me to a room and write `{ $prefix } join` there.

@@ -73,10 +73,34 @@ pub fn stored_knows_delivery(json: &str, id: &str) -> Result<bool, serde_json::E
     Ok(d.delivered.iter().any(|x| x == id))
 }
 
+/// What can be read of a stored table that cannot be read whole.
+#[derive(Deserialize)]
+struct Probe {
+    #[serde(default = "first_format")]
+    format: u32,
+    #[serde(default)]
+    lang: Option<Lang>,
+}
+
+/// Tables stored before they said their format are in format 1.
+fn first_format() -> u32 {
+    1
+}
+
+/// The format a stored table says it is in, and its language, where they
+/// can be read (a table that cannot be read whole may still say these).
+pub fn stored_probe(json: &str) -> Option<(u32, Option<Lang>)> {
+    let p: Probe = serde_json::from_str(json).ok()?;
+    Some((p.format, p.lang))
+}
+
 /// A channel's table. Fields are private: it changes through
 /// [`Table::apply`] and the other commands below.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Table {
+    /// The format it is stored in ([`crate::store::STORE_FORMAT`]).
+    #[serde(default = "first_format")]
+    format: u32,
     lang: Lang,
     #[serde(with = "rules_serde")]
     rules: Rules,
@@ -143,6 +167,7 @@ mod rules_serde {
 impl Default for Table {
     fn default() -> Table {
         Table {
+            format: crate::store::STORE_FORMAT,
             lang: Lang::En,
             rules: Rules::default(),
             seats: Seats::default(),
@@ -175,6 +200,11 @@ pub struct Ctx<'a> {
 }
 
 impl Table {
+    /// A new table speaking `lang`.
+    pub fn with_lang(lang: Lang) -> Table {
+        Table { lang, ..Table::default() }
+    }
+
     /// Language of the channel.
     pub fn lang(&self) -> Lang {
         self.lang
