@@ -17,7 +17,7 @@ use serde_json::Value;
 fn people() -> Vec<Actor> {
     ["Anna", "Ben", "Cleo", "Dora"]
         .iter()
-        .map(|n| Actor::new(UserId::new(Platform::Terminal, &n.to_lowercase()), n, false))
+        .map(|n| Actor::new(UserId::new(Platform::Terminal, n.to_lowercase()), *n, false))
         .collect()
 }
 
