@@ -1,6 +1,6 @@
-//! A Redis Cluster of one's own for tests: three primaries (no replicas) on
-//! free loopback ports, each with its own data directory, joined by
-//! `redis-cli --cluster create`.
+//! A Redis Cluster of one's own for tests: three primaries (and, if asked
+//! for, a replica of each) on free loopback ports, each node with its own
+//! data directory, joined by `redis-cli --cluster create`.
 
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 pub struct LocalCluster {
     nodes: Vec<Child>,
     dir: PathBuf,
-    /// The ports its nodes listen on, one per primary.
+    /// The ports its nodes listen on: the primaries', then the replicas'.
     pub ports: Vec<u16>,
 }
 
@@ -30,10 +30,23 @@ impl LocalCluster {
     /// `redis-cli --cluster create` (each primary gets a third of the
     /// slots), and waits until every node says the cluster is ok.
     pub fn start() -> std::io::Result<LocalCluster> {
+        LocalCluster::start_nodes(false)
+    }
+
+    /// Starts six nodes, three primaries and a replica of each (nodes 3, 4
+    /// and 5), with a cluster node timeout of 1 s, so a replica takes over
+    /// within about two seconds of its primary's failure; waits until
+    /// every replica has synchronised with its primary.
+    pub fn start_with_replicas() -> std::io::Result<LocalCluster> {
+        LocalCluster::start_nodes(true)
+    }
+
+    fn start_nodes(replicas: bool) -> std::io::Result<LocalCluster> {
         let dir = std::env::temp_dir().join(format!("doko-cluster-{}-{}", std::process::id(), free_port()?));
         std::fs::create_dir_all(&dir)?;
         let mut cluster = LocalCluster { nodes: Vec::new(), dir, ports: Vec::new() };
-        for i in 0..3 {
+        let (count, timeout) = if replicas { (6, "1000") } else { (3, "2000") };
+        for i in 0..count {
             // the node's port and its cluster bus port, both free
             let (port, bus) = (free_port()?, free_port()?);
             let data = cluster.dir.join(format!("node{i}"));
@@ -41,7 +54,7 @@ impl LocalCluster {
             let child = Command::new("redis-server")
                 .args(["--port", &port.to_string(), "--cluster-port", &bus.to_string(), "--bind", "127.0.0.1"])
                 .args(["--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf"])
-                .args(["--cluster-node-timeout", "2000", "--save", "", "--appendonly", "no"])
+                .args(["--cluster-node-timeout", timeout, "--save", "", "--appendonly", "no"])
                 .arg("--dir")
                 .arg(&data)
                 .stdout(Stdio::null())
@@ -57,7 +70,7 @@ impl LocalCluster {
             .arg("--cluster")
             .arg("create")
             .args(cluster.ports.iter().map(|p| format!("127.0.0.1:{p}")))
-            .arg("--cluster-yes")
+            .args(["--cluster-replicas", if replicas { "1" } else { "0" }, "--cluster-yes"])
             .stdin(Stdio::null())
             .output()?;
         if !out.status.success() {
@@ -70,12 +83,22 @@ impl LocalCluster {
         for &port in &cluster.ports {
             cluster.wait_for(port, "CLUSTER INFO", "cluster_state:ok")?;
         }
+        for &port in &cluster.ports[3..] {
+            cluster.wait_for(port, "INFO replication", "master_link_status:up")?;
+        }
         Ok(cluster)
+    }
+
+    /// Kills node `i` at once (SIGKILL: no shutdown, no last save), as a
+    /// crashed machine would go.
+    pub fn kill(&mut self, i: usize) {
+        let _ = self.nodes[i].kill();
+        let _ = self.nodes[i].wait();
     }
 
     /// Waits (at most 20 s) until `redis-cli` on `port` answers `command`
     /// with a text containing `want`.
-    fn wait_for(&self, port: u16, command: &str, want: &str) -> std::io::Result<()> {
+    pub fn wait_for(&self, port: u16, command: &str, want: &str) -> std::io::Result<()> {
         let start = Instant::now();
         loop {
             let out = Command::new("redis-cli")

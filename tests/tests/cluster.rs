@@ -1,11 +1,13 @@
 //! Redis Cluster: against a three-primary cluster each test starts itself
 //! (`doko_system_tests::LocalCluster`), the Redis store passes the store
 //! contract, keeps a table's keys on one node, finds the tables of every
-//! primary, and reads every node's settings; and a session played through
-//! two services (two bot processes) keeps playing while its table's slot
-//! migrates to another primary between two moves (the client follows the
-//! cluster's ASK and MOVED redirections) and again while a live
-//! `redis-cli --cluster reshard` moves it on.
+//! primary, and reads every node's settings; a session played through two
+//! services (two bot processes) keeps playing while its table's slot
+//! migrates to another primary (the client retries TRYAGAIN and follows
+//! the cluster's ASK and MOVED redirections), by hand between two moves and
+//! during a live `redis-cli --cluster reshard`; and, on a cluster with a
+//! replica of each primary, through a manual failover and the crash of the
+//! table's primary.
 
 mod common;
 
@@ -18,6 +20,7 @@ use common::contract::{contract, trimming};
 use doko_bot::{
     Actor, ChannelId, Commit, Keep, Kind, Platform, RedisStore, Service, Store, StoreError, Stored, UserId,
 };
+use doko_engine::Action;
 use doko_system_tests::LocalCluster;
 use redis::aio::MultiplexedConnection;
 
@@ -254,12 +257,14 @@ fn people() -> Vec<Actor> {
 /// services (each with its own cluster client, as two bot processes), one
 /// move through one service, the next through the other. In the first
 /// deal the table's slot migrates while a move waits (TRYAGAIN). After the
-/// first deal, the table's slot is migrated by hand to another primary with a move
-/// in each step (slot migrating: served by the old node; keys moved: the
-/// old node answers ASK; slot handed over: MOVED), then a live
-/// `redis-cli --cluster reshard` moves it on to the third primary while the
-/// people keep playing. The session plays to its end; its sheet and records
-/// check out.
+/// first deal, the table's slot is migrated by hand to another primary with
+/// a move in each step (slot migrating: served by the old node; keys moved:
+/// the old node answers ASK; slot handed over: MOVED), then a live
+/// `redis-cli --cluster reshard` of 300 slots, the table's first, moves it
+/// on to the third primary while the people keep playing. The session plays
+/// to its end; its sheet, records and statistics check out. Prints the
+/// figures: moves, store operations, commands the cluster served,
+/// redirections.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_session_keeps_playing_while_its_table_slot_migrates() {
     let cluster = start_cluster();
@@ -271,7 +276,21 @@ async fn a_session_keeps_playing_while_its_table_slot_migrates() {
         async move { Service::new(Counted { inner: RedisStore::connect(&url, 3600).await.unwrap(), ops }, seed) }
     };
     let svcs = [counted(31).await, counted(32).await];
-    let ch = ChannelId::new(Platform::Discord, "cluster-table");
+    // a table whose slot lies low (below 5000, in the first primary's
+    // third), so that after the hand-over in step 2 it is the lowest slot
+    // of its holder and the live reshard in step 3 moves it first
+    let (ch, key, recs, slot) = {
+        let mut i = 0;
+        loop {
+            let key = format!("doko:{{discord:cluster-table-{i}}}:table");
+            let slot: u16 = run(&mut nodes[0].conn, &["CLUSTER", "KEYSLOT", &key]).await;
+            if slot < 5000 {
+                let ch = ChannelId::new(Platform::Discord, format!("cluster-table-{i}"));
+                break (ch, key, format!("doko:{{discord:cluster-table-{i}}}:records"), slot);
+            }
+            i += 1;
+        }
+    };
     let ps = people();
     for p in &ps {
         let m = svcs[0].handle(&ch, p, "join").await.unwrap().messages();
@@ -295,8 +314,6 @@ async fn a_session_keeps_playing_while_its_table_slot_migrates() {
             played
         }};
     }
-    let (key, recs) = ("doko:{discord:cluster-table}:table", "doko:{discord:cluster-table}:records");
-    let slot: u16 = run(&mut nodes[0].conn, &["CLUSTER", "KEYSLOT", key]).await;
     let s = slot.to_string();
     // 0. in the first deal the table has no records list yet: while its
     //    slot migrates, Redis answers the compare-and-set over both keys
@@ -311,10 +328,11 @@ async fn a_session_keeps_playing_while_its_table_slot_migrates() {
     let _: () = run(&mut nodes[a].conn, &["CLUSTER", "SETSLOT", &s, "MIGRATING", &b_id]).await;
     let hand_over = {
         let (s, ports) = (s.clone(), [nodes[a].port, nodes[b].port, nodes[(a + 2) % 3].port]);
+        let (key, recs) = (key.clone(), recs.clone());
         std::thread::spawn(move || {
             std::thread::sleep(std::time::Duration::from_millis(300));
             let b_port = ports[1].to_string();
-            run_blocking(ports[0], &["MIGRATE", "127.0.0.1", &b_port, "", "0", "5000", "KEYS", key, recs]);
+            run_blocking(ports[0], &["MIGRATE", "127.0.0.1", &b_port, "", "0", "5000", "KEYS", &key, &recs]);
             for port in [ports[1], ports[0], ports[2]] {
                 run_blocking(port, &["CLUSTER", "SETSLOT", &s, "NODE", &b_id]);
             }
@@ -335,19 +353,29 @@ async fn a_session_keeps_playing_while_its_table_slot_migrates() {
     }
     assert!(step!());
     // 2. migrate the table's slot by hand, a move between every two steps
+    //    to the primary whose own slots all lie above the table's
     let from = holder(&mut nodes, slot, 2).await;
-    let to = (from + 1) % 3;
+    let mut to = None;
+    for i in (0..3).filter(|i| *i != from) {
+        if slots_of(&mut nodes[i]).await.first().is_some_and(|lowest| *lowest > slot) {
+            to = Some(i);
+        }
+    }
+    let to = to.expect("a primary serving only higher slots");
+    let third = (0..3).find(|i| *i != from && *i != to).unwrap();
     let (from_id, to_id, to_port) = (nodes[from].id.clone(), nodes[to].id.clone(), nodes[to].port);
     let _: () = run(&mut nodes[to].conn, &["CLUSTER", "SETSLOT", &s, "IMPORTING", &from_id]).await;
     let _: () = run(&mut nodes[from].conn, &["CLUSTER", "SETSLOT", &s, "MIGRATING", &to_id]).await;
     assert!(step!(), "a move while the slot is migrating (keys still on the old node)");
-    let _: () =
-        run(&mut nodes[from].conn, &["MIGRATE", "127.0.0.1", &to_port.to_string(), "", "0", "5000", "KEYS", key, recs])
-            .await;
+    let _: () = run(
+        &mut nodes[from].conn,
+        &["MIGRATE", "127.0.0.1", &to_port.to_string(), "", "0", "5000", "KEYS", &key, &recs],
+    )
+    .await;
     let moved_keys = holder(&mut nodes, slot, 2).await;
     assert_eq!(moved_keys, to, "the keys moved");
     assert!(step!(), "a move with the keys on the new node, the slot not yet handed over (ASK)");
-    for i in [to, from, (from + 2) % 3] {
+    for i in [to, from, third] {
         let _: () = run(&mut nodes[i].conn, &["CLUSTER", "SETSLOT", &s, "NODE", &to_id]).await;
     }
     assert!(step!(), "a move after the slot was handed over (MOVED)");
@@ -355,14 +383,12 @@ async fn a_session_keeps_playing_while_its_table_slot_migrates() {
     let redirects = info_counts(&mut nodes, "errorstats").await;
     assert!(redirects.get("ASK").copied().unwrap_or(0) >= 1, "{redirects:?}");
     assert!(redirects.get("MOVED").copied().unwrap_or(0) >= 1, "{redirects:?}");
-    // 3. a live reshard moves the slot on to the third primary while the
-    //    people play: as many of the new holder's slots, lowest first, as
-    //    it takes to include the table's
-    let third = (to + 1) % 3;
-    let rank = slots_of(&mut nodes[to]).await.iter().position(|x| *x == slot).expect("the new holder serves the slot");
+    // 3. a live reshard moves 300 slots of the new holder on to the third
+    //    primary while the people play, lowest first: the table's first
+    assert_eq!(slots_of(&mut nodes[to]).await.first(), Some(&slot), "the table's slot is the holder's lowest");
     let reshard = {
         let (seed, from, to, n) =
-            (format!("127.0.0.1:{}", nodes[to].port), nodes[to].id.clone(), nodes[third].id.clone(), rank + 1);
+            (format!("127.0.0.1:{}", nodes[to].port), nodes[to].id.clone(), nodes[third].id.clone(), 300);
         std::thread::spawn(move || {
             let start = std::time::Instant::now();
             loop {
@@ -386,16 +412,25 @@ async fn a_session_keeps_playing_while_its_table_slot_migrates() {
             }
         })
     };
-    while !reshard.is_finished() {
-        if !step!() {
+    // moves while it runs (from the moment it starts; at most 60, well
+    // within the deals left), then wait for it
+    loop {
+        assert!(step!(), "the session ended during the reshard");
+        if reshard.is_finished() || moves - after_manual >= 60 {
             break;
         }
     }
     let during_reshard = moves - after_manual;
     let (resharded, reshard_time) = reshard.join().expect("reshard");
     assert_eq!(holder(&mut nodes, slot, 2).await, third, "the live reshard moved the table on");
+    assert_eq!(svcs[0].store().channels().await.unwrap(), vec![ch.clone()], "found on its new primary");
     // 4. play the session to its end
     while step!() {}
+    let after_reshard = moves - after_manual - during_reshard;
+    assert!(
+        after_reshard > 0,
+        "{moves} moves, {after_manual} before the reshard, {during_reshard} during it ({resharded} slots, {reshard_time:?})"
+    );
     let (t, _) = svcs[1].table(&ch).await.unwrap();
     let session = t.session().expect("a session");
     assert!(session.is_over(), "the session ended");
@@ -407,12 +442,186 @@ async fn a_session_keeps_playing_while_its_table_slot_migrates() {
     }
     let total: u32 = t.stats().values().map(|s| s.deals).sum();
     assert_eq!(total as usize, 4 * session.sheet().len(), "statistics count every deal once");
-    let redirects = info_counts(&mut nodes, "errorstats").await;
+    // (the errors counted also hold one ERR per connection: redis-rs
+    // announces itself with CLIENT SETINFO, which Redis 7.0 does not know)
+    let mut redirects = info_counts(&mut nodes, "errorstats").await;
+    redirects.retain(|e, _| ["ASK", "MOVED", "TRYAGAIN"].contains(&e.as_str()));
     let commands = info_counts(&mut nodes, "commandstats").await;
     let served: u64 = ["hmget", "evalsha", "eval", "script|load"].iter().filter_map(|c| commands.get(*c)).sum();
     println!(
-        "cluster session: {moves} moves ({during_reshard} during a live reshard of {resharded} slots taking {reshard_time:?}), \
+        "cluster session: {moves} moves ({during_reshard} during a live reshard of {resharded} slots taking \
+         {reshard_time:?}, {after_reshard} after it), \
          {} deals; {} store operations; {served} table commands served by the cluster; redirections {redirects:?}",
+        session.sheet().len(),
+        ops.load(Ordering::Relaxed),
+    );
+}
+
+/// A node as the cluster sees it (a line of `CLUSTER NODES`).
+#[derive(Debug)]
+struct Seen {
+    port: u16,
+    primary: bool,
+    failed: bool,
+    /// The primary's id, for a replica.
+    of: Option<String>,
+    slots: Vec<(u16, u16)>,
+}
+
+/// The cluster as node `c` sees it.
+async fn seen_from(c: &mut MultiplexedConnection) -> Vec<Seen> {
+    let text: String = run(c, &["CLUSTER", "NODES"]).await;
+    text.lines()
+        .map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            let port = f[1].split_once(':').unwrap().1.split('@').next().unwrap().parse().unwrap();
+            let slots = f[8..]
+                .iter()
+                .filter(|t| !t.starts_with('['))
+                .map(|r| {
+                    let (a, b) = r.split_once('-').unwrap_or((r, r));
+                    (a.parse().unwrap(), b.parse().unwrap())
+                })
+                .collect();
+            Seen {
+                port,
+                primary: f[2].contains("master"),
+                failed: f[2].contains("fail"),
+                of: (f[3] != "-").then(|| f[3].to_string()),
+                slots,
+            }
+        })
+        .collect()
+}
+
+/// The port of the primary serving a slot, as node `c` sees it.
+async fn primary_port(c: &mut MultiplexedConnection, slot: u16) -> u16 {
+    let seen = seen_from(c).await;
+    let p = seen.iter().find(|n| n.primary && !n.failed && n.slots.iter().any(|(a, b)| (*a..=*b).contains(&slot)));
+    p.unwrap_or_else(|| panic!("no primary serves slot {slot}: {seen:?}")).port
+}
+
+/// Whole system through failovers: four people play a session through two
+/// services on a cluster of three primaries with a replica each. After the
+/// first deal, the replica of the table's primary takes over by a manual
+/// `CLUSTER FAILOVER` (the old primary becomes its replica) and the next
+/// move goes to it (MOVED); then that new primary is killed (SIGKILL) and
+/// the very next move is made at once: it waits while the cluster notices
+/// the failure and the other node, in sync, is promoted (the service
+/// retrying its store calls), and lands there.
+/// No move is lost; the session plays to its end.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_session_keeps_playing_through_failovers() {
+    let mut cluster = LocalCluster::start_with_replicas().expect("redis-server and redis-cli must be installed");
+    let mut nodes = nodes(&cluster).await;
+    let ports = cluster.ports.clone();
+    let port_index = |port: u16| ports.iter().position(|p| *p == port).expect("a node of the cluster");
+    let ops = Arc::new(AtomicU64::new(0));
+    let counted = |seed| {
+        let ops = ops.clone();
+        let url = cluster.url();
+        async move { Service::new(Counted { inner: RedisStore::connect(&url, 3600).await.unwrap(), ops }, seed) }
+    };
+    let svcs = [counted(41).await, counted(42).await];
+    let ch = ChannelId::new(Platform::Discord, "failover-table");
+    let ps = people();
+    for p in &ps {
+        svcs[0].handle(&ch, p, "join").await.unwrap();
+    }
+    let deals = 3;
+    svcs[1].handle(&ch, &ps[0], &format!("rules set games_per_session {deals}")).await.unwrap();
+    svcs[1].handle(&ch, &ps[0], "start").await.unwrap();
+    let mut moves = 0usize;
+    macro_rules! step {
+        () => {{
+            let played = act_once(&svcs[moves % 2], &ch, &ps).await;
+            if played {
+                moves += 1;
+            }
+            played
+        }};
+    }
+    loop {
+        assert!(step!(), "the session ended in its first deal");
+        let (t, _) = svcs[0].table(&ch).await.unwrap();
+        if t.session().unwrap().sheet().len() == 1 {
+            break;
+        }
+    }
+    assert!(step!());
+    let slot: u16 = run(&mut nodes[0].conn, &["CLUSTER", "KEYSLOT", "doko:{discord:failover-table}:table"]).await;
+    // 1. a manual failover: the replica takes over, in sync
+    let old = port_index(primary_port(&mut nodes[0].conn, slot).await);
+    let seen = seen_from(&mut nodes[0].conn).await;
+    let replica = seen.iter().find(|n| n.of.as_deref() == Some(nodes[old].id.as_str())).expect("a replica").port;
+    let replica = port_index(replica);
+    let _: () = run(&mut nodes[replica].conn, &["CLUSTER", "FAILOVER"]).await;
+    cluster.wait_for(cluster.ports[replica], "ROLE", "master").unwrap();
+    let (_, before) = svcs[0].table(&ch).await.unwrap();
+    assert!(step!(), "a move after the manual failover");
+    let (_, after) = svcs[1].table(&ch).await.unwrap();
+    assert_eq!(after, before + 1, "the move landed once");
+    assert_eq!(port_index(primary_port(&mut nodes[old].conn, slot).await), replica);
+    // 2. the new primary crashes; its replica (the old primary) is in sync
+    cluster.wait_for(cluster.ports[old], "INFO replication", "master_link_status:up").unwrap();
+    let synced = std::time::Instant::now();
+    loop {
+        let info: String = run(&mut nodes[replica].conn, &["INFO", "replication"]).await;
+        let master: u64 =
+            info.lines().find_map(|l| l.strip_prefix("master_repl_offset:")).unwrap().trim().parse().unwrap();
+        let replica_at = info
+            .lines()
+            .find_map(|l| l.strip_prefix("slave0:"))
+            .and_then(|l| l.split(',').find_map(|kv| kv.strip_prefix("offset=")))
+            .and_then(|v| v.parse::<u64>().ok());
+        if replica_at == Some(master) {
+            break;
+        }
+        assert!(synced.elapsed() < std::time::Duration::from_secs(10), "the replica did not catch up: {info}");
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    // the move to make: a card (the bidding is over, so any legal card is
+    // accepted), chosen while the cluster is whole
+    let (actor, cmd, before) = loop {
+        let (t, version) = svcs[0].table(&ch).await.unwrap();
+        let g = t.game().unwrap().expect("a deal in progress");
+        if g.plays() > 0 && g.mandatory_announcement().is_none() {
+            let seat = g.to_act().expect("someone to play");
+            let ts = t.table_seat(seat).unwrap();
+            let actor = ps.iter().find(|a| t.seat_of(&a.user) == Some(ts)).unwrap().clone();
+            let card = g.view(seat).legal.iter().copied().find(|a| matches!(a, Action::Play(_))).expect("a card");
+            break (actor, common::command_for(card), version);
+        }
+        assert!(step!());
+    };
+    cluster.kill(replica);
+    let crashed = std::time::Instant::now();
+    // the service retries its store calls within its budget
+    // (`STORE_BUDGET`) while the cluster promotes the replica
+    let m = svcs[moves % 2].execute(&ch, &actor, cmd).await.unwrap().messages();
+    let waited = crashed.elapsed();
+    assert!(m.iter().all(|m| m.kind != Kind::Error), "a move made right after the primary crashed: {m:?}");
+    moves += 1;
+    let (_, after) = svcs[1].table(&ch).await.unwrap();
+    assert_eq!(after, before + 1, "no move lost, none doubled");
+    assert_eq!(port_index(primary_port(&mut nodes[old].conn, slot).await), old, "the old primary serves again");
+    // 3. play the session to its end on the two primaries left and the
+    //    promoted one
+    while step!() {}
+    let (t, _) = svcs[0].table(&ch).await.unwrap();
+    let session = t.session().expect("a session");
+    assert!(session.is_over(), "the session ended");
+    assert!(session.sheet().len() >= deals, "{} deals", session.sheet().len());
+    for row in session.sheet() {
+        assert_eq!(row.scores.iter().sum::<i64>(), 0, "deal {}", row.deal);
+        let text = svcs[1].store().record(&ch, row.record).await.unwrap().expect("record stored");
+        doko_engine::record::replay_str(&text).unwrap();
+    }
+    assert_eq!(svcs[0].store().channels().await.unwrap(), vec![ch.clone()], "found on the primaries left");
+    let total: u32 = t.stats().values().map(|s| s.deals).sum();
+    assert_eq!(total as usize, 4 * session.sheet().len());
+    println!(
+        "failover session: {moves} moves, {} deals; {} store operations; the move after the crash waited {waited:?}",
         session.sheet().len(),
         ops.load(Ordering::Relaxed),
     );
