@@ -138,6 +138,14 @@ impl Drop for LocalCluster {
         for c in &mut self.nodes {
             let _ = c.wait();
         }
-        let _ = std::fs::remove_dir_all(&self.dir);
+        // a background AOF rewrite (a node's forked child, not killed with
+        // it) may still write a file while the directory goes: try again
+        for _ in 0..40 {
+            let _ = std::fs::remove_dir_all(&self.dir);
+            if !self.dir.exists() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
     }
 }
