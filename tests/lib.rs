@@ -4,11 +4,14 @@
 //! store on disk. The terminal test, which needs the `doko` binary, lives
 //! beside it in `cli/tests/`.
 //!
-//! The library holds the shared test support: [`LocalRedis`], and
+//! The library holds the shared test support: [`LocalRedis`],
+//! [`LocalCluster`] (a three-primary Redis Cluster), and
 //! [`fake_discord`], a Discord (REST and gateway) on loopback for the bot to
 //! connect to.
 
 pub mod fake_discord;
+mod local_cluster;
 mod local_redis;
 
+pub use local_cluster::LocalCluster;
 pub use local_redis::LocalRedis;

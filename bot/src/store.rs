@@ -30,6 +30,9 @@ pub enum StoreError {
     /// Stored data could not be read.
     #[error("stored data unreadable: {0}")]
     Corrupt(String),
+    /// The store's address is not one the bot understands.
+    #[error("store address: {0}")]
+    BadUrl(String),
 }
 
 impl From<redb::Error> for StoreError {
@@ -559,12 +562,55 @@ return redis.call('LINDEX', KEYS[2], i)
 /// (the braces are a hash tag, so a table's keys share a cluster slot).
 /// Tables untouched for `ttl_secs` expire, except durable ones (a session
 /// in progress, statistics: see [`Keep`]), which carry no expiry.
+///
+/// It talks to one Redis server or to a Redis Cluster, as its URL says
+/// ([`RedisStore::connect`]). Every command and script touches the keys of
+/// one table only, so all of them go to the one node serving the table's
+/// slot; the cluster client follows the cluster's `MOVED` and `ASK`
+/// redirections when a slot moves to another node.
 #[derive(Clone)]
 pub struct RedisStore {
-    conn: redis::aio::ConnectionManager,
+    conn: RedisConn,
     script: Arc<redis::Script>,
     record_script: Arc<redis::Script>,
     ttl_secs: u64,
+}
+
+/// The connection of a [`RedisStore`]: to one server (reconnecting by
+/// itself), or to a cluster (connections to every node it needs, the slot
+/// map refreshed on redirections). Both run the same commands and scripts.
+#[derive(Clone)]
+enum RedisConn {
+    Single(redis::aio::ConnectionManager),
+    Cluster(redis::cluster_async::ClusterConnection),
+}
+
+impl redis::aio::ConnectionLike for RedisConn {
+    fn req_packed_command<'a>(&'a mut self, cmd: &'a redis::Cmd) -> redis::RedisFuture<'a, redis::Value> {
+        match self {
+            RedisConn::Single(c) => c.req_packed_command(cmd),
+            RedisConn::Cluster(c) => c.req_packed_command(cmd),
+        }
+    }
+
+    fn req_packed_commands<'a>(
+        &'a mut self,
+        pipeline: &'a redis::Pipeline,
+        offset: usize,
+        count: usize,
+    ) -> redis::RedisFuture<'a, Vec<redis::Value>> {
+        match self {
+            RedisConn::Single(c) => c.req_packed_commands(pipeline, offset, count),
+            RedisConn::Cluster(c) => c.req_packed_commands(pipeline, offset, count),
+        }
+    }
+
+    fn get_db(&self) -> i64 {
+        match self {
+            RedisConn::Single(c) => c.get_db(),
+            RedisConn::Cluster(c) => c.get_db(),
+        }
+    }
 }
 
 /// How long the bot waits for Redis's answer to one request before it
@@ -584,16 +630,75 @@ pub const REDIS_RESPONSE_TIMEOUT: std::time::Duration = std::time::Duration::fro
 /// within the service's budget ([`crate::service::STORE_BUDGET`]).
 pub const REDIS_CONNECTION_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(2);
 
+/// On a Redis Cluster, how long one request may take in all, with the
+/// redirections and retries the cluster asks for (a slot moving to another
+/// node, a failover): 2 s. Each attempt still waits at most
+/// [`REDIS_RESPONSE_TIMEOUT`]; the whole stays below the service's limit on
+/// a store call ([`crate::service::STORE_TIMEOUT`]).
+pub const REDIS_CLUSTER_REQUEST_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// The URL scheme that names a Redis Cluster:
+/// `redis+cluster://[user[:password]@]host:port[,host:port...]`, one or
+/// more nodes of the cluster to learn its layout from (the others are found
+/// by asking them). Any other URL (`redis://...`) names one server.
+pub const REDIS_CLUSTER_SCHEME: &str = "redis+cluster://";
+
+/// The seed node URLs a `redis+cluster://` URL names (`None` for a URL of
+/// one server): `redis://[user[:password]@]host:port/` each.
+fn cluster_seeds(url: &str) -> Option<Result<Vec<String>, StoreError>> {
+    let rest = url.strip_prefix(REDIS_CLUSTER_SCHEME)?;
+    let bad = |why: &str| StoreError::BadUrl(format!("{REDIS_CLUSTER_SCHEME}...: {why}"));
+    // the node list ends at the path; the user and password at the last @
+    // before it (a password may contain '@' when percent-encoded or not)
+    let (rest, path) = rest.split_once('/').unwrap_or((rest, ""));
+    if !(path.is_empty() || path == "0") {
+        return Some(Err(bad("a cluster has database 0 only (no path after the nodes)")));
+    }
+    let (auth, hosts) = match rest.rsplit_once('@') {
+        Some((auth, hosts)) => (format!("{auth}@"), hosts),
+        None => (String::new(), rest),
+    };
+    let seeds: Vec<String> =
+        hosts.split(',').map(str::trim).filter(|h| !h.is_empty()).map(|h| format!("redis://{auth}{h}/")).collect();
+    Some(if seeds.is_empty() { Err(bad("no node named")) } else { Ok(seeds) })
+}
+
 impl RedisStore {
-    /// Connects (a connection manager that reconnects by itself), with
-    /// the timeouts [`REDIS_RESPONSE_TIMEOUT`] and
-    /// [`REDIS_CONNECTION_TIMEOUT`].
+    /// Connects to the Redis server or cluster `url` names, with the
+    /// timeouts [`REDIS_RESPONSE_TIMEOUT`] and [`REDIS_CONNECTION_TIMEOUT`]
+    /// (and [`REDIS_CLUSTER_REQUEST_TIMEOUT`] on a cluster):
+    ///
+    /// - `redis://[user[:password]@]host[:port][/db]`: one server, through
+    ///   a connection manager that reconnects by itself;
+    /// - `redis+cluster://[user[:password]@]host:port[,host:port...]`
+    ///   ([`REDIS_CLUSTER_SCHEME`]): a Redis Cluster, found from the nodes
+    ///   named; the client keeps the cluster's slot map, follows `MOVED` and
+    ///   `ASK` redirections (a slot migrating between nodes) and retries
+    ///   `TRYAGAIN` within the request timeout.
     pub async fn connect(url: &str, ttl_secs: u64) -> Result<RedisStore, StoreError> {
-        let client = redis::Client::open(url)?;
-        let config = redis::aio::ConnectionManagerConfig::new()
-            .set_response_timeout(Some(REDIS_RESPONSE_TIMEOUT))
-            .set_connection_timeout(Some(REDIS_CONNECTION_TIMEOUT));
-        let conn = redis::aio::ConnectionManager::new_with_config(client, config).await?;
+        let conn = match cluster_seeds(url) {
+            Some(seeds) => {
+                let client = redis::cluster::ClusterClient::builder(seeds?)
+                    .connection_timeout(REDIS_CONNECTION_TIMEOUT)
+                    .response_timeout(REDIS_RESPONSE_TIMEOUT)
+                    .overall_response_timeout(Some(REDIS_CLUSTER_REQUEST_TIMEOUT))
+                    // retries (a TRYAGAIN while a slot migrates, a node
+                    // failing over) wait 2 ms, growing to at most 200 ms,
+                    // as the service's own retries do
+                    .min_retry_wait(2)
+                    .max_retry_wait(200)
+                    .retry_wait_formula(10, 2)
+                    .build()?;
+                RedisConn::Cluster(client.get_async_connection().await?)
+            }
+            None => {
+                let client = redis::Client::open(url)?;
+                let config = redis::aio::ConnectionManagerConfig::new()
+                    .set_response_timeout(Some(REDIS_RESPONSE_TIMEOUT))
+                    .set_connection_timeout(Some(REDIS_CONNECTION_TIMEOUT));
+                RedisConn::Single(redis::aio::ConnectionManager::new_with_config(client, config).await?)
+            }
+        };
         Ok(RedisStore {
             conn,
             script: Arc::new(redis::Script::new(CAS)),
@@ -602,33 +707,79 @@ impl RedisStore {
         })
     }
 
+    /// Whether this store talks to a Redis Cluster.
+    pub fn is_cluster(&self) -> bool {
+        matches!(self.conn, RedisConn::Cluster(_))
+    }
+
     /// Checks the server's settings the bot needs and warns (in the log,
     /// and returned) about each one that differs: `maxmemory-policy
     /// noeviction` (any other policy may evict live tables under memory
     /// pressure) and `appendonly yes` (without it a crash loses the moves
     /// since the last snapshot). A server that refuses `CONFIG GET` (some
-    /// managed ones do) is warned about too.
+    /// managed ones do) is warned about too. On a cluster every node is
+    /// asked (replicas too: one may become the primary), and a warning
+    /// names the nodes it concerns.
     pub async fn check_settings(&self) -> Vec<String> {
         let mut warnings = Vec::new();
-        let mut c = self.conn.clone();
         for (name, want, why) in [
             ("maxmemory-policy", "noeviction", "Redis may evict live tables when its memory is full"),
             ("appendonly", "yes", "a Redis crash loses the moves since its last snapshot"),
         ] {
-            let got: Result<HashMap<String, String>, _> =
-                redis::cmd("CONFIG").arg("GET").arg(name).query_async(&mut c).await;
-            let w = match got {
-                Ok(m) => match m.get(name) {
-                    Some(v) if v == want => continue,
-                    Some(v) => format!("Redis {name} is {v}, not {want}: {why}; set {name} {want}"),
-                    None => format!("Redis does not say its {name}; the bot needs {name} {want}"),
-                },
-                Err(e) => format!("could not read Redis's {name} ({e}); the bot needs {name} {want}"),
-            };
-            tracing::warn!(setting = name, "{w}");
-            warnings.push(w);
+            let mut ws = Vec::new();
+            match self.config_get(name).await {
+                Ok(nodes) => {
+                    // the nodes by the value they have, in order
+                    let mut by_value: std::collections::BTreeMap<Option<String>, Vec<String>> = Default::default();
+                    for (node, value) in nodes {
+                        by_value.entry(value).or_default().push(node);
+                    }
+                    for (value, nodes) in by_value {
+                        let on = if self.is_cluster() { format!(" on {}", nodes.join(", ")) } else { String::new() };
+                        match value {
+                            Some(v) if v == want => {}
+                            Some(v) => {
+                                ws.push(format!("Redis {name} is {v}{on}, not {want}: {why}; set {name} {want}"))
+                            }
+                            None => ws.push(format!("Redis{on} does not say its {name}; the bot needs {name} {want}")),
+                        }
+                    }
+                }
+                Err(e) => ws.push(format!("could not read Redis's {name} ({e}); the bot needs {name} {want}")),
+            }
+            for w in ws {
+                tracing::warn!(setting = name, "{w}");
+                warnings.push(w);
+            }
         }
         warnings
+    }
+
+    /// A setting's value on the server, or on every node of the cluster
+    /// (by address): `None` where a node does not say.
+    async fn config_get(&self, name: &str) -> Result<Vec<(String, Option<String>)>, StoreError> {
+        let mut cmd = redis::cmd("CONFIG");
+        cmd.arg("GET").arg(name);
+        let parse = |v: redis::Value| -> Result<Option<String>, StoreError> {
+            let m: HashMap<String, String> = redis::from_redis_value(v).map_err(redis::RedisError::from)?;
+            Ok(m.get(name).cloned())
+        };
+        match &self.conn {
+            RedisConn::Single(c) => {
+                let v: redis::Value = cmd.query_async(&mut c.clone()).await?;
+                Ok(vec![(String::new(), parse(v)?)])
+            }
+            RedisConn::Cluster(c) => {
+                use redis::cluster_routing::{MultipleNodeRoutingInfo, RoutingInfo};
+                let all = RoutingInfo::MultiNode((MultipleNodeRoutingInfo::AllNodes, None));
+                let mut out = Vec::new();
+                for (node, v) in per_node(c.clone().route_command(cmd, all).await?)? {
+                    out.push((node, parse(v)?));
+                }
+                out.sort();
+                Ok(out)
+            }
+        }
     }
 
     fn keys(ch: &ChannelId) -> (String, String) {
@@ -642,25 +793,50 @@ impl RedisStore {
         format!("doko:{{{channel}}}:quarantine")
     }
 
-    /// Every key matching `pattern` (SCAN, so the server is never blocked).
+    /// Every key matching `pattern`, found by `SCAN` (so the server is
+    /// never blocked); on a cluster, on every primary (each scanned to its
+    /// end with its own cursor). A key whose slot moves between nodes while
+    /// the scan runs may be missed (it is found by the next scan), never
+    /// reported twice.
     async fn scan_keys(&self, pattern: &str) -> Result<Vec<String>, StoreError> {
-        let mut c = self.conn.clone();
-        let mut out = Vec::new();
-        let mut cursor: u64 = 0;
-        loop {
-            let (next, keys): (u64, Vec<String>) = redis::cmd("SCAN")
-                .arg(cursor)
-                .arg("MATCH")
-                .arg(pattern)
-                .arg("COUNT")
-                .arg(1000)
-                .query_async(&mut c)
-                .await?;
-            out.extend(keys);
-            if next == 0 {
-                break;
+        let mut out: Vec<String> = Vec::new();
+        match &self.conn {
+            RedisConn::Single(c) => {
+                let mut c = c.clone();
+                let mut cursor: u64 = 0;
+                loop {
+                    let (next, keys): (u64, Vec<String>) = scan_step(pattern, cursor).query_async(&mut c).await?;
+                    out.extend(keys);
+                    if next == 0 {
+                        break;
+                    }
+                    cursor = next;
+                }
             }
-            cursor = next;
+            RedisConn::Cluster(c) => {
+                use redis::cluster_routing::{MultipleNodeRoutingInfo, RoutingInfo, SingleNodeRoutingInfo};
+                let mut c = c.clone();
+                // the first step on every primary at once, then each
+                // primary on from its own cursor
+                let primaries = RoutingInfo::MultiNode((MultipleNodeRoutingInfo::AllMasters, None));
+                for (node, first) in per_node(c.route_command(scan_step(pattern, 0), primaries).await?)? {
+                    let (host, port) = node
+                        .rsplit_once(':')
+                        .and_then(|(h, p)| Some((h.to_string(), p.parse::<u16>().ok()?)))
+                        .ok_or_else(|| StoreError::Corrupt(format!("a cluster node's address {node:?}")))?;
+                    let mut step = first;
+                    loop {
+                        let (next, keys): (u64, Vec<String>) =
+                            redis::from_redis_value(step).map_err(redis::RedisError::from)?;
+                        out.extend(keys);
+                        if next == 0 {
+                            break;
+                        }
+                        let at = RoutingInfo::SingleNode(SingleNodeRoutingInfo::ByAddress { host: host.clone(), port });
+                        step = c.route_command(scan_step(pattern, next), at).await?;
+                    }
+                }
+            }
         }
         out.sort();
         out.dedup();
@@ -670,6 +846,39 @@ impl RedisStore {
 
 /// The key holding the store's format ([`STORE_FORMAT`]).
 const REDIS_FORMAT_KEY: &str = "doko:format";
+
+/// The pattern of every table key.
+const TABLE_PATTERN: &str = "doko:{*}:table";
+
+/// One `SCAN` step for keys matching `pattern` from `cursor`.
+fn scan_step(pattern: &str, cursor: u64) -> redis::Cmd {
+    let mut c = redis::cmd("SCAN");
+    c.arg(cursor).arg("MATCH").arg(pattern).arg("COUNT").arg(1000);
+    c
+}
+
+/// The channel of a table key.
+fn channel_of_table_key(key: &str) -> Option<ChannelId> {
+    ChannelId::from_key(key.strip_prefix("doko:{")?.strip_suffix("}:table")?)
+}
+
+/// A cluster's answer from several nodes (a command routed to several
+/// without a rule to combine their answers): each node's address and its
+/// answer, an error answer as an error.
+fn per_node(v: redis::Value) -> Result<Vec<(String, redis::Value)>, StoreError> {
+    let redis::Value::Map(entries) = v else {
+        return Err(StoreError::Corrupt(format!("a cluster answered {v:?} for each node's answer")));
+    };
+    let mut out = Vec::new();
+    for (node, answer) in entries {
+        let node: String = redis::from_redis_value(node).map_err(redis::RedisError::from)?;
+        if let redis::Value::ServerError(e) = answer {
+            return Err(StoreError::Redis(e.into()));
+        }
+        out.push((node, answer));
+    }
+    Ok(out)
+}
 
 impl Store for RedisStore {
     async fn load(&self, ch: &ChannelId) -> Result<Option<Stored>, StoreError> {
@@ -723,12 +932,11 @@ impl Store for RedisStore {
         Ok(r)
     }
 
+    /// Every table key found by `SCAN` ([`RedisStore::scan_keys`]: on a
+    /// cluster, on every primary).
     async fn channels(&self) -> Result<Vec<ChannelId>, StoreError> {
-        let keys = self.scan_keys("doko:{*}:table").await?;
-        let mut out: Vec<ChannelId> = keys
-            .iter()
-            .filter_map(|k| ChannelId::from_key(k.strip_prefix("doko:{")?.strip_suffix("}:table")?))
-            .collect();
+        let mut out: Vec<ChannelId> =
+            self.scan_keys(TABLE_PATTERN).await?.iter().filter_map(|k| channel_of_table_key(k)).collect();
         out.sort();
         out.dedup();
         Ok(out)
@@ -860,5 +1068,24 @@ impl Store for AnyStore {
             AnyStore::Redis(s) => s.set_format_version(v).await,
             AnyStore::Memory(s) => s.set_format_version(v).await,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_cluster_url_names_its_seed_nodes() {
+        assert!(cluster_seeds("redis://127.0.0.1:6379/").is_none(), "one server");
+        let seeds = |url| cluster_seeds(url).expect("a cluster URL").map_err(|e| e.to_string());
+        assert_eq!(seeds("redis+cluster://10.0.0.1:7000").unwrap(), ["redis://10.0.0.1:7000/"]);
+        assert_eq!(
+            seeds("redis+cluster://bot:s%40cret@10.0.0.1:7000,10.0.0.2:7001/").unwrap(),
+            ["redis://bot:s%40cret@10.0.0.1:7000/", "redis://bot:s%40cret@10.0.0.2:7001/"]
+        );
+        assert_eq!(seeds("redis+cluster://a:1, b:2,").unwrap(), ["redis://a:1/", "redis://b:2/"]);
+        assert!(seeds("redis+cluster://a:1/2").unwrap_err().contains("database 0 only"));
+        assert!(seeds("redis+cluster://").unwrap_err().contains("no node"));
     }
 }

@@ -27,7 +27,8 @@ struct Cli {
     #[arg(long, global = true)]
     data: Option<PathBuf>,
     /// A Redis URL: store tables there instead of the embedded store
-    /// (default: $DOKO_REDIS_URL).
+    /// (default: $DOKO_REDIS_URL); `redis://host:port/` for one server,
+    /// `redis+cluster://host:port,host:port` for a Redis Cluster.
     #[arg(long, global = true)]
     redis: Option<String>,
     /// Your name at the terminal table (default: your login name, else

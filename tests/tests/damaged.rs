@@ -184,6 +184,13 @@ async fn a_damaged_table_on_redis() {
     damaged_table_on(AnyStore::Redis(store), "redis").await;
 }
 
+#[tokio::test]
+async fn a_damaged_table_on_a_redis_cluster() {
+    let cluster = doko_system_tests::LocalCluster::start().expect("redis-server and redis-cli must be installed");
+    let store = RedisStore::connect(&cluster.url(), 0).await.unwrap();
+    damaged_table_on(AnyStore::Redis(store), "cluster").await;
+}
+
 async fn format_on<S: Store>(store: S, name: &str) {
     assert_eq!(store.format_version().await.unwrap(), None, "{name}: a new store");
     assert_eq!(check_format(&store).await.unwrap(), STORE_FORMAT, "{name}");
@@ -209,4 +216,6 @@ async fn a_store_in_a_newer_format_is_refused() {
     let _ = std::fs::remove_dir_all(&dir);
     let redis = RedisServer::start();
     format_on(RedisStore::connect(&redis.url(), 0).await.unwrap(), "redis").await;
+    let cluster = doko_system_tests::LocalCluster::start().expect("redis-server and redis-cli must be installed");
+    format_on(RedisStore::connect(&cluster.url(), 0).await.unwrap(), "cluster").await;
 }

@@ -4,6 +4,8 @@
 
 #![allow(dead_code)]
 
+pub mod contract;
+
 use doko_bot::command::Command;
 use doko_bot::player::{BasicPlayer, Player};
 use doko_bot::{Actor, ChannelId, Kind, Message, Service, Store};
