@@ -12,6 +12,8 @@
 pub mod arena;
 pub mod authority;
 pub mod command;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod i18n;
 pub mod ids;
 pub mod lang;

@@ -28,6 +28,8 @@ mod card;
 mod cards;
 mod contract;
 mod error;
+#[doc(hidden)]
+pub mod fuzzing;
 mod game;
 mod player;
 mod playout;

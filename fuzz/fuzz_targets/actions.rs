@@ -1,0 +1,5 @@
+//! The `actions` fuzz target: its body is `doko_engine::fuzzing::actions`, which the
+//! workspace tests also run over the committed corpus.
+#![no_main]
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| doko_engine::fuzzing::actions(data));
