@@ -917,3 +917,119 @@ async fn the_store_health_follows_the_store() {
     let h = svc.store_health();
     assert!(h.up && h.failures == 3, "{h:?}");
 }
+
+/// Four service instances (as four bot processes) on one faulty store race
+/// on one table: every move is delivered to two instances at once (a
+/// platform delivering one interaction twice), and re-sent to a random
+/// instance while it is answered "unavailable" (or its answer is lost);
+/// meanwhile all four tick the turn clock (a 30 s timeout that aborts the
+/// deal). Every move is in the table exactly once when answered as applied
+/// (by either instance), never when refused; the table always loads; every
+/// deal's sheet sums to zero.
+#[tokio::test(start_paused = true)]
+async fn four_instances_race_under_faults_with_ticks() {
+    use std::sync::atomic::AtomicBool;
+    let store = Faulty::random(0x4ace, Rates { fail: 40, delay: 40, unclear: 40, late: 20 });
+    let (setup, ch, ps) = dealt(&store, 3).await;
+    let timeout = RulesCmd::Set { key: "turn_timeout".into(), value: "30".into() };
+    let plan = std::mem::replace(
+        &mut *store.plan.lock().unwrap(),
+        Plan::Script { loads: VecDeque::new(), commits: VecDeque::new(), then: Fault::None },
+    );
+    for (i, cmd) in [Command::Rules(timeout), Command::Policy(TimeoutPolicy::Abort)].into_iter().enumerate() {
+        let out = App::handle(&setup, &ch, &ps[0], Input::Command(cmd), Some(&format!("setup-{i}"))).await;
+        assert_eq!(classify(&out), Answer::Applied, "{out:?}");
+    }
+    store.set(plan);
+    let svcs: Vec<Arc<Service<Faulty>>> = (0..4).map(|i| Arc::new(Service::new(store.clone(), 100 + i))).collect();
+    let stop = Arc::new(AtomicBool::new(false));
+    let ticks = Arc::new(AtomicU64::new(0));
+    let mut tickers = Vec::new();
+    for (i, svc) in svcs.iter().enumerate() {
+        let (svc, ch, stop, ticks) = (svc.clone(), ch.clone(), stop.clone(), ticks.clone());
+        tickers.push(tokio::spawn(async move {
+            tokio::time::sleep(Duration::from_millis(500 * i as u64)).await;
+            while !stop.load(Ordering::SeqCst) {
+                tokio::time::sleep(Duration::from_secs(2)).await;
+                App::tick(&*svc, &ch).await;
+                ticks.fetch_add(1, Ordering::SeqCst);
+            }
+        }));
+    }
+    let mut rng = Rng::new(0x6ace);
+    let (mut moves, mut applied, mut refused, mut sends, mut unavailable_answers) = (0u64, 0u64, 0u64, 0u64, 0u64);
+    let (mut starts, mut both_applied) = (0u64, 0u64);
+    while moves < 160 {
+        let t = truth(&store, &ch).await.unwrap();
+        let before = actions(&t);
+        let id = format!("race-{moves}-{starts}");
+        let (who, cmd, is_move) = match to_act(&t, &ps) {
+            Some((who, view)) => (who, Command::from_action(view.legal[rng.below(view.legal.len())]), true),
+            None => {
+                starts += 1;
+                (0, Command::Start, false)
+            }
+        };
+        // the same delivery to two instances at once
+        let a = rng.below(4);
+        let b = (a + 1 + rng.below(3)) % 4;
+        let send = |i: usize| {
+            let (svc, ch, p, cmd, id) = (svcs[i].clone(), ch.clone(), ps[who].clone(), cmd.clone(), id.clone());
+            tokio::spawn(async move { App::handle(&*svc, &ch, &p, Input::Command(cmd), Some(&id)).await })
+        };
+        let (h1, h2) = (send(a), send(b));
+        let mut answers = vec![h1.await.unwrap(), h2.await.unwrap()];
+        sends += 2;
+        // re-sent while nobody got an answer
+        while answers.iter().all(unavailable) {
+            unavailable_answers += answers.iter().filter(|o| unavailable(o)).count() as u64;
+            answers = vec![send(rng.below(4)).await.unwrap()];
+            sends += 1;
+            assert!(sends < 100_000, "never answered");
+        }
+        let answers: Vec<Answer> = answers.iter().filter(|o| !unavailable(o)).map(classify).collect();
+        // both instances may answer it as applied (one applied it, the
+        // other's unclear commit was settled by finding the delivery in the
+        // table): the table is the judge, it must hold the move once
+        if answers.iter().filter(|a| **a == Answer::Applied).count() > 1 {
+            both_applied += 1;
+        }
+        let after = actions(&truth(&store, &ch).await.unwrap());
+        let acknowledged = answers.iter().any(|a| matches!(a, Answer::Applied | Answer::Duplicate(None)));
+        if is_move {
+            let expect = u64::from(acknowledged);
+            assert_eq!(after - before, expect, "{id}: {answers:?}");
+            if acknowledged {
+                applied += 1;
+            } else {
+                refused += 1;
+            }
+            moves += 1;
+        }
+        // the table always loads, through a service too
+        Service::new(store.inner.clone(), 0).table(&ch).await.unwrap();
+    }
+    stop.store(true, Ordering::SeqCst);
+    for t in tickers {
+        t.await.unwrap();
+    }
+    let t = truth(&store, &ch).await.unwrap();
+    let sheet = t.session().map(|s| s.sheet().to_vec()).unwrap_or_default();
+    for row in &sheet {
+        assert_eq!(row.scores.iter().sum::<i64>(), 0, "{row:?}");
+    }
+    println!(
+        "four instances racing on one faulty store: {moves} moves ({applied} applied, {refused} refused after an abort), \
+         {starts} deals started, {sends} sends ({unavailable_answers} answered \"unavailable\", {both_applied} moves answered \
+         as applied by both instances), {} ticks, {} sheet rows; \
+         {} store calls, {} failed, {} delayed, {} timed out, {} unclear, {} late; applied twice 0, lost 0",
+        get(&ticks),
+        sheet.len(),
+        get(&store.counts.calls),
+        get(&store.counts.fail),
+        get(&store.counts.delay),
+        get(&store.counts.timeout),
+        get(&store.counts.unclear),
+        get(&store.counts.late),
+    );
+}

@@ -77,7 +77,8 @@ async fn a_running_deal<S: Store>(svc: &Service<S>, ch: &ChannelId) -> (String, 
 fn card_dealt_twice(json: &str) -> (String, String) {
     let mut v: Value = serde_json::from_str(json).unwrap();
     let hands = &mut v["session"]["deal"]["record"]["hands"];
-    let dup = hands[1][0].clone();
+    // a card of the second hand that differs from the first hand's first
+    let dup = hands[1].as_array().unwrap().iter().find(|c| **c != hands[0][0]).unwrap().clone();
     hands[0][0] = dup.clone();
     (serde_json::to_string(&v).unwrap(), dup.as_str().unwrap().to_string())
 }

@@ -41,6 +41,7 @@ struct DurableRedis {
 
 impl DurableRedis {
     fn start(dir: &Path) -> DurableRedis {
+        std::fs::create_dir_all(dir).unwrap();
         let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
         let mut r = DurableRedis { child: None, port, dir: dir.to_path_buf() };
         r.restart();
@@ -323,7 +324,10 @@ fn damage(data: &Path) -> String {
         let s = store.load(&ch).await.unwrap().expect("the terminal's table");
         let mut v: serde_json::Value = serde_json::from_str(&s.json).unwrap();
         let hands = &mut v["session"]["deal"]["record"]["hands"];
-        hands[0][0] = hands[1][0].clone();
+        // a card of the second hand that differs from the first hand's first
+        // (both may hold a copy of it: then it is dealt three times)
+        let other = hands[1].as_array().unwrap().iter().find(|c| **c != hands[0][0]).unwrap().clone();
+        hands[0][0] = other;
         store.commit(&ch, s.version, &v.to_string(), &[]).await.unwrap();
         format!("{}@{}", ch.key(), s.version + 1)
     })
