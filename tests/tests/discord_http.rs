@@ -523,10 +523,10 @@ async fn two_endpoint_processes_on_one_redis_serve_a_whole_deal_and_refuse_forge
 /// response: the endpoint defers in the response and the adapter edits
 /// `@original` with the file right after. That edit races the response:
 /// when it reaches Discord before the response has been taken, Discord
-/// answers 10015 (Unknown Webhook) and the person never gets the file.
-/// Sent five times to make the race show.
+/// answers 10015 (Unknown Webhook); the adapter tries the edit again
+/// shortly, so the person gets the file. Sent five times to make the race
+/// show.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "known bug (issue 13): handler.rs edits @original right after the deferral in the HTTP response, before Discord has it; the edit is refused 10015 and the file is lost"]
 async fn a_file_answer_reaches_the_person_after_a_deferral_in_the_http_response() {
     let redis = LocalRedis::start().expect("redis-server (is it installed?)");
     let fake = FakeDiscord::start(Config::default()).await.unwrap();
@@ -563,11 +563,10 @@ async fn a_file_answer_reaches_the_person_after_a_deferral_in_the_http_response(
 }
 
 /// People who act at nearly the same moment, their interactions spread
-/// over two processes: each process keeps the table message's id and its
-/// one-at-a-time posting to itself, and a process that has not yet seen
-/// the id stored by the other posts a second table message for the deal.
+/// over two processes: the table message is claimed through the store
+/// (`claim_display`), so a process that has not yet seen the id stored by
+/// the other waits for it and edits, and the deal keeps one table message.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "known bug (issue 13): bot/src/outbox.rs TableMessages is per process; quick changes at two processes post two table messages"]
 async fn quick_changes_at_two_processes_keep_one_table_message() {
     let redis = LocalRedis::start().expect("redis-server (is it installed?)");
     let channels = (0..8).map(|i| 1_300_000_000_000_000_300 + i).collect();
