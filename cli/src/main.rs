@@ -511,8 +511,26 @@ where
     S: tracing::Subscriber + for<'a> tracing_subscriber::registry::LookupSpan<'a>,
 {
     use tracing_subscriber::filter::FilterExt;
-    let user = tracing_subscriber::EnvFilter::builder().parse_lossy(directives);
+    let user = tracing_subscriber::EnvFilter::builder().parse_lossy(quiet_sdk(directives));
     user.and(tracing_subscriber::filter::filter_fn(|meta| !wire_capped(meta.target(), meta.level())))
+}
+
+/// `DOKO_LOG`'s directives with the Matrix SDK's own events off unless
+/// they name it: the SDK logs at ERROR and WARN what it handles itself or
+/// what the bot reports with its own context (a 404 for account data it
+/// probes, an event handler for a room it has not loaded yet, every failed
+/// request, which the bot logs again as "sync failed" or "sending failed"),
+/// and an operator cannot act on any of it. `DOKO_LOG=matrix_sdk=warn`
+/// (or any directive naming `matrix_sdk`) gives them back. Empty: errors
+/// only, as before.
+fn quiet_sdk(directives: &str) -> String {
+    let d = directives.trim();
+    if d.contains("matrix_sdk") {
+        return d.to_string();
+    }
+    // a directive's target matches every target it begins: matrix_sdk_base,
+    // matrix_sdk_crypto, ... too
+    if d.is_empty() { "error,matrix_sdk=off".to_string() } else { format!("{d},matrix_sdk=off") }
 }
 
 /// The login name, capitalised (`anna` → `Anna`), else `Player`.
@@ -628,5 +646,12 @@ mod tests {
         assert!(!lines.iter().any(|l| l.starts_with("serenity")), "{lines:?}");
         // unset: errors only, as before
         assert!(logged("").is_empty());
+        // the Matrix SDK's own events only where DOKO_LOG names it
+        for d in ["", "info", "trace", "warn,doko_bot=debug"] {
+            assert!(!logged(d).iter().any(|l| l.starts_with("matrix_sdk")), "{d}: {:?}", logged(d));
+        }
+        let lines = logged("info,matrix_sdk_crypto=info");
+        assert!(lines.contains(&"matrix_sdk_crypto::machine INFO".to_string()), "{lines:?}");
+        assert!(!lines.contains(&"matrix_sdk_crypto::machine DEBUG".to_string()), "{lines:?}");
     }
 }
