@@ -1020,15 +1020,22 @@ fn unavailable(ch: &ChannelId, to: &UserId) -> Outbox {
 #[async_trait]
 impl<S: Store> App for Service<S> {
     async fn handle(&self, ch: &ChannelId, actor: &Actor, input: Input, delivery: Option<&str>) -> Outbox {
-        let reset = match &input {
-            Input::Text(text) => matches!(command::parse(text), Ok(Command::Reset)),
-            Input::Command(cmd) => matches!(cmd, Command::Reset),
-            Input::Clicked { .. } => false,
-        };
-        let r = match input {
-            Input::Text(text) => self.handle_delivery_opt(ch, actor, &text, delivery).await,
-            Input::Command(cmd) => self.execute_delivery(ch, actor, cmd, delivery).await,
-            Input::Clicked { command, stamp } => self.execute_stamped(ch, actor, command, delivery, Some(&stamp)).await,
+        // whether it was a `reset` matters only at a damaged table: a line
+        // of text is parsed again only then
+        let (r, reset) = match input {
+            Input::Text(text) => {
+                let r = self.handle_delivery_opt(ch, actor, &text, delivery).await;
+                let reset =
+                    matches!(r, Err(ServiceError::Damaged(_))) && matches!(command::parse(&text), Ok(Command::Reset));
+                (r, reset)
+            }
+            Input::Command(cmd) => {
+                let reset = matches!(cmd, Command::Reset);
+                (self.execute_delivery(ch, actor, cmd, delivery).await, reset)
+            }
+            Input::Clicked { command, stamp } => {
+                (self.execute_stamped(ch, actor, command, delivery, Some(&stamp)).await, false)
+            }
         };
         match r {
             Ok(out) => out,
