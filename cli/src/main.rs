@@ -329,21 +329,11 @@ async fn inspect(cli: &Cli, id: Option<&str>, state: bool) -> anyhow::Result<()>
     Ok(())
 }
 
-/// A time as `YYYY-MM-DD HH:MM:SS UTC` (days to a civil date as in
-/// Howard Hinnant's `civil_from_days`).
+/// A time in milliseconds since the Unix epoch as an HTTP date
+/// (`Wed, 25 Nov 2026 14:22:02 GMT`; `httpdate`, already in the binary
+/// through hyper).
 fn utc(ms: u64) -> String {
-    let secs = ms / 1000;
-    let (days, rem) = ((secs / 86_400) as i64, secs % 86_400);
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!("{y:04}-{m:02}-{d:02} {:02}:{:02}:{:02} UTC", rem / 3600, rem / 60 % 60, rem % 60)
+    httpdate::fmt_http_date(std::time::UNIX_EPOCH + std::time::Duration::from_millis(ms))
 }
 
 /// The bounds: rate limits for a bot among strangers (none at the
@@ -601,9 +591,9 @@ mod tests {
 
     #[test]
     fn times_read_as_utc() {
-        assert_eq!(utc(0), "1970-01-01 00:00:00 UTC");
-        assert_eq!(utc(951_782_400_000), "2000-02-29 00:00:00 UTC");
-        assert_eq!(utc(1_795_616_522_999), "2026-11-25 14:22:02 UTC");
+        assert_eq!(utc(0), "Thu, 01 Jan 1970 00:00:00 GMT");
+        assert_eq!(utc(951_782_400_000), "Tue, 29 Feb 2000 00:00:00 GMT");
+        assert_eq!(utc(1_795_616_522_999), "Wed, 25 Nov 2026 14:22:02 GMT");
     }
 
     #[test]
