@@ -5,9 +5,9 @@
 //! beside it in `cli/tests/`.
 //!
 //! The library holds the shared test support: [`LocalRedis`],
-//! [`LocalCluster`] (a three-primary Redis Cluster), and
-//! [`fake_discord`], a Discord (REST and gateway) on loopback for the bot to
-//! connect to.
+//! [`LocalCluster`] (a three-primary Redis Cluster), [`fake_discord`], a
+//! Discord (REST and gateway) on loopback for the bot to connect to, and
+//! [`doko_binary`], the binary the process-level tests start.
 
 pub mod fake_discord;
 mod local_cluster;
@@ -15,3 +15,17 @@ mod local_redis;
 
 pub use local_cluster::LocalCluster;
 pub use local_redis::LocalRedis;
+
+/// The `doko` binary: `$DOKO_BIN` (e.g. a release build for a BENCHMARKS
+/// figure), else the one `cargo test --workspace` builds next to the
+/// running test.
+pub fn doko_binary() -> std::path::PathBuf {
+    if let Some(bin) = std::env::var_os("DOKO_BIN") {
+        return std::path::PathBuf::from(bin);
+    }
+    let exe = std::env::current_exe().expect("the test's own path");
+    let dir = exe.parent().and_then(|d| d.parent()).expect("the test runs in target/<profile>/deps");
+    let bin = dir.join(format!("doko{}", std::env::consts::EXE_SUFFIX));
+    assert!(bin.exists(), "{} is missing: run the whole workspace's tests (scripts/test)", bin.display());
+    bin
+}

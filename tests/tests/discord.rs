@@ -12,25 +12,14 @@
 //! you a DM" notice per deal; no route the fake does not know; mentions
 //! ping at most the person named.
 
-use std::path::{Path, PathBuf};
+use doko_system_tests::doko_binary;
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 use doko_system_tests::fake_discord::{Callback, Config, FakeDiscord, InteractionHandle, Opt, Place};
 
 const WAIT: Duration = Duration::from_secs(20);
-
-/// The `doko` binary: `$DOKO_BIN` (a release build for the BENCHMARKS
-/// figure), else the one `cargo test --workspace` builds next to this test.
-fn doko_binary() -> PathBuf {
-    if let Some(bin) = std::env::var_os("DOKO_BIN") {
-        return PathBuf::from(bin);
-    }
-    let exe = std::env::current_exe().unwrap();
-    let bin = exe.parent().unwrap().parent().unwrap().join(format!("doko{}", std::env::consts::EXE_SUFFIX));
-    assert!(bin.exists(), "{} is missing: run the whole workspace's tests (scripts/test)", bin.display());
-    bin
-}
 
 /// The bot as a separate process on the fake's API.
 struct Bot {

@@ -19,6 +19,7 @@
 //! `interactions_per_second` (ignored; run it by name) measures what the
 //! two processes sustain: many tables played at once.
 
+use doko_system_tests::doko_binary;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -32,19 +33,6 @@ use serde_json::Value;
 const WAIT: Duration = Duration::from_secs(20);
 /// Discord's deadline for the first response.
 const DEADLINE: Duration = Duration::from_secs(3);
-
-/// The `doko` binary: `$DOKO_BIN` (e.g. a release build for the
-/// measurement), else the one `cargo test --workspace` builds next to this
-/// test.
-fn doko_binary() -> PathBuf {
-    if let Some(bin) = std::env::var_os("DOKO_BIN") {
-        return PathBuf::from(bin);
-    }
-    let exe = std::env::current_exe().unwrap();
-    let bin = exe.parent().unwrap().parent().unwrap().join(format!("doko{}", std::env::consts::EXE_SUFFIX));
-    assert!(bin.exists(), "{} is missing: build it first (cargo build -p doko)", bin.display());
-    bin
-}
 
 /// A `doko` process serving the interactions endpoint on a loopback port.
 struct Endpoint {

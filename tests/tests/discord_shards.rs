@@ -16,6 +16,7 @@
 //! restarted process's table's turn clock goes on with nobody typing, and
 //! the other process (its session, its table's clock) went on unaffected.
 
+use doko_system_tests::doko_binary;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -25,14 +26,6 @@ use doko_system_tests::LocalRedis;
 use doko_system_tests::fake_discord::{Config, FakeDiscord, InteractionHandle, Opt, Place};
 
 const WAIT: Duration = Duration::from_secs(20);
-
-/// The `doko` binary, built by `cargo test --workspace` next to this test.
-fn doko_binary() -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    let bin = exe.parent().unwrap().parent().unwrap().join(format!("doko{}", std::env::consts::EXE_SUFFIX));
-    assert!(bin.exists(), "{} is missing: run the whole workspace's tests (scripts/test)", bin.display());
-    bin
-}
 
 /// One `doko` process running some gateway shards, on Redis.
 struct Bot {

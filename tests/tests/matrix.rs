@@ -13,6 +13,7 @@
 
 #![recursion_limit = "256"]
 
+use doko_system_tests::doko_binary;
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -81,14 +82,6 @@ impl Drop for Synapse {
             eprintln!("Synapse's data and log kept in {}", self.dir.display());
         }
     }
-}
-
-/// The `doko` binary, built by `cargo test --workspace` next to this test.
-fn doko_binary() -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    let bin = exe.parent().unwrap().parent().unwrap().join(format!("doko{}", std::env::consts::EXE_SUFFIX));
-    assert!(bin.exists(), "{} is missing: run the whole workspace's tests (scripts/test)", bin.display());
-    bin
 }
 
 /// The bot as a separate process.

@@ -5,6 +5,7 @@
 //! by `reset` and inspected with `doko store inspect`; a store written by a
 //! newer doko is refused at start.
 
+use doko_system_tests::doko_binary;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -12,17 +13,6 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use doko_bot::{ChannelId, EmbeddedStore, Platform, Store};
-
-/// The `doko` binary `cargo test --workspace` builds next to this test.
-fn doko_binary() -> PathBuf {
-    if let Some(bin) = std::env::var_os("DOKO_BIN") {
-        return PathBuf::from(bin);
-    }
-    let exe = std::env::current_exe().unwrap();
-    let bin = exe.parent().unwrap().parent().unwrap().join(format!("doko{}", std::env::consts::EXE_SUFFIX));
-    assert!(bin.exists(), "{} is missing: run the whole workspace's tests (scripts/test)", bin.display());
-    bin
-}
 
 fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("doko-outage-{name}-{}", std::process::id()));
