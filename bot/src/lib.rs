@@ -12,6 +12,8 @@
 pub mod arena;
 pub mod authority;
 pub mod command;
+#[cfg(feature = "failpoints")]
+pub mod failpoint;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod i18n;

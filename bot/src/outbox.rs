@@ -16,6 +16,7 @@
 //! values: never a table, a game or a seat's view.
 
 use async_trait::async_trait;
+use serde::{Deserialize, Serialize};
 
 use crate::command::Command;
 use crate::ids::{Actor, ChannelId, UserId};
@@ -65,10 +66,19 @@ pub struct Outbox {
     /// done, the person was told so, and the same delivery may be sent
     /// again later (it is applied at most once).
     pub unavailable: bool,
+    /// The owed entries this outbox delivers (see [`crate::table::Owed`]):
+    /// they were stored with the change that made them, in the same atomic
+    /// commit, and [`deliver`] marks them delivered once it has sent them.
+    /// A process that dies before that leaves them owed; the next turn
+    /// clock of any process serving the table sends them again, each
+    /// message with the same [`key`](Notice::key), which platforms that
+    /// deduplicate (Matrix transaction ids, Discord nonces) use to drop a
+    /// second copy.
+    pub owed: Vec<u64>,
 }
 
 /// The one public message of a table, edited in place.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TableMessage {
     /// What just happened (if anything).
     pub events: Option<String>,
@@ -90,6 +100,9 @@ pub struct TableMessage {
     pub hand_label: String,
     /// The words of a mention of the person to act ("your turn").
     pub your_turn: String,
+    /// The idempotency key of an owed message (see [`Outbox::owed`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
 }
 
 impl TableMessage {
@@ -103,7 +116,7 @@ impl TableMessage {
 }
 
 /// A public message that is not the table message.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Notice {
     /// What it is.
     pub kind: Kind,
@@ -111,10 +124,20 @@ pub struct Notice {
     pub text: String,
     /// A person to mention (platforms that can ping do).
     pub mention: Option<UserId>,
+    /// The idempotency key of an owed message (see [`Outbox::owed`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
+}
+
+impl Notice {
+    /// A notice without a key.
+    pub fn new(kind: Kind, text: String, mention: Option<UserId>) -> Notice {
+        Notice { kind, text, mention, key: None }
+    }
 }
 
 /// A message for one person only.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Private {
     /// Who.
     pub to: UserId,
@@ -122,13 +145,18 @@ pub struct Private {
     pub kind: Kind,
     /// The text (a hand's text too, for platforms without buttons).
     pub text: String,
-    /// The hand as data, for platforms with buttons.
+    /// The hand as data, for platforms with buttons (never stored: an
+    /// owed hand is made afresh from the table when it is delivered).
+    #[serde(skip)]
     pub hand: Option<HandModel>,
     /// The person holds cards now: nothing addressed to them may be shown
     /// where others can read it (a refusal can name a card they hold).
     pub confidential: bool,
     /// The person asked for their hand by direct message too.
     pub dm: bool,
+    /// The idempotency key of an owed message (see [`Outbox::owed`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
 }
 
 /// A hand, as a platform with buttons shows it.
@@ -180,6 +208,7 @@ impl Outbox {
             actor: None,
             duplicate: false,
             unavailable: false,
+            owed: Vec::new(),
         }
     }
 
@@ -306,6 +335,8 @@ pub trait App: Send + Sync {
     /// Notes that a person could not be reached privately; true the first
     /// time in a deal (the channel is told once per deal, not per message).
     async fn unreachable(&self, ch: &ChannelId, user: &UserId) -> bool;
+    /// Marks owed entries of a table as delivered (see [`Outbox::owed`]).
+    async fn delivered(&self, ch: &ChannelId, owed: &[u64]);
 }
 
 /// What [`deliver`] did, for logs and tests.
@@ -354,8 +385,10 @@ pub async fn deliver(app: &dyn App, transport: &dyn Transport, out: &Outbox) -> 
         && newest
         && let Some(t) = &out.table
         && let Some(u) = &t.to_act
+        && !out.notices.iter().any(|n| n.mention.as_ref() == Some(u))
     {
-        let n = Notice { kind: Kind::Events, text: t.your_turn.clone(), mention: Some(u.clone()) };
+        let mut n = Notice::new(Kind::Events, t.your_turn.clone(), Some(u.clone()));
+        n.key = t.key.as_ref().map(|k| format!("{k}m"));
         match transport.notice(ch, &n).await {
             Ok(()) => report.notices += 1,
             Err(e) => {
@@ -370,6 +403,13 @@ pub async fn deliver(app: &dyn App, transport: &dyn Transport, out: &Outbox) -> 
         }
         let msgs: Vec<&Private> = out.private_for(to).collect();
         send_private(app, transport, out, to, &msgs, &mut report).await;
+    }
+    // sent (or refused by the platform, logged above, and not tried again:
+    // a message the platform keeps refusing must not hold up the table)
+    if !out.owed.is_empty() {
+        #[cfg(feature = "failpoints")]
+        crate::failpoint::hit("after-deliver");
+        app.delivered(ch, &out.owed).await;
     }
     report
 }
@@ -390,7 +430,7 @@ async fn send_private(
             tracing::info!(channel = %ch, "a person cannot be reached privately");
             // once per deal: the table remembers whom it told
             if app.unreachable(ch, &u).await {
-                let n = Notice { kind: Kind::Error, text: crate::render::unreachable(out.lang), mention: Some(u) };
+                let n = Notice::new(Kind::Error, crate::render::unreachable(out.lang), Some(u));
                 if let Err(e) = transport.notice(ch, &n).await {
                     tracing::warn!(error = %e, channel = %ch, "posting a notice failed");
                 }

@@ -27,7 +27,7 @@ pub enum Audience {
 
 /// What a message is, so adapters can place it (edit the table message,
 /// send a hand privately, ...).
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Kind {
     /// What just happened.
     Events,

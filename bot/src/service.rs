@@ -24,7 +24,7 @@ use crate::outbox::{App, HandModel, Input, Notice, Outbox, Private, TableMessage
 use crate::player;
 use crate::render::{self, Kind};
 use crate::store::{Commit, Keep, Quarantined, STORE_FORMAT, Store, StoreError, Stored};
-use crate::table::{CommandError, Ctx, Event, Table};
+use crate::table::{CommandError, Ctx, Event, OwedEntry, Table};
 use crate::tr;
 
 /// A failure of the service itself (not a refused command).
@@ -145,6 +145,12 @@ pub const STORE_TIMEOUT: Duration = Duration::from_secs(3);
 /// A try that starts in time may take up to [`STORE_TIMEOUT`] longer.
 pub const STORE_BUDGET: Duration = Duration::from_secs(6);
 
+/// An owed entry this process did not make is delivered by the turn clock
+/// once it has waited this long (ms): its own process is given the time to
+/// deliver it. Entries made before this process started are delivered at
+/// its first turn clock.
+pub const OWED_GRACE_MS: u64 = 30_000;
+
 /// Exponential backoff with full jitter, a bounded number of tries and a
 /// deadline ([`STORE_BUDGET`]).
 struct Backoff {
@@ -254,8 +260,9 @@ enum Applied {
     /// refusal), the refusal's text, and what happened all the same (a
     /// person whose time had run out took their seat back).
     Refused(Box<Table>, String, Vec<Event>),
-    /// Applied, with what happened.
-    Done(Vec<Event>),
+    /// Applied, with what happened (and what it owes, stored with it, when
+    /// the outbox is durable).
+    Done(Vec<Event>, Option<Box<Outbox>>),
     /// A click on a hand the deal has moved past (and what happened all
     /// the same, as for a refusal).
     Stale(Vec<Event>),
@@ -291,6 +298,7 @@ pub struct Service<S: Store> {
     limits: Limits,
     limiter: RateLimiter,
     health: Mutex<StoreHealth>,
+    durable: bool,
 }
 
 impl<S: Store> Service<S> {
@@ -309,7 +317,20 @@ impl<S: Store> Service<S> {
             limits: Limits::default(),
             limiter: RateLimiter::default(),
             health: Mutex::new(StoreHealth { up: true, since_ms: base_ms, failures: 0, last_error: None }),
+            durable: false,
         }
+    }
+
+    /// Makes the outbox durable (what the binary runs with): what a change
+    /// owes the platforms is stored with it in the same commit, and
+    /// [`deliver`](crate::outbox::deliver) marks it delivered; what a
+    /// process that died left undelivered is sent by the next turn clock
+    /// of any process serving the table (see [`crate::table::Owed`]).
+    /// Off, outboxes are only returned (tests and benchmarks that drive the
+    /// service without delivering).
+    pub fn with_durable_outbox(mut self) -> Service<S> {
+        self.durable = true;
+        self
     }
 
     /// What the service knows of its store now.
@@ -451,7 +472,7 @@ impl<S: Store> Service<S> {
         out.actor = Some(actor.user.clone());
         let tell = |out: &mut Outbox, text: String, public: bool| {
             if public {
-                out.notices.push(Notice { kind: Kind::Error, text: text.clone(), mention: None });
+                out.notices.push(Notice::new(Kind::Error, text.clone(), None));
             }
             out.private.push(Private {
                 to: actor.user.clone(),
@@ -460,6 +481,7 @@ impl<S: Store> Service<S> {
                 hand: None,
                 confidential: false,
                 dm: false,
+                key: None,
             });
         };
         if d.newer {
@@ -475,11 +497,7 @@ impl<S: Store> Service<S> {
             return match self.timed(self.store.commit_kept(ch, d.version, &json, &[], Keep::default())).await {
                 Ok(Commit::Done(_)) => {
                     tracing::info!(channel = %ch, version = d.version, "a damaged table was replaced by a new one");
-                    out.notices.push(Notice {
-                        kind: Kind::Events,
-                        text: tr!(lang, "table-damaged-reset", id = id),
-                        mention: None,
-                    });
+                    out.notices.push(Notice::new(Kind::Events, tr!(lang, "table-damaged-reset", id = id), None));
                     out
                 }
                 // changed meanwhile (another admin's reset): say it again
@@ -611,7 +629,8 @@ impl<S: Store> Service<S> {
         async {
             let now = self.now_ms();
             let strong = self.strong;
-            let (table, events) = self
+            let (durable, chan) = (self.durable, ch.clone());
+            let (table, (_, owed)) = self
                 .transact(ch, Once::Repeatable, move |table, ctx, bots| {
                     let events = match table
                         .check_timeout(now, ctx, &mut |level, view| player::decide(level, view, bots, strong))
@@ -622,24 +641,22 @@ impl<S: Store> Service<S> {
                             Vec::new()
                         }
                     };
-                    if !events.is_empty() {
-                        table.update_clock(now);
+                    if events.is_empty() {
+                        return ((events, None), false);
                     }
-                    let commit = !events.is_empty();
-                    (events, commit)
+                    table.update_clock(now);
+                    let mut out = ticked(&chan, table, &events);
+                    if durable {
+                        table.owed_mut().owe(&mut out, now, || bots.next_u64());
+                    }
+                    ((events, Some(out)), true)
                 })
                 .await?;
-            let mut out = Outbox::new(ch.clone(), table.lang());
-            if events.is_empty() {
+            let out = owed.unwrap_or_else(|| Outbox::new(ch.clone(), table.lang()));
+            if !self.durable {
                 return Ok(out);
             }
-            out.table = Some(self.table_message(&table, &events));
-            if let Some(u) = to_act(&table)
-                && let Some(p) = hand_private(&table, ch, &u)
-            {
-                out.private.push(p);
-            }
-            Ok(out)
+            Ok(self.catch_up(ch, &table, out, now))
         }
         .instrument(span)
         .await
@@ -731,6 +748,7 @@ impl<S: Store> Service<S> {
         async {
             let now = self.now_ms();
             let strong = self.strong;
+            let (durable, chan) = (self.durable, ch.clone());
             let (who, what, id) = (actor.clone(), cmd.clone(), delivery.map(str::to_string));
             let clicked = clicked.map(str::to_string);
             let once = match &id {
@@ -799,7 +817,12 @@ impl<S: Store> Service<S> {
                     }
                     table.update_clock(now);
                     let commit = *table != before || !ctx.new_records.is_empty();
-                    (Applied::Done(events), commit)
+                    let owed = (durable && commit).then(|| {
+                        let mut out = compose(&chan, table, &who.user, &what, &events);
+                        table.owed_mut().owe(&mut out, now, || bots.next_u64());
+                        Box::new(out)
+                    });
+                    (Applied::Done(events, owed), commit)
                 })
                 .await?;
             match applied {
@@ -821,7 +844,19 @@ impl<S: Store> Service<S> {
                     }
                     Ok(out)
                 }
-                Applied::Done(events) => self.outbox(ch, &table, actor, &cmd, &events).await,
+                Applied::Done(events, owed) => {
+                    #[cfg(feature = "failpoints")]
+                    crate::failpoint::hit("after-commit");
+                    match owed {
+                        Some(mut out) => {
+                            if let Command::Record(n) = &cmd {
+                                self.record_answer(ch, &table, &actor.user, *n, &mut out).await?;
+                            }
+                            Ok(*out)
+                        }
+                        None => self.outbox(ch, &table, actor, &cmd, &events).await,
+                    }
+                }
                 Applied::Stale(back) => {
                     let mut out = Outbox::new(ch.clone(), table.lang());
                     out.actor = Some(actor.user.clone());
@@ -851,11 +886,122 @@ impl<S: Store> Service<S> {
         cmd: &Command,
         events: &[Event],
     ) -> Result<Outbox, ServiceError> {
+        let mut out = compose(ch, t, &actor.user, cmd, events);
+        if let Command::Record(n) = cmd {
+            self.record_answer(ch, t, &actor.user, *n, &mut out).await?;
+        }
+        Ok(out)
+    }
+
+    /// A record asked for, as the person's answer (records are read from
+    /// the store, so they are not part of what a change owes).
+    async fn record_answer(
+        &self,
+        ch: &ChannelId,
+        t: &Table,
+        me: &UserId,
+        n: Option<u32>,
+        out: &mut Outbox,
+    ) -> Result<(), ServiceError> {
+        let n = n.unwrap_or(t.records());
+        let text = match self.timed(self.store.record(ch, n)).await? {
+            Some(r) => r,
+            None => tr!(t.lang(), "no-such-record"),
+        };
+        out.private.insert(0, private(t, me, Kind::Record, text));
+        Ok(())
+    }
+
+    /// Adds to `out` what this table owes from changes another process (or
+    /// this one's earlier life) made and did not deliver, then the prompt:
+    /// the table as it stands, the person to act mentioned, their hand.
+    fn catch_up(&self, ch: &ChannelId, t: &Table, out: Outbox, now: u64) -> Outbox {
+        let left: Vec<_> = t
+            .owed()
+            .left(now, self.base_ms, OWED_GRACE_MS)
+            .into_iter()
+            .filter(|e| !out.owed.contains(&e.seq))
+            .collect();
+        if left.is_empty() {
+            return out;
+        }
+        tracing::info!(channel = %ch, entries = left.len(), "delivering what the table still owes");
+        let mut c = Outbox::new(ch.clone(), t.lang());
+        let mut events: Vec<String> = Vec::new();
+        let mut key = None;
+        let mut hands: Vec<UserId> = Vec::new();
+        let own = OwedEntry {
+            seq: out.owed.last().copied().unwrap_or(0),
+            at_ms: now,
+            table: out.table.clone(),
+            notices: out.notices.clone(),
+            private: out.private.iter().filter(|p| p.kind != Kind::Hand).cloned().collect(),
+            hands: out.private.iter().filter(|p| p.kind == Kind::Hand).map(|p| p.to.clone()).collect(),
+            actor: None,
+        };
+        let last = own.seq.max(left.last().map_or(0, |e| e.seq));
+        for e in left.iter().chain(std::iter::once(&own)) {
+            if let Some(tm) = &e.table {
+                events.extend(tm.events.clone());
+                key = tm.key.clone().or(key);
+            }
+            c.notices.extend(e.notices.iter().cloned());
+            c.private.extend(e.private.iter().cloned());
+            for u in &e.hands {
+                if !hands.contains(u) {
+                    hands.push(u.clone());
+                }
+            }
+        }
+        c.owed = left.iter().map(|e| e.seq).chain(out.owed.iter().copied()).collect();
+        let mut table = table_message(t, &[]);
+        table.events = (!events.is_empty()).then(|| events.join("\n"));
+        table.key = key;
+        let to_act = to_act(t);
+        if let Some(u) = &to_act {
+            c.notices.push(Notice {
+                kind: Kind::Events,
+                text: table.your_turn.clone(),
+                mention: Some(u.clone()),
+                key: Some(t.owed().key(last, "prompt")),
+            });
+            if !hands.contains(u) {
+                hands.push(u.clone());
+            }
+        }
+        c.table = Some(table);
+        for (i, u) in hands.iter().enumerate() {
+            if let Some(mut p) = hand_private(t, ch, u) {
+                p.key = Some(t.owed().key(last, &format!("h{i}")));
+                c.private.push(p);
+            }
+        }
+        c
+    }
+}
+
+/// What the turn clock's change owes: the table message, the hand of the
+/// person to act.
+fn ticked(ch: &ChannelId, table: &Table, events: &[Event]) -> Outbox {
+    let mut out = Outbox::new(ch.clone(), table.lang());
+    out.table = Some(table_message(table, events));
+    if let Some(u) = to_act(table)
+        && let Some(p) = hand_private(table, ch, &u)
+    {
+        out.private.push(p);
+    }
+    out
+}
+
+/// What a command owes: the answer to the person, the table message when
+/// something happened (or the table was asked for), the hands. (A record
+/// asked for is read from the store afterwards.)
+fn compose(ch: &ChannelId, t: &Table, me: &UserId, cmd: &Command, events: &[Event]) -> Outbox {
+    {
         let l = t.lang();
-        let me = &actor.user;
         let mut out = Outbox::new(ch.clone(), l);
         out.actor = Some(me.clone());
-        let notice = |kind, text| Notice { kind, text, mention: None };
+        let notice = |kind, text| Notice::new(kind, text, None);
         match cmd {
             Command::Help(topic) => {
                 out.private.push(private(t, me, Kind::Help, render::help_text(l, topic.as_deref(), ch.platform)));
@@ -863,14 +1009,7 @@ impl<S: Store> Service<S> {
             Command::Score => out.notices.push(notice(Kind::Score, render::score(t))),
             Command::Stats => out.notices.push(notice(Kind::Stats, render::stats(t))),
             Command::Rules(RulesCmd::Show) => out.notices.push(notice(Kind::Rules, render::rules(t))),
-            Command::Record(n) => {
-                let n = n.unwrap_or(t.records());
-                let text = match self.timed(self.store.record(ch, n)).await? {
-                    Some(r) => r,
-                    None => tr!(l, "no-such-record"),
-                };
-                out.private.push(private(t, me, Kind::Record, text));
-            }
+            Command::Record(_) => {}
             Command::Dm(on) => {
                 out.private.push(private(t, me, Kind::Help, if *on { tr!(l, "dm-on") } else { tr!(l, "dm-off") }))
             }
@@ -882,7 +1021,7 @@ impl<S: Store> Service<S> {
         }
         let changed = !events.is_empty();
         if changed || matches!(cmd, Command::Table) {
-            out.table = Some(self.table_message(t, events));
+            out.table = Some(table_message(t, events));
         }
         if changed {
             // hands: everyone at a new deal, else the actor and whoever acts next
@@ -903,20 +1042,28 @@ impl<S: Store> Service<S> {
                 }
             }
         }
-        Ok(out)
+        out
     }
+}
 
+/// The table message: what happened, the table.
+fn table_message(t: &Table, events: &[Event]) -> TableMessage {
+    TableMessage {
+        events: render::events(t, events),
+        table: render::table(t),
+        display: t.display().clone(),
+        epoch: t.epoch(),
+        revision: t.revision(),
+        to_act: to_act(t),
+        hand_label: render::hand_label(t.lang()),
+        your_turn: render::your_turn(t.lang()),
+        key: None,
+    }
+}
+
+impl<S: Store> Service<S> {
     fn table_message(&self, t: &Table, events: &[Event]) -> TableMessage {
-        TableMessage {
-            events: render::events(t, events),
-            table: render::table(t),
-            display: t.display().clone(),
-            epoch: t.epoch(),
-            revision: t.revision(),
-            to_act: to_act(t),
-            hand_label: render::hand_label(t.lang()),
-            your_turn: render::your_turn(t.lang()),
-        }
+        table_message(t, events)
     }
 
     /// Remembers the platform's id of a channel's public table message
@@ -944,24 +1091,30 @@ impl<S: Store> Service<S> {
         }
         let (table, _) = self.table(ch).await?;
         let running = table.deal_running();
-        let notice = |text: &str| Notice { kind: Kind::Help, text: text.to_string(), mention: None };
+        let notice = |text: &str| Notice::new(Kind::Help, text.to_string(), None);
         let l = table.lang();
         if running {
             let mut out = self.run(ch, me, Command::Table, None, None).await?;
             out.notices.insert(0, notice(&tr!(l, "resuming")));
             let hand = self.run(ch, me, Command::Hand, None, None).await?;
             out.private.extend(hand.private);
+            out.owed.extend(hand.owed);
             return Ok(out);
         }
+        // (what the steps before the start owe is told by the start's table
+        // message: they are marked delivered with it)
+        let mut owed = Vec::new();
         if table.seat_of(&me.user).is_none() {
-            self.run(ch, me, Command::Join, None, None).await?;
+            owed.extend(self.run(ch, me, Command::Join, None, None).await?.owed);
         }
         let (t, _) = self.table(ch).await?;
         for _ in t.seats().len()..4 {
-            self.run(ch, me, Command::AddBot(Default::default()), None, None).await?;
+            owed.extend(self.run(ch, me, Command::AddBot(Default::default()), None, None).await?.owed);
         }
         let mut out = self.run(ch, me, Command::Start, None, None).await?;
         out.notices.insert(0, notice(&tr!(l, "welcome-computers")));
+        owed.append(&mut out.owed);
+        out.owed = owed;
         Ok(out)
     }
 }
@@ -990,6 +1143,7 @@ fn private(t: &Table, to: &UserId, kind: Kind, text: String) -> Private {
         hand: None,
         confidential: t.view_for(to).is_some(),
         dm: seat.is_some_and(|s| s.dm()),
+        key: None,
     }
 }
 
@@ -1013,6 +1167,7 @@ fn unavailable(ch: &ChannelId, to: &UserId) -> Outbox {
         hand: None,
         confidential: false,
         dm: false,
+        key: None,
     });
     out
 }
@@ -1107,7 +1262,7 @@ impl<S: Store> App for Service<S> {
         let mut out = Vec::new();
         for ch in channels.into_iter().filter(|c| c.platform == platform) {
             match self.table(&ch).await {
-                Ok((t, _)) if t.deal_running() => out.push(ch),
+                Ok((t, _)) if t.deal_running() || t.owed().any() => out.push(ch),
                 Ok(_) => {}
                 Err(e) => tracing::warn!(error = %e, channel = %ch, "a stored table could not be read"),
             }
@@ -1144,6 +1299,21 @@ impl<S: Store> App for Service<S> {
 
     fn table_messages(&self) -> &crate::outbox::TableMessages {
         &self.messages
+    }
+
+    async fn delivered(&self, ch: &ChannelId, owed: &[u64]) {
+        let seqs = owed.to_vec();
+        let r = self
+            .transact(ch, Once::Repeatable, move |table, _, _| {
+                let dropped = table.owed_mut().delivered(&seqs);
+                ((), dropped)
+            })
+            .await;
+        if let Err(e) = r {
+            // sent again by a later turn clock (platforms that can drop the
+            // second copy do)
+            tracing::warn!(error = %e, channel = %ch, "marking messages delivered failed");
+        }
     }
 
     async fn set_display(&self, ch: &ChannelId, epoch: u32, id: Option<String>) {

@@ -266,8 +266,9 @@ async fn play(cli: &Cli) -> anyhow::Result<()> {
     let matrix = doko_matrix::MatrixConfig::from_env(data_dir(cli).join("matrix"))?;
     let limits = limits(discord.is_some() || matrix.is_some())?;
     tracing::info!(?limits, "bounds");
-    let service =
-        std::sync::Arc::new(Service::new(store(cli).await?, entropy()).with_strong(strong).with_limits(limits));
+    let service = std::sync::Arc::new(
+        Service::new(store(cli).await?, entropy()).with_strong(strong).with_limits(limits).with_durable_outbox(),
+    );
     let app: std::sync::Arc<dyn doko_bot::App> = service.clone();
     // the store's health, also when nobody plays (logged when it changes)
     let health = service.clone();

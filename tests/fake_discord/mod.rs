@@ -454,6 +454,11 @@ pub(crate) struct State {
     pub(crate) requests: Vec<RestRequest>,
     pub(crate) unknown: Vec<RestRequest>,
     pub(crate) refused_dms: Vec<(u64, Value)>,
+    /// Nonces of created messages with `enforce_nonce`: the message and
+    /// when (Discord checks "the past few minutes").
+    pub(crate) nonces: BTreeMap<String, (u64, std::time::Instant)>,
+    /// Creations answered with the earlier message of the same nonce.
+    pub(crate) nonce_repeats: usize,
     pub(crate) rate_limits: Vec<RateLimit>,
     /// Every interaction dispatched, with the shard it went to.
     pub(crate) dispatched: Vec<(u64, u64)>,
@@ -596,6 +601,8 @@ impl FakeDiscord {
             requests: Vec::new(),
             unknown: Vec::new(),
             refused_dms: Vec::new(),
+            nonces: BTreeMap::new(),
+            nonce_repeats: 0,
             rate_limits: Vec::new(),
             dispatched: Vec::new(),
             last_snowflake: 0,
@@ -793,6 +800,12 @@ impl FakeDiscord {
         let st = self.inner.lock();
         let Some(c) = st.dm_channels.get(&user) else { return Vec::new() };
         st.messages.values().filter(|m| m.channel_id == *c).cloned().collect()
+    }
+
+    /// Creations with `enforce_nonce` answered with the message created
+    /// earlier with the same nonce (no second copy made).
+    pub fn nonce_repeats(&self) -> usize {
+        self.inner.lock().nonce_repeats
     }
 
     /// The direct messages refused with 50007 (DMs closed): the bodies.

@@ -630,6 +630,28 @@ fn create_message(st: &mut State, id: &str, body: &Value, files: Vec<Upload>) ->
     if let Err(r) = validate(body, &files, true) {
         return r;
     }
+    // `nonce`: an integer or a string of at most 25 characters; with
+    // `enforce_nonce`, "if another message was created by the same author
+    // with the same nonce" in the past few minutes, "that message will be
+    // returned and no new message will be created" (Create Message)
+    let nonce = match &body["nonce"] {
+        Value::String(s) if s.chars().count() > 25 => {
+            return err(400, 50035, "Invalid Form Body (nonce: Must be 25 or fewer in length.)");
+        }
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    };
+    let enforce = body["enforce_nonce"].as_bool().unwrap_or(false);
+    if enforce
+        && let Some(n) = &nonce
+        && let Some((mid, at)) = st.nonces.get(n).copied()
+        && at.elapsed() < std::time::Duration::from_secs(5 * 60)
+        && st.messages.contains_key(&mid)
+    {
+        st.nonce_repeats += 1;
+        return ok(payloads::message(st, &st.messages[&mid]));
+    }
     if let Some(u) = st.dm_user(ch)
         && st.config.closed_dms.contains(&u)
     {
@@ -639,6 +661,9 @@ fn create_message(st: &mut State, id: &str, body: &Value, files: Vec<Upload>) ->
     // only SUPPRESS_EMBEDS, SUPPRESS_NOTIFICATIONS, IS_COMPONENTS_V2 may be set
     let flags = flags_of(body) & ((1 << 2) | (1 << 12) | (1 << 15));
     let mid = new_message(st, ch, body, files, flags, None);
+    if enforce && let Some(n) = nonce {
+        st.nonces.insert(n, (mid, Instant::now()));
+    }
     ok(payloads::message(st, &st.messages[&mid]))
 }
 

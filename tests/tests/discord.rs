@@ -33,8 +33,18 @@ impl Bot {
 
     /// Started with `DOKO_LOG` set to `log`.
     fn start_logging(fake: &FakeDiscord, data: &Path, log_filter: &str) -> Bot {
+        Bot::start_with(fake, data, log_filter, None)
+    }
+
+    /// Started with a crash point (`DOKO_FAILPOINT`, bot/src/failpoint.rs).
+    fn start_with(fake: &FakeDiscord, data: &Path, log_filter: &str, failpoint: Option<&str>) -> Bot {
         let log = std::fs::OpenOptions::new().create(true).append(true).open(data.join("bot.log")).unwrap();
-        let child = Command::new(doko_binary())
+        let mut cmd = Command::new(doko_binary());
+        match failpoint {
+            Some(f) => cmd.env("DOKO_FAILPOINT", f),
+            None => cmd.env_remove("DOKO_FAILPOINT"),
+        };
+        let child = cmd
             .env("DOKO_DISCORD_TOKEN", &fake.config().token)
             .env("DOKO_DISCORD_API_URL", fake.api_origin())
             .env("DOKO_DISCORD_GUILD", fake.config().guild_id.to_string())
@@ -51,6 +61,19 @@ impl Bot {
             .spawn()
             .expect("starting doko");
         Bot { child }
+    }
+
+    /// Waits for the process to end by itself (a crash point): true when it
+    /// did within `wait`.
+    fn exited(&mut self, wait: Duration) -> bool {
+        let end = std::time::Instant::now() + wait;
+        while std::time::Instant::now() < end {
+            if self.child.try_wait().ok().flatten().is_some() {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        false
     }
 
     /// SIGKILL: no chance to clean up.
@@ -528,5 +551,166 @@ async fn an_admin_kicks_aborts_and_ends_the_session_through_the_gateway() {
         let hit = trace.lines().find(|l| l.contains(secret));
         assert!(hit.is_none(), "the log shows {secret:?}: {hit:?}");
     }
+    let _ = std::fs::remove_dir_all(&data);
+}
+
+impl Table<'_> {
+    /// The person to act and the button they would click, from refreshed
+    /// hands (from person `from` on), without clicking it.
+    async fn ready_move(&mut self, from: usize) -> Option<(usize, String)> {
+        for k in 0..4 {
+            let p = (from + k) % 4;
+            match self.enabled(p).into_iter().find(|b| b.starts_with("doko:hand@")) {
+                Some(r) => {
+                    self.click(p, &r).await;
+                }
+                None => {
+                    self.slash(p, "hand", vec![]).await;
+                }
+            }
+            if let Some(b) = Self::choose(&self.enabled(p)) {
+                return Some((p, b));
+            }
+        }
+        None
+    }
+
+    /// The channel's messages that ping person `p` with "your turn", by id.
+    fn prompts(&self, p: usize) -> Vec<u64> {
+        let start = format!("<@{}>", self.people[p].id);
+        self.fake
+            .channel_messages(self.channel)
+            .iter()
+            .filter(|m| m.content.starts_with(&start) && m.content.contains("your turn"))
+            .map(|m| m.id)
+            .collect()
+    }
+}
+
+/// The durable outbox (issue 23) through the gateway: the bot crashes at a
+/// crash point right after committing a deal's last card, before anything
+/// of it is delivered; started again, it posts what it owed (the result,
+/// the next deal's table message) once, then pings the person to act, who
+/// plays on. Then it crashes after delivering a score sheet but before
+/// marking it delivered; started again, it sends the sheet again with the
+/// same nonce, which Discord (`enforce_nonce`) answers with the first
+/// message: one score sheet in the channel.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn what_a_crashed_bot_owed_arrives_once_after_the_restart() {
+    let fake = FakeDiscord::start(Config::default()).await.unwrap();
+    let data =
+        std::env::temp_dir().join(format!("doko-discord-owed-{}-{}", std::process::id(), fake.config().guild_id));
+    let _ = std::fs::remove_dir_all(&data);
+    std::fs::create_dir_all(&data).unwrap();
+    let quiet = "info,doko_discord=debug,serenity=warn";
+    let mut bot = Bot::start(&fake, &data);
+    fake.wait_ready(WAIT).await.unwrap_or_else(|e| panic!("{e:?}: {}", log(&data)));
+    fake.wait_for("the commands registered", WAIT, |f| {
+        (!f.guild_commands(f.config().guild_id).is_empty()).then_some(())
+    })
+    .await
+    .unwrap();
+    let channel = fake.config().channels[0];
+    let people = fake.config().users.iter().map(|u| Person { id: u.id, hand: None }).collect();
+    let mut t = Table { fake: &fake, channel, people, sent: Vec::new(), next: 0 };
+    for p in 0..4 {
+        t.slash(p, "join", vec![]).await;
+    }
+    t.slash(0, "start", vec![]).await;
+    // four "healthy" and 47 cards: one card is left
+    t.play(51).await;
+    let (p, last) = t.ready_move(t.next).await.expect("the last card");
+    assert!(last.contains(":play "), "{last}");
+
+    // a bot that dies right after its next commit
+    let restart = |bot: &mut Bot, failpoint: Option<&str>| {
+        bot.kill();
+        let identified = fake.identify_count();
+        let b = Bot::start_with(&fake, &data, quiet, failpoint);
+        (b, identified)
+    };
+    let (mut crashing, identified) = restart(&mut bot, Some("after-commit:1"));
+    fake.wait_for("the bot's IDENTIFY", WAIT, |f| (f.identify_count() > identified && f.ready()).then_some(()))
+        .await
+        .unwrap();
+    let msg = t.people[p].hand.unwrap();
+    let click = fake.click(t.people[p].id, t.place(), msg, &last);
+    fake.send_interaction(click).await.unwrap();
+    assert!(crashing.exited(WAIT), "the crash point was not reached: {}", log(&data));
+    let tables = t.table_messages().len();
+    assert!(
+        !fake.channel_messages(channel).iter().any(|m| m.content.contains("Result of deal 1")),
+        "delivered before the crash"
+    );
+    // started again: what it owed, then the prompt
+    let (mut bot, identified) = restart(&mut crashing, None);
+    fake.wait_for("the restarted bot's IDENTIFY", WAIT, |f| (f.identify_count() > identified && f.ready()).then_some(()))
+        .await
+        .unwrap();
+    said(&fake, channel, "Result of deal 1").await;
+    // (the prompt follows the next deal's table message)
+    let newest = |t: &Table| t.table_messages().iter().map(|m| m.id).max().unwrap_or(0);
+    let after = |t: &Table, q: usize| t.prompts(q).into_iter().filter(|id| *id > newest(t)).count();
+    let to_act = fake
+        .wait_for("the prompt after the restart", WAIT, |_| (0..4).find(|q| after(&t, *q) > 0))
+        .await
+        .unwrap_or_else(|e| panic!("{e:?}: {:?} {}", f_contents(&fake, channel), log(&data)));
+    assert_eq!(t.table_messages().len(), tables + 1, "the next deal's table message, once");
+    assert_eq!((0..4).map(|q| after(&t, q)).sum::<usize>(), 1, "one prompt: {:?}", f_contents(&fake, channel));
+    let results: Vec<u64> = fake
+        .channel_messages(channel)
+        .iter()
+        .filter(|m| m.versions.iter().any(|v| v["content"].as_str().is_some_and(|c| c.contains("Result of deal 1"))))
+        .map(|m| m.id)
+        .collect();
+    assert_eq!(results.len(), 1, "the result once: {:?}", f_contents(&fake, channel));
+    // the person pinged plays on
+    t.next = to_act;
+    t.play(3).await;
+
+    // a crash after delivering, before marking it delivered
+    let (mut crashing, identified) = restart(&mut bot, Some("after-deliver:1"));
+    fake.wait_for("the bot's IDENTIFY", WAIT, |f| (f.identify_count() > identified && f.ready()).then_some(()))
+        .await
+        .unwrap();
+    let i = fake.slash(t.people[1].id, t.place(), "doko", vec![Opt::sub("score", vec![])]);
+    let h = fake.send_interaction(i).await.unwrap();
+    let cb = fake.wait_callback(&h, WAIT).await.unwrap();
+    assert!(cb.in_time(), "{cb:?}");
+    assert!(crashing.exited(WAIT), "the crash point was not reached: {}", log(&data));
+    let keyed = |f: &FakeDiscord| -> Vec<String> {
+        f.requests()
+            .iter()
+            .filter(|r| r.method == "POST" && r.path.ends_with("/messages"))
+            .filter_map(|r| r.body["nonce"].as_str().map(str::to_string))
+            .collect()
+    };
+    let sent_before = keyed(&fake).len();
+    let (mut bot, identified) = restart(&mut crashing, None);
+    fake.wait_for("the restarted bot's IDENTIFY", WAIT, |f| (f.identify_count() > identified && f.ready()).then_some(()))
+        .await
+        .unwrap();
+    fake.wait_for("the score sheet sent again", WAIT, |f| (f.nonce_repeats() >= 1).then_some(()))
+        .await
+        .unwrap_or_else(|e| panic!("{e:?}: {}", log(&data)));
+    let nonces = keyed(&fake);
+    assert!(nonces.len() > sent_before, "nothing was sent again");
+    let repeated: Vec<&String> = nonces[sent_before..].iter().filter(|n| nonces[..sent_before].contains(n)).collect();
+    assert!(!repeated.is_empty(), "the re-send carries the first nonce");
+    for n in &repeated {
+        let posts = fake
+            .requests()
+            .iter()
+            .filter(|r| r.method == "POST" && r.body["nonce"].as_str() == Some(n.as_str()))
+            .map(|r| r.body["content"].as_str().unwrap_or_default().to_string())
+            .collect::<Vec<_>>();
+        let copies = fake.channel_messages(channel).iter().filter(|m| m.content == posts[0]).count();
+        assert_eq!(copies, 1, "a message sent twice shows once: {posts:?}");
+    }
+    t.play(2).await;
+    bot.kill();
+    assert!(fake.unknown_routes().is_empty(), "{:?}", fake.unknown_routes());
+    let log_text = std::fs::read_to_string(data.join("bot.log")).unwrap();
+    assert_eq!(log_text.matches("failpoint: aborting").count(), 2, "{log_text}");
     let _ = std::fs::remove_dir_all(&data);
 }

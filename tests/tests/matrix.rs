@@ -93,7 +93,26 @@ impl Bot {
     /// Starts the bot and waits until it says it is serving (after its
     /// first sync, with its handlers attached).
     fn start(url: &str, data: &Path) -> Bot {
-        let mut child = Command::new(doko_binary())
+        Bot::start_with(url, data, None)
+    }
+
+    /// Started with a crash point (`DOKO_FAILPOINT`, bot/src/failpoint.rs).
+    fn start_with(url: &str, data: &Path, failpoint: Option<&str>) -> Bot {
+        Bot::start_on(url, data, failpoint, None)
+    }
+
+    /// Started on a Redis store (`redis`: its URL) or the embedded one.
+    fn start_on(url: &str, data: &Path, failpoint: Option<&str>, redis: Option<&str>) -> Bot {
+        let mut cmd = Command::new(doko_binary());
+        match failpoint {
+            Some(f) => cmd.env("DOKO_FAILPOINT", f),
+            None => cmd.env_remove("DOKO_FAILPOINT"),
+        };
+        match redis {
+            Some(r) => cmd.env("DOKO_REDIS_URL", r),
+            None => cmd.env_remove("DOKO_REDIS_URL"),
+        };
+        let mut child = cmd
             .env("DOKO_MATRIX_HOMESERVER", url)
             .env("DOKO_MATRIX_USER", "bot")
             .env("DOKO_MATRIX_PASSWORD", "pw-bot")
@@ -101,7 +120,6 @@ impl Bot {
             .env("DOKO_MATRIX_ALLOW", "@alice:localhost, @bob:localhost")
             .env("DOKO_DATA", data)
             .env_remove("DOKO_DISCORD_TOKEN")
-            .env_remove("DOKO_REDIS_URL")
             // the test plays at machine speed: no rate limits (bot/tests/bounds.rs has them)
             .env("DOKO_RATE_USER", "0")
             .env("DOKO_RATE_CHANNEL", "0")
@@ -130,6 +148,19 @@ impl Bot {
         });
         assert_eq!(line, "doko: serving Matrix as @bot:localhost");
         Bot { child }
+    }
+
+    /// Waits for the process to end by itself (a crash point): true when it
+    /// did within `wait`.
+    fn exited(&mut self, wait: Duration) -> bool {
+        let end = std::time::Instant::now() + wait;
+        while std::time::Instant::now() < end {
+            if self.child.try_wait().ok().flatten().is_some() {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        false
     }
 
     /// Kills the bot the hard way (no shutdown).
@@ -336,6 +367,8 @@ async fn a_complete_deal_over_matrix_with_a_restart() {
     let mut dms: Vec<Option<Room>> = vec![None, None, None, None];
     let mut plays = 0;
     let mut intruder = None;
+    let mut crashed_card: Option<String> = None;
+    let mut acted_on: Vec<Option<String>> = vec![None; 4];
     let mut bot = Some(bot);
     let result = loop {
         let s = watch.next().await;
@@ -365,6 +398,12 @@ async fn a_complete_deal_over_matrix_with_a_restart() {
                 r
             }
         };
+        // a hand shown again (after a restart the bot shows the hand of
+        // the person to act once more): acted on already
+        if acted_on[p].as_deref() == Some(s.body.as_str()) {
+            continue;
+        }
+        acted_on[p] = Some(s.body.clone());
         if s.body.contains("Your turn") {
             let card = first_playable(&s.body).expect("a playable card");
             if plays == 3 {
@@ -374,13 +413,35 @@ async fn a_complete_deal_over_matrix_with_a_restart() {
                 say(&rooms[(p + 1) % 4], "!doko play ♣9").await;
             }
             if plays == 20 {
-                // mid-deal: kill the bot; a command sent meanwhile must
-                // never be answered; restart and go on
+                // mid-deal: kill the bot; a command sent meanwhile is
+                // answered once it is back. It comes back with a crash
+                // point: the help is the first command it commits, and it
+                // dies right after, before answering; started again, it
+                // answers the help (once) and the deal goes on
                 mark("20 cards played; killing the bot");
                 bot.take().unwrap().kill();
                 say(&rooms[0], "!doko help").await;
+                helps_answered += 1;
+                let mut crashing = Bot::start_with(&syn.url, &data, Some("after-commit:1"));
+                assert!(crashing.exited(WAIT), "the crash point was not reached");
                 bot = Some(Bot::start(&syn.url, &data));
                 mark("bot restarted");
+            }
+            if plays == 30 {
+                // the bot dies right after committing this card, before
+                // showing it: started again, it shows the card played, then
+                // the next player's prompt and hand (the loop waits for
+                // that hand: without it the deal stops here)
+                mark("30 cards played; a crash after the next commit");
+                bot.take().unwrap().kill();
+                let mut crashing = Bot::start_with(&syn.url, &data, Some("after-commit:1"));
+                say(&dm, &format!("play {card}")).await;
+                assert!(crashing.exited(WAIT), "the crash point was not reached");
+                crashed_card = Some(format!("{} plays {card}", PLAYERS[p]));
+                bot = Some(Bot::start(&syn.url, &data));
+                mark("bot restarted");
+                plays += 1;
+                continue;
             }
             say(&dm, &format!("play {card}")).await;
             plays += 1;
@@ -390,6 +451,25 @@ async fn a_complete_deal_over_matrix_with_a_restart() {
     };
     mark("deal finished");
     assert_eq!(plays, 48, "every card was played once");
+    // every card shown once in the room's table message, the one played
+    // as the bot crashed too (after its restart, before the next prompt)
+    let is_play = |l: &str| PLAYERS.iter().any(|n| l.starts_with(&format!("{n} plays ")));
+    let shown: Vec<&str> = watch
+        .log
+        .iter()
+        .filter(|s| s.player == 0 && s.room == rid && from_bot(s))
+        .flat_map(|s| s.body.lines())
+        .filter(|l| is_play(l))
+        .collect();
+    assert_eq!(shown.len(), 48, "each card shown once: {shown:#?}");
+    let crashed_card = crashed_card.expect("the crash at the 31st card");
+    assert!(shown.contains(&crashed_card.as_str()), "{crashed_card} was never shown");
+    let prompts = watch
+        .log
+        .iter()
+        .filter(|s| s.player == 0 && s.room == rid && from_bot(s) && s.body.ends_with("your turn"))
+        .count();
+    assert!(prompts >= 1, "the prompt after the restart");
     let points: Vec<u32> = result
         .body
         .lines()
@@ -561,4 +641,126 @@ async fn a_complete_deal_over_matrix_with_a_restart() {
     let log = std::fs::read_to_string(data.join("bot.log")).unwrap();
     assert_eq!(log.matches("the stored Matrix session was refused").count(), 1, "{log}");
     assert_eq!(log.matches("logged in; session stored").count(), 2, "{log}");
+}
+
+/// A plain client for the timing: its own `sync_once` loop with a long
+/// poll and no pause (matrix-sdk's `sync` waits a second between syncs that
+/// follow each other quickly), and every text or notice it sees, with the
+/// time it arrived.
+/// What a timed client saw: who saw it, the body, the sender, when.
+type Arrival = (&'static str, String, OwnedUserId, std::time::Instant);
+
+async fn timed_client(url: &str, name: &'static str, tx: mpsc::UnboundedSender<Arrival>) -> Client {
+    let client = Client::builder().homeserver_url(url).build().await.unwrap();
+    client.matrix_auth().login_username(name, &format!("pw-{name}")).send().await.unwrap();
+    client.sync_once(SyncSettings::default()).await.unwrap();
+    client.add_event_handler(move |ev: StrippedRoomMemberEvent, room: Room| async move {
+        if ev.content.membership == MembershipState::Invite {
+            let _ = room.join().await;
+        }
+    });
+    client.add_event_handler(move |ev: OriginalSyncRoomMessageEvent| {
+        let tx = tx.clone();
+        async move {
+            let body = match ev.content.msgtype {
+                MessageType::Notice(n) => n.body,
+                MessageType::Text(t) => t.body,
+                _ => return,
+            };
+            let _ = tx.send((name, body, ev.sender, std::time::Instant::now()));
+        }
+    });
+    let c = client.clone();
+    tokio::spawn(async move {
+        let s = SyncSettings::default().timeout(Duration::from_secs(30));
+        loop {
+            if c.sync_once(s.clone()).await.is_err() {
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+        }
+    });
+    client
+}
+
+fn quantile(v: &mut [Duration], q: f64) -> f64 {
+    v.sort();
+    v[((v.len() - 1) as f64 * q).round() as usize].as_secs_f64() * 1e3
+}
+
+/// The figure for BENCHMARKS.md (issue 23), run by hand on a release
+/// build: `DOKO_BIN=.../release/doko cargo test -p doko-system-tests --test
+/// matrix -- --ignored --nocapture answer_time` (`DOKO_BENCH_REDIS=1`: the
+/// bot on a Redis store). In one encrypted room on the test Synapse: the
+/// bot's answer to `!doko rules` (sent to the answer seen by the sender),
+/// next to a plain round trip (alice's message seen by bob, bob's answer
+/// seen by alice), alternating, 40 of each after a warm-up. Printed, not asserted.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "a measurement for BENCHMARKS.md, run by hand on a release build"]
+async fn answer_time_next_to_a_plain_round_trip() {
+    let syn = Synapse::start();
+    let data = syn.dir.join("bot");
+    std::fs::create_dir_all(&data).unwrap();
+    let redis = std::env::var_os("DOKO_BENCH_REDIS").map(|_| doko_system_tests::LocalRedis::start().unwrap());
+    let bot = Bot::start_on(&syn.url, &data, None, redis.as_ref().map(|r| r.url()).as_deref());
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let alice = timed_client(&syn.url, "alice", tx.clone()).await;
+    let bob = timed_client(&syn.url, "bob", tx.clone()).await;
+    let mut req = CreateRoom::new();
+    req.invite = vec!["@bot:localhost".try_into().unwrap(), "@bob:localhost".try_into().unwrap()];
+    req.initial_state = vec![
+        InitialStateEvent::with_empty_state_key(RoomEncryptionEventContent::with_recommended_defaults()).to_raw_any(),
+    ];
+    let room = alice.create_room(req).await.unwrap();
+    let rid = room.room_id().to_owned();
+    // everyone in, and the bot answering
+    let bob_room = loop {
+        if let Ok(r) = bob.join_room_by_id(&rid).await {
+            break r;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    // (who saw it, body, sender)
+    let mut wait_for = async |pred: &dyn Fn(&str, &str, &str) -> bool| loop {
+        let (who, body, sender, at) = tokio::time::timeout(WAIT, rx.recv()).await.expect("an answer").unwrap();
+        if pred(who, &body, sender.as_str()) {
+            return at;
+        }
+    };
+    let rules = |w: &str, b: &str, s: &str| w == "alice" && s == "@bot:localhost" && b.contains("Rules");
+    loop {
+        say(&room, "!doko rules").await;
+        if tokio::time::timeout(Duration::from_secs(5), wait_for(&rules)).await.is_ok() {
+            break;
+        }
+    }
+    let (mut bot_times, mut plain) = (Vec::new(), Vec::new());
+    // (the first five of each are a warm-up, and may meet a late answer to
+    // the bot's first `rules`)
+    for i in 0..45 {
+        let t0 = std::time::Instant::now();
+        say(&room, "!doko rules").await;
+        let at = wait_for(&rules).await;
+        if i >= 5 {
+            bot_times.push(at - t0);
+        }
+        let t0 = std::time::Instant::now();
+        let (ping, pong) = (format!("ping {i}"), format!("pong {i}"));
+        say(&room, &ping).await;
+        wait_for(&|w, b, s| w == "bob" && s == "@alice:localhost" && b == ping).await;
+        say(&bob_room, &pong).await;
+        let at = wait_for(&|w, b, s| w == "alice" && s == "@bob:localhost" && b == pong).await;
+        if i >= 5 {
+            plain.push(at - t0);
+        }
+    }
+    let store = if redis.is_some() { "Redis" } else { "embedded" };
+    let (bm, b90) = (quantile(&mut bot_times, 0.5), quantile(&mut bot_times, 0.9));
+    let (pm, p90) = (quantile(&mut plain, 0.5), quantile(&mut plain, 0.9));
+    eprintln!(
+        "answer time ({store} store, {}): bot median {bm:.1} ms, p90 {b90:.1} ms; plain round trip median {pm:.1} ms, p90 {p90:.1} ms; ratio median {:.2}, p90 {:.2}",
+        doko_binary().display(),
+        bm / pm,
+        b90 / p90
+    );
+    drop(bot);
 }

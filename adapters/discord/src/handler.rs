@@ -90,6 +90,16 @@ where
     request().await
 }
 
+/// A message created with the key of an owed message as its nonce, which
+/// Discord enforces (`enforce_nonce`): a re-send after a crash returns the
+/// message created the first time instead of a second copy.
+fn keyed(msg: CreateMessage, key: Option<&String>) -> CreateMessage {
+    match key {
+        Some(k) => msg.nonce(serenity::all::Nonce::String(k.clone())).enforce_nonce(true),
+        None => msg,
+    }
+}
+
 fn platform(e: serenity::Error) -> TransportError {
     TransportError::Platform(e.to_string())
 }
@@ -156,9 +166,12 @@ impl Channel<'_> {
     async fn direct(&self, ch: &ChannelId, to: &UserId, msgs: &[&Private]) -> Result<(), TransportError> {
         let Some(hand) = msgs.iter().rev().find(|m| m.kind == Kind::Hand && m.dm) else { return Ok(()) };
         let Some(uid) = snowflake(&to.id) else { return Ok(()) };
-        let mut msg = CreateMessage::new()
-            .content(clip(&format!("<#{}>\n{}", ch.id, hand.text)))
-            .allowed_mentions(mentions(None));
+        let mut msg = keyed(
+            CreateMessage::new()
+                .content(clip(&format!("<#{}>\n{}", ch.id, hand.text)))
+                .allowed_mentions(mentions(None)),
+            hand.key.as_ref(),
+        );
         if let Some(h) = &hand.hand {
             msg = msg.components(hand_components(h));
         }
@@ -178,10 +191,13 @@ impl Channel<'_> {
 impl Transport for Channel<'_> {
     async fn post_table(&self, ch: &ChannelId, msg: &TableMessage) -> Result<String, TransportError> {
         let channel = discord_channel(ch)?;
-        let create = CreateMessage::new()
-            .content(clip(&msg.text()))
-            .components(vec![my_hand_button(&msg.hand_label)])
-            .allowed_mentions(mentions(None));
+        let create = keyed(
+            CreateMessage::new()
+                .content(clip(&msg.text()))
+                .components(vec![my_hand_button(&msg.hand_label)])
+                .allowed_mentions(mentions(None)),
+            msg.key.as_ref(),
+        );
         let m = patient("table message", || channel.send_message(self.http, create.clone())).await.map_err(platform)?;
         Ok(m.id.to_string())
     }
@@ -202,7 +218,10 @@ impl Transport for Channel<'_> {
             None => notice.text.clone(),
         };
         let channel = discord_channel(ch)?;
-        let create = CreateMessage::new().content(clip(&text)).allowed_mentions(mentions(notice.mention.as_ref()));
+        let create = keyed(
+            CreateMessage::new().content(clip(&text)).allowed_mentions(mentions(notice.mention.as_ref())),
+            notice.key.as_ref(),
+        );
         patient("notice", || channel.send_message(self.http, create.clone())).await.map(|_| ()).map_err(platform)
     }
 

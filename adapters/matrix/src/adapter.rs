@@ -61,6 +61,9 @@ enum Job {
         delivery: String,
         /// The direct room it came from (else the table's room).
         from_direct: Option<Box<Room>>,
+        /// Held until the command is answered: the sync it came with is
+        /// handled when every command of it is (see [`Handled`]).
+        batch: Arc<()>,
     },
     /// The turn timer.
     Tick,
@@ -72,8 +75,11 @@ struct Adapter {
     client: Client,
     cfg: MatrixConfig,
     me: OwnedUserId,
-    /// Milliseconds since the epoch at start: older events are ignored.
+    /// Milliseconds since the epoch: older events are ignored (the start,
+    /// or, catching up, the oldest command still answered).
     started_ms: u64,
+    /// The syncs whose commands are being handled.
+    handled: Handled,
     /// One queue per table room, so a table's commands run in order.
     workers: Mutex<HashMap<OwnedRoomId, mpsc::UnboundedSender<Job>>>,
     /// Direct rooms by user, so concurrent tables do not open two.
@@ -112,14 +118,29 @@ pub async fn run(app: Arc<dyn App>, cfg: MatrixConfig, ready: impl FnOnce(&str))
     // one sync before any handler: whatever happened while we were away is
     // state, not commands
     // (no long poll: whatever arrives after this sync is handled)
-    let first = client.sync_once(SyncSettings::default().timeout(Duration::ZERO)).await?;
-    tracing::info!(next_batch = %first.next_batch, "first sync done");
+    // ... unless an earlier run of the bot saved how far it had answered:
+    // then the commands after that are caught up on (those it received
+    // but did not answer before it stopped, and those sent while it was
+    // away, up to CATCH_UP old), each answered once (the table remembers
+    // the event ids it handled)
+    let handled = Handled::new(cfg.data.join("handled-sync-token"));
+    let resume = handled.saved();
+    let started_ms = match &resume {
+        Some(_) => started_ms.saturating_sub(CATCH_UP.as_millis() as u64),
+        None => {
+            let first = client.sync_once(SyncSettings::default().timeout(Duration::ZERO)).await?;
+            tracing::info!("first sync done");
+            handled.save(&first.next_batch);
+            started_ms
+        }
+    };
     let adapter = Arc::new(Adapter {
         app,
         client: client.clone(),
         cfg,
         me: me.clone(),
         started_ms,
+        handled,
         workers: Mutex::new(HashMap::new()),
         dms: Mutex::new(HashMap::new()),
         created: Mutex::new(std::collections::HashSet::new()),
@@ -177,9 +198,23 @@ pub async fn run(app: Arc<dyn App>, cfg: MatrixConfig, ready: impl FnOnce(&str))
     // errors
     let settings = SyncSettings::default().timeout(Duration::from_secs(30));
     let mut backoff = Duration::from_secs(1);
+    let mut from = resume;
+    if from.is_some() {
+        tracing::info!("catching up on the commands since the last answered sync");
+    }
     loop {
-        match client.sync_once(settings.clone()).await {
-            Ok(_) => backoff = Duration::from_secs(1),
+        let batch = adapter.handled.begin();
+        let s = match &from {
+            // (catching up: no long poll, more of the timeline per room)
+            Some(token) => SyncSettings::default().token(token).timeout(Duration::ZERO).filter(catch_up_filter()),
+            None => settings.clone(),
+        };
+        match client.sync_once(s).await {
+            Ok(r) => {
+                from = None;
+                backoff = Duration::from_secs(1);
+                adapter.handled.synced(batch, r.next_batch);
+            }
             Err(e) => {
                 tracing::warn!(error = %e, "sync failed; retrying in {backoff:?}");
                 tokio::time::sleep(backoff).await;
@@ -354,8 +389,13 @@ impl Adapter {
             if !self.is_private(&room, &ev.sender).await {
                 let Some(cmd) = crate::command_text(&self.cfg.prefix, &body) else { return };
                 let actor = self.actor(&room, &ev.sender).await;
-                let job =
-                    Job::Command { actor, text: cmd.to_string(), delivery: ev.event_id.to_string(), from_direct: None };
+                let job = Job::Command {
+                    actor,
+                    text: cmd.to_string(),
+                    delivery: ev.event_id.to_string(),
+                    from_direct: None,
+                    batch: self.handled.current(),
+                };
                 self.enqueue(&room, job).await;
                 return;
             }
@@ -371,6 +411,7 @@ impl Adapter {
                         text,
                         delivery: ev.event_id.to_string(),
                         from_direct: Some(Box::new(room.clone())),
+                        batch: self.handled.current(),
                     };
                     self.enqueue(&table_room, job).await;
                 }
@@ -483,20 +524,34 @@ impl Adapter {
         workers.insert(id, tx);
     }
 
-    async fn work(&self, room: &Room, job: Job) {
+    async fn work(&self, room: &Room, mut job: Job) {
+        let batch = match &mut job {
+            Job::Command { batch, .. } => Some(std::mem::take(batch)),
+            Job::Tick => None,
+        };
+        self.answer(room, job).await;
+        if batch.is_some() {
+            drop(batch);
+            self.handled.advance();
+        }
+    }
+
+    async fn answer(&self, room: &Room, job: Job) {
         let ch = channel(room.room_id());
         let span = info_span!("matrix_table", room = %room.room_id());
         async {
             let t0 = std::time::Instant::now();
             let (out, actor, from_direct) = match job {
-                Job::Command { actor, text, delivery, from_direct } => {
+                Job::Command { actor, text, delivery, from_direct, .. } => {
                     let out = self.app.handle(&ch, &actor, Input::Text(text), Some(&delivery)).await;
                     (out, Some(actor), from_direct)
                 }
                 Job::Tick => (self.app.tick(&ch).await, None, None),
             };
-            if out.is_empty() {
-                return; // a duplicate delivery, or nothing to say
+            if out.is_empty() || out.duplicate {
+                // nothing to say, or a command answered before (caught up
+                // on again after a restart: answered once)
+                return;
             }
             let handled = t0.elapsed();
             let name = room_name(room).await;
@@ -569,6 +624,103 @@ impl Adapter {
     }
 }
 
+/// How old a command sent while the bot was away may be and still be
+/// answered when it starts again.
+const CATCH_UP: Duration = Duration::from_secs(10 * 60);
+
+/// The filter of the catch-up sync: up to 100 events of each room's
+/// timeline (the homeserver's default is 10).
+fn catch_up_filter() -> matrix_sdk::ruma::api::client::sync::sync_events::v3::Filter {
+    use matrix_sdk::ruma::api::client::filter::{FilterDefinition, RoomEventFilter, RoomFilter};
+    let mut timeline = RoomEventFilter::default();
+    timeline.limit = Some(100u32.into());
+    let mut room = RoomFilter::default();
+    room.timeline = timeline;
+    let mut def = FilterDefinition::default();
+    def.room = room;
+    matrix_sdk::ruma::api::client::sync::sync_events::v3::Filter::FilterDefinition(def)
+}
+
+/// How far the bot has answered: the token of the newest sync all of whose
+/// commands (and of every sync before it) have been answered, kept in a
+/// file. matrix-sdk keeps its own token too, but saves it as soon as a sync
+/// arrives, before the commands in it are answered; a bot that dies in
+/// between would never see them again. Each command holds its sync's guard
+/// until answered.
+struct Handled {
+    file: std::path::PathBuf,
+    state: std::sync::Mutex<HandledState>,
+}
+
+#[derive(Default)]
+struct HandledState {
+    /// The guard of the sync under way (its commands clone it).
+    current: Arc<()>,
+    /// Syncs done, oldest first, with their guards and next tokens.
+    done: std::collections::VecDeque<(Arc<()>, String)>,
+    saved: Option<String>,
+}
+
+impl Handled {
+    fn new(file: std::path::PathBuf) -> Handled {
+        Handled { file, state: Default::default() }
+    }
+
+    /// The token saved by an earlier run, if any.
+    fn saved(&self) -> Option<String> {
+        let t = std::fs::read_to_string(&self.file).ok()?.trim().to_string();
+        (!t.is_empty()).then_some(t)
+    }
+
+    /// A sync begins: a new guard for its commands.
+    fn begin(&self) -> Arc<()> {
+        let g = Arc::new(());
+        self.state.lock().expect("handled lock").current = g.clone();
+        g
+    }
+
+    /// The guard a command of the sync under way holds.
+    fn current(&self) -> Arc<()> {
+        self.state.lock().expect("handled lock").current.clone()
+    }
+
+    /// A sync arrived and its events were handed to the workers.
+    fn synced(&self, guard: Arc<()>, next: String) {
+        self.state.lock().expect("handled lock").done.push_back((guard, next));
+        self.advance();
+    }
+
+    /// Saves the newest token up to which everything is answered.
+    fn advance(&self) {
+        let token = {
+            let mut st = self.state.lock().expect("handled lock");
+            let mut token = None;
+            // (a guard held by the state alone and by `done`: answered)
+            while let Some((g, _)) = st.done.front() {
+                let holders = Arc::strong_count(g) - usize::from(Arc::ptr_eq(g, &st.current));
+                if holders > 1 {
+                    break;
+                }
+                token = st.done.pop_front().map(|(_, t)| t);
+            }
+            match token {
+                Some(t) if st.saved.as_ref() != Some(&t) => {
+                    st.saved = Some(t.clone());
+                    t
+                }
+                _ => return,
+            }
+        };
+        self.save(&token);
+    }
+
+    fn save(&self, token: &str) {
+        if let Err(e) = write_private(&self.file, token) {
+            tracing::warn!(error = %e, "could not save how far the commands are answered");
+        }
+    }
+}
+
 /// Marked direct, with at most the bot and one person: not a table room.
 async fn direct_of_two(room: &Room) -> bool {
     room.is_direct().await.unwrap_or(false) && active_members(room).await <= 2
@@ -599,8 +751,39 @@ async fn room_name(room: &Room) -> String {
 }
 
 async fn try_notice(room: &Room, heading: Option<&str>, text: &str, code: bool) -> Result<(), TransportError> {
+    keyed_notice(room, heading, text, code, None).await
+}
+
+/// The transaction id of an owed message (see `doko_bot::Owed`): the same
+/// at every re-send, so the homeserver keeps one copy (it drops a repeated
+/// transaction id of the same device). `kind` tells a post from an edit.
+fn txn(key: Option<&String>, kind: &str) -> Option<matrix_sdk::ruma::OwnedTransactionId> {
+    key.map(|k| format!("doko.{k}.{kind}").into())
+}
+
+/// Sends a message, with a transaction id when it is owed.
+async fn send_keyed(
+    room: &Room,
+    content: RoomMessageEventContent,
+    txn_id: Option<matrix_sdk::ruma::OwnedTransactionId>,
+) -> Result<OwnedEventId, matrix_sdk::Error> {
+    let send = room.send(content);
+    let send = match txn_id {
+        Some(t) => send.with_transaction_id(t),
+        None => send,
+    };
+    send.await.map(|r| r.response.event_id)
+}
+
+async fn keyed_notice(
+    room: &Room,
+    heading: Option<&str>,
+    text: &str,
+    code: bool,
+    key: Option<&String>,
+) -> Result<(), TransportError> {
     let content = RoomMessageEventContent::notice_html(crate::plain(heading, text), crate::html(heading, text, code));
-    room.send(content).await.map(|_| ()).map_err(|e| TransportError::Platform(e.to_string()))
+    send_keyed(room, content, txn(key, "n")).await.map(|_| ()).map_err(|e| TransportError::Platform(e.to_string()))
 }
 
 /// A table room while one job's answer is delivered: public messages into
@@ -623,8 +806,10 @@ impl Transport for RoomTransport<'_> {
     async fn post_table(&self, _: &ChannelId, msg: &TableMessage) -> Result<String, TransportError> {
         let text = msg.text();
         let content = RoomMessageEventContent::notice_html(crate::plain(None, &text), crate::html(None, &text, false));
-        let sent = self.room.send(content).await.map_err(|e| TransportError::Platform(e.to_string()))?;
-        Ok(sent.response.event_id.to_string())
+        let sent = send_keyed(self.room, content, txn(msg.key.as_ref(), "p"))
+            .await
+            .map_err(|e| TransportError::Platform(e.to_string()))?;
+        Ok(sent.to_string())
     }
 
     async fn edit_table(&self, _: &ChannelId, id: &str, msg: &TableMessage) -> Result<(), TransportError> {
@@ -632,12 +817,12 @@ impl Transport for RoomTransport<'_> {
         let text = msg.text();
         let content = RoomMessageEventContent::notice_html(crate::plain(None, &text), crate::html(None, &text, false));
         let edit = content.make_replacement(ReplacementMetadata::new(id, None));
-        self.room.send(edit).await.map(|_| ()).map_err(|_| TransportError::EditFailed)
+        send_keyed(self.room, edit, txn(msg.key.as_ref(), "e")).await.map(|_| ()).map_err(|_| TransportError::EditFailed)
     }
 
     async fn notice(&self, _: &ChannelId, notice: &Notice) -> Result<(), TransportError> {
         let Some(uid) = notice.mention.as_ref().and_then(|u| OwnedUserId::try_from(u.id.as_str()).ok()) else {
-            return try_notice(self.room, None, &notice.text, false).await;
+            return keyed_notice(self.room, None, &notice.text, false, notice.key.as_ref()).await;
         };
         let html = format!(
             "<a href=\"https://matrix.to/#/{uid}\">{}</a>: {}",
@@ -646,7 +831,10 @@ impl Transport for RoomTransport<'_> {
         );
         let content = RoomMessageEventContent::notice_html(format!("{uid}: {}", notice.text), html)
             .add_mentions(Mentions::with_user_ids([uid]));
-        self.room.send(content).await.map(|_| ()).map_err(|e| TransportError::Platform(e.to_string()))
+        send_keyed(self.room, content, txn(notice.key.as_ref(), "n"))
+            .await
+            .map(|_| ())
+            .map_err(|e| TransportError::Platform(e.to_string()))
     }
 
     async fn private(&self, _: &ChannelId, to: &UserId, msgs: &[&Private]) -> Result<(), TransportError> {
@@ -656,7 +844,7 @@ impl Transport for RoomTransport<'_> {
             let code = m.kind == Kind::Record;
             if m.kind != Kind::Hand && is_actor && self.from_direct.is_none() && !m.confidential {
                 let text = format!("{}: {}", self.actor.map(|a| a.name.as_str()).unwrap_or(""), m.text);
-                try_notice(self.room, None, &text, code).await?;
+                keyed_notice(self.room, None, &text, code, m.key.as_ref()).await?;
                 continue;
             }
             let dm = match (is_actor, self.from_direct) {
@@ -664,7 +852,7 @@ impl Transport for RoomTransport<'_> {
                 _ => self.adapter.direct_room(&uid).await,
             };
             match dm {
-                Some(d) => try_notice(&d, Some(&self.name), &m.text, code).await?,
+                Some(d) => keyed_notice(&d, Some(&self.name), &m.text, code, m.key.as_ref()).await?,
                 None => return Err(TransportError::Unreachable(to.clone())),
             }
         }

@@ -18,6 +18,7 @@ mod clock;
 mod computers;
 mod errors;
 mod events;
+mod owed;
 mod play;
 mod seats;
 mod session;
@@ -32,6 +33,7 @@ use serde::{Deserialize, Serialize};
 pub use clock::TurnClock;
 pub use errors::CommandError;
 pub use events::{Event, PovertyMove, Summary};
+pub use owed::{OWED_KEPT, OWED_MAX_AGE_MS, Owed, OwedEntry};
 pub use seats::{MAX_SEATS, Occupant, PlayerKey, SeatInfo, Seats, TableSeat};
 pub use session::TableSession;
 pub use stats::{PlayerStats, Stats};
@@ -144,6 +146,9 @@ pub struct Table {
     /// Sessions that ended, the latest last (at most [`HISTORY_KEPT`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     history: Vec<TableSession>,
+    /// What the table owes the platforms (the durable outbox).
+    #[serde(default, skip_serializing_if = "Owed::is_empty")]
+    owed: Owed,
 }
 
 fn is_false(b: &bool) -> bool {
@@ -187,6 +192,7 @@ impl Default for Table {
             moves: 0,
             clock_paused: false,
             history: Vec::new(),
+            owed: Owed::default(),
         }
     }
 }
@@ -384,6 +390,16 @@ impl Table {
     /// The number of committed changes so far.
     pub fn revision(&self) -> u64 {
         self.revision
+    }
+
+    /// What the table owes the platforms.
+    pub fn owed(&self) -> &Owed {
+        &self.owed
+    }
+
+    /// What the table owes the platforms, to change.
+    pub fn owed_mut(&mut self) -> &mut Owed {
+        &mut self.owed
     }
 
     /// Counts a change about to be committed.

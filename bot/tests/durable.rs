@@ -1,0 +1,168 @@
+//! The durable outbox: what a change owes is stored with it, dropped once
+//! delivered, and sent by the next process when the one that made it died
+//! before delivering (each message with the same key at every re-send).
+
+use std::sync::{Arc, Mutex};
+
+use async_trait::async_trait;
+use doko_bot::{
+    Actor, App, ChannelId, Input, Kind, MemoryStore, Notice, Outbox, Platform, Private, Service, TableMessage,
+    Transport, TransportError, UserId, deliver,
+};
+
+/// What reached the platform, in order: (what, text, key).
+#[derive(Default)]
+struct Recording {
+    sent: Mutex<Vec<(String, String, Option<String>)>>,
+}
+
+#[async_trait]
+impl Transport for Recording {
+    async fn post_table(&self, _: &ChannelId, msg: &TableMessage) -> Result<String, TransportError> {
+        self.sent.lock().unwrap().push(("post".into(), msg.text(), msg.key.clone()));
+        Ok("table-1".into())
+    }
+    async fn edit_table(&self, _: &ChannelId, _: &str, msg: &TableMessage) -> Result<(), TransportError> {
+        self.sent.lock().unwrap().push(("edit".into(), msg.text(), msg.key.clone()));
+        Ok(())
+    }
+    async fn notice(&self, _: &ChannelId, n: &Notice) -> Result<(), TransportError> {
+        let who = n.mention.as_ref().map(|u| u.id.clone()).unwrap_or_default();
+        self.sent.lock().unwrap().push((format!("notice {who}"), n.text.clone(), n.key.clone()));
+        Ok(())
+    }
+    async fn private(&self, _: &ChannelId, to: &UserId, msgs: &[&Private]) -> Result<(), TransportError> {
+        for m in msgs {
+            self.sent.lock().unwrap().push((format!("private {} {:?}", to.id, m.kind), m.text.clone(), m.key.clone()));
+        }
+        Ok(())
+    }
+}
+
+fn people() -> Vec<Actor> {
+    (1..=4).map(|i| Actor::new(UserId::new(Platform::Terminal, format!("p{i}")), format!("P{i}"), i == 1)).collect()
+}
+
+fn service(store: &MemoryStore) -> Arc<Service<MemoryStore>> {
+    Arc::new(Service::new(store.clone(), 7).with_durable_outbox())
+}
+
+/// The person to act and a move they may make, from an outbox's table
+/// message and their hand in it.
+fn next_move(out: &Outbox) -> (UserId, doko_bot::Command) {
+    let to = out.table.as_ref().and_then(|t| t.to_act.clone()).expect("somebody is to act");
+    let hand = out.private.iter().rev().find_map(|p| (p.to == to).then_some(p.hand.as_ref()).flatten()).expect("their hand");
+    let cmd = hand
+        .cards
+        .iter()
+        .find(|c| c.playable)
+        .map(|c| c.command.clone())
+        .or_else(|| hand.choices.first().map(|c| c.command.clone()))
+        .expect("a move");
+    (to, cmd)
+}
+
+async fn seated_and_dealt(app: &dyn App, ch: &ChannelId, t: &Recording) -> Outbox {
+    let ps = people();
+    for (i, p) in ps.iter().enumerate() {
+        let out = app.handle(ch, p, Input::Text("join".into()), Some(&format!("j{i}"))).await;
+        deliver(app, t, &out).await;
+    }
+    let out = app.handle(ch, &ps[0], Input::Text("start".into()), Some("start")).await;
+    deliver(app, t, &out).await;
+    out
+}
+
+async fn owes(svc: &Service<MemoryStore>, ch: &ChannelId) -> usize {
+    svc.table(ch).await.unwrap().0.owed().entries().count()
+}
+
+#[tokio::test]
+async fn what_a_change_owes_is_stored_with_it_and_dropped_once_delivered() {
+    let store = MemoryStore::default();
+    let svc = service(&store);
+    let ch = ChannelId::new(Platform::Terminal, "durable-1");
+    let t = Recording::default();
+    let out = seated_and_dealt(&*svc, &ch, &t).await;
+    assert!(!out.owed.is_empty(), "the start owes its messages");
+    assert_eq!(owes(&svc, &ch).await, 0, "everything delivered was marked delivered");
+    // every message of an owed outbox carries a key
+    assert!(out.table.as_ref().unwrap().key.is_some());
+    assert!(out.private.iter().all(|p| p.key.is_some()));
+    // a change whose outbox is never delivered stays owed
+    let (to, cmd) = next_move(&out);
+    let who = people().into_iter().find(|p| p.user == to).unwrap();
+    let moved = App::handle(&*svc, &ch, &who, Input::Command(cmd), Some("m1")).await;
+    assert_eq!(moved.owed.len(), 1);
+    assert_eq!(owes(&svc, &ch).await, 1);
+    // the process that made it is still delivering it: its own turn clock
+    // does not send it a second time within the grace time
+    let tick = App::tick(&*svc, &ch).await;
+    assert!(tick.is_empty(), "a live process's fresh entry is not sent by its clock: {tick:?}");
+    deliver(&*svc, &t, &moved).await;
+    assert_eq!(owes(&svc, &ch).await, 0);
+}
+
+#[tokio::test]
+async fn after_a_crash_the_next_process_sends_what_was_owed_then_the_prompt() {
+    let store = MemoryStore::default();
+    let ch = ChannelId::new(Platform::Terminal, "durable-2");
+    let t = Recording::default();
+    let (events, to_act_after) = {
+        let svc = service(&store);
+        let out = seated_and_dealt(&*svc, &ch, &t).await;
+        let (to, cmd) = next_move(&out);
+        let who = people().into_iter().find(|p| p.user == to).unwrap();
+        // committed, then the process dies before delivering
+        let moved = App::handle(&*svc, &ch, &who, Input::Command(cmd), Some("m1")).await;
+        let events = moved.table.as_ref().and_then(|m| m.events.clone()).expect("what happened");
+        (events, moved.table.as_ref().and_then(|m| m.to_act.clone()).expect("somebody acts next"))
+    };
+    tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    let before = t.sent.lock().unwrap().len();
+    // a new process on the same store: its first turn clock delivers
+    let svc = service(&store);
+    let out = App::tick(&*svc, &ch).await;
+    assert_eq!(out.owed.len(), 1, "the owed entry is sent: {out:?}");
+    let again = App::tick(&*svc, &ch).await;
+    let keys = |o: &Outbox| -> Vec<Option<String>> {
+        let mut k: Vec<_> = o.notices.iter().map(|n| n.key.clone()).collect();
+        k.push(o.table.as_ref().and_then(|t| t.key.clone()));
+        k.extend(o.private.iter().map(|p| p.key.clone()));
+        k
+    };
+    assert_eq!(keys(&out), keys(&again), "a re-send carries the same keys");
+    assert!(keys(&out).iter().all(Option::is_some));
+    deliver(&*svc, &t, &out).await;
+    let sent: Vec<_> = t.sent.lock().unwrap()[before..].to_vec();
+    // what happened, exactly once, then the prompt and the hand of the
+    // person to act
+    let table_at = sent.iter().position(|s| s.0 == "edit" && s.1.contains(events.trim())).expect("the move shown");
+    assert_eq!(sent.iter().filter(|s| s.1.contains(events.trim())).count(), 1, "{sent:#?}");
+    let prompt = sent.iter().position(|s| s.0 == format!("notice {}", to_act_after.id)).expect("the prompt");
+    let hand = sent.iter().position(|s| s.0 == format!("private {} {:?}", to_act_after.id, Kind::Hand)).expect("hand");
+    assert!(table_at < prompt && prompt < hand, "{sent:#?}");
+    // delivered: nothing owed, nothing sent again
+    assert_eq!(owes(&svc, &ch).await, 0);
+    assert!(App::tick(&*svc, &ch).await.is_empty());
+}
+
+#[tokio::test]
+async fn the_outbox_is_bounded_and_off_unless_asked_for() {
+    let store = MemoryStore::default();
+    let svc = service(&store);
+    let ch = ChannelId::new(Platform::Terminal, "durable-3");
+    let p = &people()[0];
+    // changes never delivered: at most OWED_KEPT stay
+    for i in 0..(doko_bot::table::OWED_KEPT + 6) {
+        let cmd = if i % 2 == 0 { "join" } else { "leave" };
+        let out = App::handle(&*svc, &ch, p, Input::Text(cmd.into()), Some(&format!("x{i}"))).await;
+        assert!(!out.owed.is_empty());
+    }
+    assert_eq!(owes(&svc, &ch).await, doko_bot::table::OWED_KEPT);
+    // a service without a durable outbox stores nothing owed
+    let plain = Service::new(MemoryStore::default(), 7);
+    let out = plain.handle(&ch, p, "join").await.unwrap();
+    assert!(out.owed.is_empty() && out.table.as_ref().is_some_and(|t| t.key.is_none()));
+    assert_eq!(plain.table(&ch).await.unwrap().0.owed().entries().count(), 0);
+}
