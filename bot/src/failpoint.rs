@@ -4,8 +4,9 @@
 //! would, the `N`th time it passes the point `NAME` (from 1).
 //!
 //! Points: `after-commit` (a command's change is committed, nothing of what
-//! it owes is delivered yet), `after-deliver` (what a change owed was sent,
-//! it is not yet marked delivered).
+//! it owes is delivered yet), `before-answer` (a command is handled, its
+//! answer is about to be sent), `after-deliver` (what a change owed was
+//! sent, it is not yet marked delivered).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 

@@ -364,6 +364,10 @@ pub struct Delivered {
 pub async fn deliver(app: &dyn App, transport: &dyn Transport, out: &Outbox) -> Delivered {
     let ch = &out.channel;
     let mut report = Delivered::default();
+    #[cfg(feature = "failpoints")]
+    if out.actor.is_some() {
+        crate::failpoint::hit("before-answer");
+    }
     if let Some(actor) = &out.actor {
         let msgs: Vec<&Private> = out.private_for(actor).collect();
         send_private(app, transport, out, actor, &msgs, &mut report).await;

@@ -6,8 +6,12 @@
 //! direct rooms the bot opens (encrypted too), bid and play there without
 //! the prefix. The admin changes a rule, a non-admin is refused; an invitation
 //! from someone not on the allow-list is declined; the bot is
-//! killed mid-deal and restarted, and nothing is answered twice: a command
-//! sent while it was down is never answered, the deal finishes.
+//! killed mid-deal and restarted: a command sent while it was down is
+//! answered once it is back, also when it dies (at a crash point) after
+//! handling that command and before answering it; it dies again right after
+//! committing a card, before showing it, and once back shows the card, then
+//! the next player's prompt and hand; every card is shown once, the deal
+//! finishes.
 //!
 //! Every wait is for an event, with a generous timeout; no fixed sleeps.
 
@@ -415,14 +419,14 @@ async fn a_complete_deal_over_matrix_with_a_restart() {
             if plays == 20 {
                 // mid-deal: kill the bot; a command sent meanwhile is
                 // answered once it is back. It comes back with a crash
-                // point: the help is the first command it commits, and it
-                // dies right after, before answering; started again, it
-                // answers the help (once) and the deal goes on
+                // point: it dies after handling the help, before answering
+                // it; started again, it answers the help (once) and the
+                // deal goes on
                 mark("20 cards played; killing the bot");
                 bot.take().unwrap().kill();
                 say(&rooms[0], "!doko help").await;
                 helps_answered += 1;
-                let mut crashing = Bot::start_with(&syn.url, &data, Some("after-commit:1"));
+                let mut crashing = Bot::start_with(&syn.url, &data, Some("before-answer:1"));
                 assert!(crashing.exited(WAIT), "the crash point was not reached");
                 bot = Some(Bot::start(&syn.url, &data));
                 mark("bot restarted");
@@ -479,14 +483,19 @@ async fn a_complete_deal_over_matrix_with_a_restart() {
     assert_eq!(points.len(), 2, "{}", result.body);
     assert_eq!(points.iter().sum::<u32>(), 240, "{}", result.body);
 
-    // after the deal: one more help; when it is answered, exactly two helps
-    // have been (the one sent while the bot was down never is)
+    // after the deal: one more help; when it is answered, exactly three
+    // helps have been (the one sent while the bot was down too, once)
     say(&rooms[0], "!doko help").await;
     helps_answered += 1;
     let is_help = |s: &Seen| from_bot(s) && s.player == 0 && s.body.contains("Commands:") && !s.edit;
     watch.until("the last help", is_help).await;
     let answered = watch.log.iter().filter(|s| is_help(s)).count();
-    assert_eq!(answered, helps_answered, "help answers: a command was answered twice or an old one answered");
+    let helps: Vec<(&OwnedRoomId, &str)> =
+        watch.log.iter().filter(|s| is_help(s)).map(|s| (&s.room, s.body.lines().next().unwrap_or(""))).collect();
+    assert_eq!(
+        answered, helps_answered,
+        "help answers: a command was answered twice or an old one answered: {helps:#?}"
+    );
     // the table is one message per deal, edited in place: the seats, the
     // deal, and the result with the next deal
     let in_room: Vec<&Seen> = watch
@@ -619,7 +628,9 @@ async fn a_complete_deal_over_matrix_with_a_restart() {
     }
     assert!(loud.is_empty(), "a quiet log: nothing an operator must act on was logged, yet: {loud:#?}");
     assert_eq!(log.matches("logged in; session stored").count(), 1, "{log}");
-    assert_eq!(log.matches("restored the stored Matrix session").count(), 1, "{log}");
+    // (four starts after the first: two crashes, each followed by a start)
+    assert_eq!(log.matches("restored the stored Matrix session").count(), 4, "{log}");
+    assert_eq!(log.matches("failpoint: aborting").count(), 2, "{log}");
     let session: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(data.join("matrix/session.json")).unwrap()).unwrap();
     let token = session["access_token"].as_str().unwrap().to_string();

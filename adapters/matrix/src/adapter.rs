@@ -61,9 +61,8 @@ enum Job {
         delivery: String,
         /// The direct room it came from (else the table's room).
         from_direct: Option<Box<Room>>,
-        /// Held until the command is answered: the sync it came with is
-        /// handled when every command of it is (see [`Handled`]).
-        batch: Arc<()>,
+        /// The command as written down on arrival (see [`Received`]).
+        received: Received,
     },
     /// The turn timer.
     Tick,
@@ -78,8 +77,8 @@ struct Adapter {
     /// Milliseconds since the epoch: older events are ignored (the start,
     /// or, catching up, the oldest command still answered).
     started_ms: u64,
-    /// The syncs whose commands are being handled.
-    handled: Handled,
+    /// The commands received and not yet answered (see [`Received`]).
+    inbox: Inbox,
     /// One queue per table room, so a table's commands run in order.
     workers: Mutex<HashMap<OwnedRoomId, mpsc::UnboundedSender<Job>>>,
     /// Direct rooms by user, so concurrent tables do not open two.
@@ -118,19 +117,18 @@ pub async fn run(app: Arc<dyn App>, cfg: MatrixConfig, ready: impl FnOnce(&str))
     // one sync before any handler: whatever happened while we were away is
     // state, not commands
     // (no long poll: whatever arrives after this sync is handled)
-    // ... unless an earlier run of the bot saved how far it had answered:
-    // then the commands after that are caught up on (those it received
-    // but did not answer before it stopped, and those sent while it was
-    // away, up to CATCH_UP old), each answered once (the table remembers
-    // the event ids it handled)
-    let handled = Handled::new(cfg.data.join("handled-sync-token"));
-    let resume = handled.saved();
-    let started_ms = match &resume {
+    // ... unless the bot ran before: then the commands sent while it was
+    // away (up to CATCH_UP old) are answered when they arrive, and those
+    // it had received but not answered when it stopped are answered from
+    // its inbox (each once: the table remembers the event ids it handled)
+    let inbox = Inbox::new(&client);
+    let pending = inbox.load().await;
+    let started_ms = match &pending {
         Some(_) => started_ms.saturating_sub(CATCH_UP.as_millis() as u64),
         None => {
             let first = client.sync_once(SyncSettings::default().timeout(Duration::ZERO)).await?;
-            tracing::info!("first sync done");
-            handled.save(&first.next_batch);
+            tracing::info!(next_batch = %first.next_batch, "first sync done");
+            inbox.save(&[]).await;
             started_ms
         }
     };
@@ -140,7 +138,7 @@ pub async fn run(app: Arc<dyn App>, cfg: MatrixConfig, ready: impl FnOnce(&str))
         cfg,
         me: me.clone(),
         started_ms,
-        handled,
+        inbox,
         workers: Mutex::new(HashMap::new()),
         dms: Mutex::new(HashMap::new()),
         created: Mutex::new(std::collections::HashSet::new()),
@@ -198,23 +196,17 @@ pub async fn run(app: Arc<dyn App>, cfg: MatrixConfig, ready: impl FnOnce(&str))
     // errors
     let settings = SyncSettings::default().timeout(Duration::from_secs(30));
     let mut backoff = Duration::from_secs(1);
-    let mut from = resume;
-    if from.is_some() {
-        tracing::info!("catching up on the commands since the last answered sync");
+    if let Some(pending) = pending {
+        if !pending.is_empty() {
+            tracing::info!(commands = pending.len(), "answering the commands received before the restart");
+        }
+        for r in pending {
+            adapter.replay(r).await;
+        }
     }
     loop {
-        let batch = adapter.handled.begin();
-        let s = match &from {
-            // (catching up: no long poll, more of the timeline per room)
-            Some(token) => SyncSettings::default().token(token).timeout(Duration::ZERO).filter(catch_up_filter()),
-            None => settings.clone(),
-        };
-        match client.sync_once(s).await {
-            Ok(r) => {
-                from = None;
-                backoff = Duration::from_secs(1);
-                adapter.handled.synced(batch, r.next_batch);
-            }
+        match client.sync_once(settings.clone()).await {
+            Ok(_) => backoff = Duration::from_secs(1),
             Err(e) => {
                 tracing::warn!(error = %e, "sync failed; retrying in {backoff:?}");
                 tokio::time::sleep(backoff).await;
@@ -389,12 +381,20 @@ impl Adapter {
             if !self.is_private(&room, &ev.sender).await {
                 let Some(cmd) = crate::command_text(&self.cfg.prefix, &body) else { return };
                 let actor = self.actor(&room, &ev.sender).await;
+                let received = Received {
+                    room: room.room_id().to_string(),
+                    event: ev.event_id.to_string(),
+                    sender: ev.sender.to_string(),
+                    text: cmd.to_string(),
+                    direct: None,
+                };
+                self.inbox.add(&received).await;
                 let job = Job::Command {
                     actor,
                     text: cmd.to_string(),
                     delivery: ev.event_id.to_string(),
                     from_direct: None,
-                    batch: self.handled.current(),
+                    received,
                 };
                 self.enqueue(&room, job).await;
                 return;
@@ -406,12 +406,20 @@ impl Adapter {
                 Route::At(i, text) => {
                     let table_room = tables[i].0.clone();
                     let actor = self.actor(&table_room, &ev.sender).await.from_direct();
+                    let received = Received {
+                        room: table_room.room_id().to_string(),
+                        event: ev.event_id.to_string(),
+                        sender: ev.sender.to_string(),
+                        text: text.clone(),
+                        direct: Some(room.room_id().to_string()),
+                    };
+                    self.inbox.add(&received).await;
                     let job = Job::Command {
                         actor,
                         text,
                         delivery: ev.event_id.to_string(),
                         from_direct: Some(Box::new(room.clone())),
-                        batch: self.handled.current(),
+                        received,
                     };
                     self.enqueue(&table_room, job).await;
                 }
@@ -524,16 +532,42 @@ impl Adapter {
         workers.insert(id, tx);
     }
 
-    async fn work(&self, room: &Room, mut job: Job) {
-        let batch = match &mut job {
-            Job::Command { batch, .. } => Some(std::mem::take(batch)),
+    async fn work(&self, room: &Room, job: Job) {
+        let received = match &job {
+            Job::Command { received, .. } => Some(received.event.clone()),
             Job::Tick => None,
         };
         self.answer(room, job).await;
-        if batch.is_some() {
-            drop(batch);
-            self.handled.advance();
+        if let Some(event) = received {
+            self.inbox.remove(&event).await;
         }
+    }
+
+    /// Answers a command received before a restart (written down in the
+    /// inbox on arrival, not answered then).
+    async fn replay(self: &Arc<Self>, r: Received) {
+        let (Ok(room_id), Ok(sender)) = (OwnedRoomId::try_from(r.room.as_str()), OwnedUserId::try_from(r.sender.as_str()))
+        else {
+            self.inbox.remove(&r.event).await;
+            return;
+        };
+        let Some(room) = self.client.get_room(&room_id) else {
+            self.inbox.remove(&r.event).await;
+            return;
+        };
+        let direct = r.direct.as_deref().and_then(|d| OwnedRoomId::try_from(d).ok()).and_then(|d| self.client.get_room(&d));
+        let mut actor = self.actor(&room, &sender).await;
+        if direct.is_some() {
+            actor = actor.from_direct();
+        }
+        let job = Job::Command {
+            actor,
+            text: r.text.clone(),
+            delivery: r.event.clone(),
+            from_direct: direct.map(Box::new),
+            received: r,
+        };
+        self.enqueue(&room, job).await;
     }
 
     async fn answer(&self, room: &Room, job: Job) {
@@ -542,7 +576,7 @@ impl Adapter {
         async {
             let t0 = std::time::Instant::now();
             let (out, actor, from_direct) = match job {
-                Job::Command { actor, text, delivery, from_direct, .. } => {
+                Job::Command { actor, text, delivery, from_direct, received: _ } => {
                     let out = self.app.handle(&ch, &actor, Input::Text(text), Some(&delivery)).await;
                     (out, Some(actor), from_direct)
                 }
@@ -628,95 +662,86 @@ impl Adapter {
 /// answered when it starts again.
 const CATCH_UP: Duration = Duration::from_secs(10 * 60);
 
-/// The filter of the catch-up sync: up to 100 events of each room's
-/// timeline (the homeserver's default is 10).
-fn catch_up_filter() -> matrix_sdk::ruma::api::client::sync::sync_events::v3::Filter {
-    use matrix_sdk::ruma::api::client::filter::{FilterDefinition, RoomEventFilter, RoomFilter};
-    let mut timeline = RoomEventFilter::default();
-    timeline.limit = Some(100u32.into());
-    let mut room = RoomFilter::default();
-    room.timeline = timeline;
-    let mut def = FilterDefinition::default();
-    def.room = room;
-    matrix_sdk::ruma::api::client::sync::sync_events::v3::Filter::FilterDefinition(def)
+/// A command as it arrived, written down before it is handled and struck
+/// off once it is answered.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+struct Received {
+    /// The table's room.
+    room: String,
+    /// The event id (the command's delivery id).
+    event: String,
+    sender: String,
+    /// The command's text (without the prefix).
+    text: String,
+    /// The direct room it came from, if it did.
+    direct: Option<String>,
 }
 
-/// How far the bot has answered: the token of the newest sync all of whose
-/// commands (and of every sync before it) have been answered, kept in a
-/// file. matrix-sdk keeps its own token too, but saves it as soon as a sync
-/// arrives, before the commands in it are answered; a bot that dies in
-/// between would never see them again. Each command holds its sync's guard
-/// until answered.
-struct Handled {
-    file: std::path::PathBuf,
-    state: std::sync::Mutex<HandledState>,
+/// The commands received and not yet answered, kept in matrix-sdk's state
+/// store (the bot's own SQLite store). matrix-sdk saves its sync position
+/// as soon as a sync arrives, before the commands in it are answered: a bot
+/// that died in between would never see them again. Written down on
+/// arrival, they are answered after a restart.
+struct Inbox {
+    client: Client,
+    /// Serialises the read-modify-write of the list.
+    lock: Mutex<()>,
 }
 
-#[derive(Default)]
-struct HandledState {
-    /// The guard of the sync under way (its commands clone it).
-    current: Arc<()>,
-    /// Syncs done, oldest first, with their guards and next tokens.
-    done: std::collections::VecDeque<(Arc<()>, String)>,
-    saved: Option<String>,
-}
+/// The inbox's key in the state store.
+const INBOX_KEY: &[u8] = b"doko.inbox";
 
-impl Handled {
-    fn new(file: std::path::PathBuf) -> Handled {
-        Handled { file, state: Default::default() }
+/// At most this many commands are kept unanswered (the oldest dropped).
+const INBOX_KEPT: usize = 256;
+
+impl Inbox {
+    fn new(client: &Client) -> Inbox {
+        Inbox { client: client.clone(), lock: Mutex::new(()) }
     }
 
-    /// The token saved by an earlier run, if any.
-    fn saved(&self) -> Option<String> {
-        let t = std::fs::read_to_string(&self.file).ok()?.trim().to_string();
-        (!t.is_empty()).then_some(t)
-    }
-
-    /// A sync begins: a new guard for its commands.
-    fn begin(&self) -> Arc<()> {
-        let g = Arc::new(());
-        self.state.lock().expect("handled lock").current = g.clone();
-        g
-    }
-
-    /// The guard a command of the sync under way holds.
-    fn current(&self) -> Arc<()> {
-        self.state.lock().expect("handled lock").current.clone()
-    }
-
-    /// A sync arrived and its events were handed to the workers.
-    fn synced(&self, guard: Arc<()>, next: String) {
-        self.state.lock().expect("handled lock").done.push_back((guard, next));
-        self.advance();
-    }
-
-    /// Saves the newest token up to which everything is answered.
-    fn advance(&self) {
-        let token = {
-            let mut st = self.state.lock().expect("handled lock");
-            let mut token = None;
-            // (a guard held by the state alone and by `done`: answered)
-            while let Some((g, _)) = st.done.front() {
-                let holders = Arc::strong_count(g) - usize::from(Arc::ptr_eq(g, &st.current));
-                if holders > 1 {
-                    break;
-                }
-                token = st.done.pop_front().map(|(_, t)| t);
+    async fn read(&self) -> Option<Vec<Received>> {
+        match self.client.state_store().get_custom_value(INBOX_KEY).await {
+            Ok(Some(v)) => Some(serde_json::from_slice(&v).unwrap_or_default()),
+            Ok(None) => None,
+            Err(e) => {
+                tracing::warn!(error = %e, "reading the inbox failed");
+                Some(Vec::new())
             }
-            match token {
-                Some(t) if st.saved.as_ref() != Some(&t) => {
-                    st.saved = Some(t.clone());
-                    t
-                }
-                _ => return,
-            }
-        };
-        self.save(&token);
+        }
     }
 
-    fn save(&self, token: &str) {
-        if let Err(e) = write_private(&self.file, token) {
-            tracing::warn!(error = %e, "could not save how far the commands are answered");
+    /// What was received and not answered; `None`: the bot never ran here.
+    async fn load(&self) -> Option<Vec<Received>> {
+        let _l = self.lock.lock().await;
+        self.read().await
+    }
+
+    async fn save(&self, list: &[Received]) {
+        let v = serde_json::to_vec(list).unwrap_or_default();
+        if let Err(e) = self.client.state_store().set_custom_value_no_read(INBOX_KEY, v).await {
+            tracing::warn!(error = %e, "writing the inbox failed");
+        }
+    }
+
+    async fn add(&self, r: &Received) {
+        let _l = self.lock.lock().await;
+        let mut list = self.read().await.unwrap_or_default();
+        if list.iter().any(|x| x.event == r.event) {
+            return;
+        }
+        list.push(r.clone());
+        let over = list.len().saturating_sub(INBOX_KEPT);
+        list.drain(..over);
+        self.save(&list).await;
+    }
+
+    async fn remove(&self, event: &str) {
+        let _l = self.lock.lock().await;
+        let mut list = self.read().await.unwrap_or_default();
+        let before = list.len();
+        list.retain(|x| x.event != event);
+        if list.len() != before {
+            self.save(&list).await;
         }
     }
 }
