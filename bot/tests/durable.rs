@@ -51,7 +51,8 @@ fn service(store: &MemoryStore) -> Arc<Service<MemoryStore>> {
 /// message and their hand in it.
 fn next_move(out: &Outbox) -> (UserId, doko_bot::Command) {
     let to = out.table.as_ref().and_then(|t| t.to_act.clone()).expect("somebody is to act");
-    let hand = out.private.iter().rev().find_map(|p| (p.to == to).then_some(p.hand.as_ref()).flatten()).expect("their hand");
+    let hand =
+        out.private.iter().rev().find_map(|p| (p.to == to).then_some(p.hand.as_ref()).flatten()).expect("their hand");
     let cmd = hand
         .cards
         .iter()

@@ -644,9 +644,11 @@ async fn what_a_crashed_bot_owed_arrives_once_after_the_restart() {
     );
     // started again: what it owed, then the prompt
     let (mut bot, identified) = restart(&mut crashing, None);
-    fake.wait_for("the restarted bot's IDENTIFY", WAIT, |f| (f.identify_count() > identified && f.ready()).then_some(()))
-        .await
-        .unwrap();
+    fake.wait_for("the restarted bot's IDENTIFY", WAIT, |f| {
+        (f.identify_count() > identified && f.ready()).then_some(())
+    })
+    .await
+    .unwrap();
     said(&fake, channel, "Result of deal 1").await;
     // (the prompt follows the next deal's table message)
     let newest = |t: &Table| t.table_messages().iter().map(|m| m.id).max().unwrap_or(0);
@@ -688,8 +690,7 @@ async fn what_a_crashed_bot_owed_arrives_once_after_the_restart() {
         .await
         .unwrap_or_else(|e| panic!("{e:?}: {}", log(&data)));
     // one prompt after the crash, though it was sent twice
-    let prompts: Vec<u64> =
-        (0..4).flat_map(|q| t.prompts(q)).filter(|id| *id > newest_before).collect();
+    let prompts: Vec<u64> = (0..4).flat_map(|q| t.prompts(q)).filter(|id| *id > newest_before).collect();
     assert_eq!(prompts.len(), 1, "one prompt: {:?}", f_contents(&fake, channel));
     let made: Vec<_> = fake
         .channel_messages(channel)

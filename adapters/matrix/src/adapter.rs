@@ -62,7 +62,7 @@ enum Job {
         /// The direct room it came from (else the table's room).
         from_direct: Option<Box<Room>>,
         /// The command as written down on arrival (see [`Received`]).
-        received: Received,
+        received: Box<Received>,
     },
     /// The turn timer.
     Tick,
@@ -394,7 +394,7 @@ impl Adapter {
                     text: cmd.to_string(),
                     delivery: ev.event_id.to_string(),
                     from_direct: None,
-                    received,
+                    received: Box::new(received),
                 };
                 self.enqueue(&room, job).await;
                 return;
@@ -419,7 +419,7 @@ impl Adapter {
                         text,
                         delivery: ev.event_id.to_string(),
                         from_direct: Some(Box::new(room.clone())),
-                        received,
+                        received: Box::new(received),
                     };
                     self.enqueue(&table_room, job).await;
                 }
@@ -546,7 +546,8 @@ impl Adapter {
     /// Answers a command received before a restart (written down in the
     /// inbox on arrival, not answered then).
     async fn replay(self: &Arc<Self>, r: Received) {
-        let (Ok(room_id), Ok(sender)) = (OwnedRoomId::try_from(r.room.as_str()), OwnedUserId::try_from(r.sender.as_str()))
+        let (Ok(room_id), Ok(sender)) =
+            (OwnedRoomId::try_from(r.room.as_str()), OwnedUserId::try_from(r.sender.as_str()))
         else {
             self.inbox.remove(&r.event).await;
             return;
@@ -555,7 +556,8 @@ impl Adapter {
             self.inbox.remove(&r.event).await;
             return;
         };
-        let direct = r.direct.as_deref().and_then(|d| OwnedRoomId::try_from(d).ok()).and_then(|d| self.client.get_room(&d));
+        let direct =
+            r.direct.as_deref().and_then(|d| OwnedRoomId::try_from(d).ok()).and_then(|d| self.client.get_room(&d));
         let mut actor = self.actor(&room, &sender).await;
         if direct.is_some() {
             actor = actor.from_direct();
@@ -565,7 +567,7 @@ impl Adapter {
             text: r.text.clone(),
             delivery: r.event.clone(),
             from_direct: direct.map(Box::new),
-            received: r,
+            received: Box::new(r),
         };
         self.enqueue(&room, job).await;
     }
@@ -842,7 +844,10 @@ impl Transport for RoomTransport<'_> {
         let text = msg.text();
         let content = RoomMessageEventContent::notice_html(crate::plain(None, &text), crate::html(None, &text, false));
         let edit = content.make_replacement(ReplacementMetadata::new(id, None));
-        send_keyed(self.room, edit, txn(msg.key.as_ref(), "e")).await.map(|_| ()).map_err(|_| TransportError::EditFailed)
+        send_keyed(self.room, edit, txn(msg.key.as_ref(), "e"))
+            .await
+            .map(|_| ())
+            .map_err(|_| TransportError::EditFailed)
     }
 
     async fn notice(&self, _: &ChannelId, notice: &Notice) -> Result<(), TransportError> {

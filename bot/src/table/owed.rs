@@ -139,7 +139,11 @@ impl Owed {
             if self.entries.len() <= OWED_KEPT && !old {
                 break;
             }
-            tracing::warn!(seq = first.seq, age_ms = now_ms.saturating_sub(first.at_ms), "an owed message was given up on undelivered");
+            tracing::warn!(
+                seq = first.seq,
+                age_ms = now_ms.saturating_sub(first.at_ms),
+                "an owed message was given up on undelivered"
+            );
             self.entries.pop_front();
         }
     }
