@@ -34,6 +34,9 @@ pub struct TablesOpts {
     pub tables: usize,
     /// Actions per table (a deal is 4 bids and 48 cards).
     pub actions: usize,
+    /// With the durable outbox: each action's outbox stored with it and
+    /// marked delivered after it (as `deliver` does, with nothing sent).
+    pub durable: bool,
 }
 
 async fn used_memory(url: &str) -> anyhow::Result<u64> {
@@ -61,7 +64,9 @@ pub async fn tables(o: TablesOpts) -> anyhow::Result<()> {
         }
     };
     let before = used_memory(&url).await?;
-    let svc = Arc::new(Service::new(RedisStore::connect(&url, 3600).await?, 5));
+    let svc = Service::new(RedisStore::connect(&url, 3600).await?, 5);
+    let svc = Arc::new(if o.durable { svc.with_durable_outbox() } else { svc });
+    let durable = o.durable;
     let setup = Instant::now();
     let mut handles = Vec::new();
     for t in 0..o.tables {
@@ -99,11 +104,17 @@ pub async fn tables(o: TablesOpts) -> anyhow::Result<()> {
                 let cmd = Command::from_action(BasicPlayer.decide(&g.view(seat)));
                 let t0 = Instant::now();
                 let msgs = svc.execute(&ch, actor, cmd).await?;
+                if durable && !msgs.owed.is_empty() {
+                    doko_bot::App::delivered(&*svc, &ch, &msgs.owed).await;
+                }
                 lat.push(t0.elapsed());
                 if msgs.private.iter().any(|m| m.kind == Kind::Error) {
                     // a refused choice (a forced solo): take the first legal action
                     let cmd = Command::from_action(g.view(seat).legal[0]);
-                    svc.execute(&ch, actor, cmd).await?;
+                    let msgs = svc.execute(&ch, actor, cmd).await?;
+                    if durable && !msgs.owed.is_empty() {
+                        doko_bot::App::delivered(&*svc, &ch, &msgs.owed).await;
+                    }
                 }
             }
             Ok::<_, anyhow::Error>(lat)
@@ -120,8 +131,9 @@ pub async fn tables(o: TablesOpts) -> anyhow::Result<()> {
     };
     let after = used_memory(&url).await?;
     println!(
-        "{} tables on Redis: {} actions in {secs:.2} s = {:.0} actions/s; latency median {:.2} ms, p99 {:.2} ms; setup {setup_s:.2} s",
+        "{} tables on Redis{}: {} actions in {secs:.2} s = {:.0} actions/s; latency median {:.2} ms, p99 {:.2} ms; setup {setup_s:.2} s",
         o.tables,
+        if durable { " (durable outbox)" } else { "" },
         lat.len(),
         lat.len() as f64 / secs,
         pct(0.5).as_secs_f64() * 1e3,

@@ -77,6 +77,11 @@ enum Cmd {
         /// Actions per table.
         #[arg(long, default_value_t = 52)]
         actions: usize,
+        /// With the durable outbox, as the bot runs: what each action owes
+        /// is stored with it and marked delivered afterwards (one more
+        /// commit per action).
+        #[arg(long)]
+        durable: bool,
     },
     /// Duplicate matches between two kinds of computer player (random,
     /// basic, strong): points per deal with a 95% confidence interval and
@@ -363,9 +368,10 @@ fn main() -> ExitCode {
             bench::run(*games, *seed, !no_nines);
             ExitCode::SUCCESS
         }
-        Some(Cmd::BenchTables { tables, actions }) => {
+        Some(Cmd::BenchTables { tables, actions, durable }) => {
             let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("tokio runtime");
-            let opts = bench::TablesOpts { redis: cli.redis.clone(), tables: *tables, actions: *actions };
+            let opts =
+                bench::TablesOpts { redis: cli.redis.clone(), tables: *tables, actions: *actions, durable: *durable };
             match rt.block_on(bench::tables(opts)) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
