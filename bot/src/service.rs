@@ -646,6 +646,7 @@ impl<S: Store> Service<S> {
                     }
                     table.update_clock(now);
                     let mut out = ticked(&chan, table, &events);
+                    committed(&mut out);
                     if durable {
                         table.owed_mut().owe(&mut out, now, || bots.next_u64());
                     }
@@ -819,6 +820,7 @@ impl<S: Store> Service<S> {
                     let commit = *table != before || !ctx.new_records.is_empty();
                     let owed = (durable && commit).then(|| {
                         let mut out = compose(&chan, table, &who.user, &what, &events);
+                        committed(&mut out);
                         table.owed_mut().owe(&mut out, now, || bots.next_u64());
                         Box::new(out)
                     });
@@ -977,6 +979,14 @@ impl<S: Store> Service<S> {
             }
         }
         c
+    }
+}
+
+/// An outbox made inside a change that is about to be committed: its table
+/// message has the revision the commit gives the table.
+fn committed(out: &mut Outbox) {
+    if let Some(t) = &mut out.table {
+        t.revision += 1;
     }
 }
 

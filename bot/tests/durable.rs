@@ -96,6 +96,10 @@ async fn what_a_change_owes_is_stored_with_it_and_dropped_once_delivered() {
     let moved = App::handle(&*svc, &ch, &who, Input::Command(cmd), Some("m1")).await;
     assert_eq!(moved.owed.len(), 1);
     assert_eq!(owes(&svc, &ch).await, 1);
+    // the table message made inside the change has the revision it was
+    // committed with
+    let stored = svc.table(&ch).await.unwrap().0.revision();
+    assert_eq!(moved.table.as_ref().unwrap().revision, stored);
     // the process that made it is still delivering it: its own turn clock
     // does not send it a second time within the grace time
     let tick = App::tick(&*svc, &ch).await;
