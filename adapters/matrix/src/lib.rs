@@ -14,8 +14,12 @@
 //!   change room state (the room's `state_default`, 50 by default, or the
 //!   configured level); in room version 12 creators have unlimited power.
 //! - Restart safety: the sync position, the crypto store and the device live
-//!   in matrix-sdk's SQLite stores; one sync runs before any handler is
-//!   attached, and events older than the start are ignored. Every command is
+//!   in matrix-sdk's SQLite stores. Each command is written to an inbox in
+//!   the same store when it arrives and struck off once answered, so one the
+//!   bot received but had not answered when it died is answered after the
+//!   restart; commands sent while it was down are answered as they arrive
+//!   (up to ten minutes old; on the very first start one sync runs before any
+//!   handler and nothing older than the start is answered). Every command is
 //!   passed on with its event id, so a duplicate delivery changes nothing.
 //!
 //! No game logic lives here: text in, the service's messages out.
