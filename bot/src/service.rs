@@ -630,7 +630,7 @@ impl<S: Store> Service<S> {
             let now = self.now_ms();
             let strong = self.strong;
             let (durable, chan) = (self.durable, ch.clone());
-            let (table, (_, owed)) = self
+            let (table, owed) = self
                 .transact(ch, Once::Repeatable, move |table, ctx, bots| {
                     let events = match table
                         .check_timeout(now, ctx, &mut |level, view| player::decide(level, view, bots, strong))
@@ -642,7 +642,7 @@ impl<S: Store> Service<S> {
                         }
                     };
                     if events.is_empty() {
-                        return ((events, None), false);
+                        return (None, false);
                     }
                     table.update_clock(now);
                     let mut out = ticked(&chan, table, &events);
@@ -650,7 +650,7 @@ impl<S: Store> Service<S> {
                     if durable {
                         table.owed_mut().owe(&mut out, now, || bots.next_u64());
                     }
-                    ((events, Some(out)), true)
+                    (Some(out), true)
                 })
                 .await?;
             let out = owed.unwrap_or_else(|| Outbox::new(ch.clone(), table.lang()));
@@ -842,7 +842,7 @@ impl<S: Store> Service<S> {
                     out.actor = Some(actor.user.clone());
                     out.private.push(private(&before, &actor.user, Kind::Error, text));
                     if !back.is_empty() {
-                        out.table = Some(self.table_message(&table, &back));
+                        out.table = Some(table_message(&table, &back));
                     }
                     Ok(out)
                 }
@@ -863,7 +863,7 @@ impl<S: Store> Service<S> {
                     let mut out = Outbox::new(ch.clone(), table.lang());
                     out.actor = Some(actor.user.clone());
                     if !back.is_empty() {
-                        out.table = Some(self.table_message(&table, &back));
+                        out.table = Some(table_message(&table, &back));
                     }
                     let text = render::stale(table.lang());
                     out.private.push(private(&table, &actor.user, Kind::Error, text));
@@ -1072,10 +1072,6 @@ fn table_message(t: &Table, events: &[Event]) -> TableMessage {
 }
 
 impl<S: Store> Service<S> {
-    fn table_message(&self, t: &Table, events: &[Event]) -> TableMessage {
-        table_message(t, events)
-    }
-
     /// Remembers the platform's id of a channel's public table message
     /// for the deal's table message `epoch` (a message posted for an
     /// earlier deal is not kept).
