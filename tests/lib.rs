@@ -29,3 +29,16 @@ pub fn doko_binary() -> std::path::PathBuf {
     assert!(bin.exists(), "{} is missing: run the whole workspace's tests (scripts/test)", bin.display());
     bin
 }
+
+/// Waits for a child process (the bot at a crash point) to end by itself:
+/// true when it did within `wait`.
+pub fn exited(child: &mut std::process::Child, wait: std::time::Duration) -> bool {
+    let end = std::time::Instant::now() + wait;
+    while std::time::Instant::now() < end {
+        if child.try_wait().ok().flatten().is_some() {
+            return true;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    false
+}

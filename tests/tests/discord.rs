@@ -66,14 +66,7 @@ impl Bot {
     /// Waits for the process to end by itself (a crash point): true when it
     /// did within `wait`.
     fn exited(&mut self, wait: Duration) -> bool {
-        let end = std::time::Instant::now() + wait;
-        while std::time::Instant::now() < end {
-            if self.child.try_wait().ok().flatten().is_some() {
-                return true;
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        false
+        doko_system_tests::exited(&mut self.child, wait)
     }
 
     /// SIGKILL: no chance to clean up.
@@ -107,7 +100,21 @@ struct Table<'a> {
     next: usize,
 }
 
-impl Table<'_> {
+impl<'a> Table<'a> {
+    /// The first channel's table, once the bot is connected and its
+    /// commands are registered; nobody seated yet.
+    async fn ready(fake: &'a FakeDiscord, data: &Path) -> Table<'a> {
+        fake.wait_ready(WAIT).await.unwrap_or_else(|e| panic!("{e:?}: {}", log(data)));
+        fake.wait_for("the commands registered", WAIT, |f| {
+            (!f.guild_commands(f.config().guild_id).is_empty()).then_some(())
+        })
+        .await
+        .unwrap();
+        let channel = fake.config().channels[0];
+        let people = fake.config().users.iter().map(|u| Person { id: u.id, hand: None }).collect();
+        Table { fake, channel, people, sent: Vec::new(), next: 0 }
+    }
+
     fn place(&self) -> Place {
         Place::Channel(self.channel)
     }
@@ -486,15 +493,8 @@ async fn an_admin_kicks_aborts_and_ends_the_session_through_the_gateway() {
     // everything logged, also the libraries' wire traffic as far as the
     // binary lets it through: no hand and no token may show up in it
     let bot = Bot::start_logging(&fake, &data, "trace");
-    fake.wait_ready(WAIT).await.unwrap_or_else(|e| panic!("{e:?}: {}", log(&data)));
-    fake.wait_for("the commands registered", WAIT, |f| {
-        (!f.guild_commands(f.config().guild_id).is_empty()).then_some(())
-    })
-    .await
-    .unwrap();
-    let channel = fake.config().channels[0];
-    let people = fake.config().users.iter().map(|u| Person { id: u.id, hand: None }).collect();
-    let mut t = Table { fake: &fake, channel, people, sent: Vec::new(), next: 0 };
+    let mut t = Table::ready(&fake, &data).await;
+    let channel = t.channel;
     let bob = t.people[1].id;
     for p in 0..4 {
         t.slash(p, "join", vec![]).await;
@@ -604,15 +604,8 @@ async fn what_a_crashed_bot_owed_arrives_once_after_the_restart() {
     std::fs::create_dir_all(&data).unwrap();
     let quiet = "info,doko_discord=debug,serenity=warn";
     let mut bot = Bot::start(&fake, &data);
-    fake.wait_ready(WAIT).await.unwrap_or_else(|e| panic!("{e:?}: {}", log(&data)));
-    fake.wait_for("the commands registered", WAIT, |f| {
-        (!f.guild_commands(f.config().guild_id).is_empty()).then_some(())
-    })
-    .await
-    .unwrap();
-    let channel = fake.config().channels[0];
-    let people = fake.config().users.iter().map(|u| Person { id: u.id, hand: None }).collect();
-    let mut t = Table { fake: &fake, channel, people, sent: Vec::new(), next: 0 };
+    let mut t = Table::ready(&fake, &data).await;
+    let channel = t.channel;
     for p in 0..4 {
         t.slash(p, "join", vec![]).await;
     }

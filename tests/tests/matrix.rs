@@ -157,14 +157,7 @@ impl Bot {
     /// Waits for the process to end by itself (a crash point): true when it
     /// did within `wait`.
     fn exited(&mut self, wait: Duration) -> bool {
-        let end = std::time::Instant::now() + wait;
-        while std::time::Instant::now() < end {
-            if self.child.try_wait().ok().flatten().is_some() {
-                return true;
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        false
+        doko_system_tests::exited(&mut self.child, wait)
     }
 
     /// Kills the bot the hard way (no shutdown).
