@@ -512,14 +512,15 @@ where
     user.and(tracing_subscriber::filter::filter_fn(|meta| !wire_capped(meta.target(), meta.level())))
 }
 
-/// `DOKO_LOG`'s directives with the Matrix SDK's own events off unless
-/// they name it: the SDK logs at ERROR and WARN what it handles itself or
-/// what the bot reports with its own context (a 404 for account data it
-/// probes, an event handler for a room it has not loaded yet, every failed
-/// request, which the bot logs again as "sync failed" or "sending failed"),
-/// and an operator cannot act on any of it. `DOKO_LOG=matrix_sdk=warn`
-/// (or any directive naming `matrix_sdk`) gives them back. Empty: errors
-/// only, as before.
+/// `DOKO_LOG`'s directives with the Matrix SDK at sensible levels unless
+/// they name it: its WARN and ERROR (at most WARN: its INFO is its own
+/// bookkeeping), except two targets that log at ERROR what the SDK or the
+/// bot handles itself: `matrix_sdk::http_client` logs every refused request
+/// (a 404 for the account data it probes, which the bot reports again with
+/// its own context where it matters: "sync failed", "sending failed") and
+/// `matrix_sdk::sync` an event for a room it has not stored (one the bot
+/// left). `DOKO_LOG=matrix_sdk=debug` (or any directive naming
+/// `matrix_sdk`) sets them as it says. Empty: errors only, as before.
 fn quiet_sdk(directives: &str) -> String {
     let d = directives.trim();
     if d.contains("matrix_sdk") {
@@ -527,7 +528,11 @@ fn quiet_sdk(directives: &str) -> String {
     }
     // a directive's target matches every target it begins: matrix_sdk_base,
     // matrix_sdk_crypto, ... too
-    if d.is_empty() { "error,matrix_sdk=off".to_string() } else { format!("{d},matrix_sdk=off") }
+    let (d, sdk) = match d {
+        "" | "error" => ("error", "error"),
+        _ => (d, "warn"),
+    };
+    format!("{d},matrix_sdk={sdk},matrix_sdk::http_client=off,matrix_sdk::sync=off")
 }
 
 /// The login name, capitalised (`anna` → `Anna`), else `Player`.
@@ -585,6 +590,8 @@ mod tests {
             each_level!("serenity::http::client");
             each_level!("serenity");
             each_level!("matrix_sdk_crypto::machine");
+            each_level!("matrix_sdk::http_client");
+            each_level!("matrix_sdk::sync");
             each_level!("hyper_util::client");
             each_level!("redis::aio");
             each_level!("h2::codec");
@@ -643,9 +650,17 @@ mod tests {
         assert!(!lines.iter().any(|l| l.starts_with("serenity")), "{lines:?}");
         // unset: errors only, as before
         assert!(logged("").is_empty());
-        // the Matrix SDK's own events only where DOKO_LOG names it
-        for d in ["", "info", "trace", "warn,doko_bot=debug"] {
-            assert!(!logged(d).iter().any(|l| l.starts_with("matrix_sdk")), "{d}: {:?}", logged(d));
+        // the Matrix SDK at most at WARN where DOKO_LOG does not name it,
+        // and nothing from its request and sync targets
+        assert!(!logged("").iter().any(|l| l.starts_with("matrix_sdk")), "{:?}", logged(""));
+        for d in ["info", "trace", "warn,doko_bot=debug"] {
+            let lines = logged(d);
+            assert!(lines.contains(&"matrix_sdk_crypto::machine WARN".to_string()), "{d}: {lines:?}");
+            assert!(!lines.contains(&"matrix_sdk_crypto::machine INFO".to_string()), "{d}: {lines:?}");
+            assert!(
+                !lines.iter().any(|l| l.starts_with("matrix_sdk::http_client") || l.starts_with("matrix_sdk::sync")),
+                "{d}: {lines:?}"
+            );
         }
         let lines = logged("info,matrix_sdk_crypto=info");
         assert!(lines.contains(&"matrix_sdk_crypto::machine INFO".to_string()), "{lines:?}");

@@ -127,9 +127,11 @@ impl Bot {
             // the test plays at machine speed: no rate limits (bot/tests/bounds.rs has them)
             .env("DOKO_RATE_USER", "0")
             .env("DOKO_RATE_CHANNEL", "0")
-            // the SDK's events at the bot's defaults (off): the session's
-            // log must have no WARN or ERROR line
-            .env("DOKO_LOG", "info,doko_matrix=debug")
+            // the SDK's events at the bot's defaults (at most WARN, its
+            // request and sync targets off): the session's log must have no
+            // WARN or ERROR line (DOKO_TEST_MATRIX_LOG: other directives,
+            // to see what the SDK says at other levels)
+            .env("DOKO_LOG", std::env::var("DOKO_TEST_MATRIX_LOG").unwrap_or("info,doko_matrix=debug".into()))
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::from(
@@ -590,6 +592,28 @@ async fn a_complete_deal_over_matrix_with_a_restart() {
             assert_eq!(Some(s.room.clone()), owner, "a hand outside its owner's direct room");
         }
     }
+
+    // the bot's account set up cross-signing and key backup on its first
+    // start (issue 23): its device is signed by its own identity as the
+    // players' clients see it, the keys of its rooms are in a backup on the
+    // homeserver, and the recovery key is in a file only the bot can read
+    let bot_id: OwnedUserId = "@bot:localhost".try_into().unwrap();
+    let session: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(data.join("matrix/session.json")).unwrap()).unwrap();
+    let device = session["device_id"].as_str().unwrap().to_string();
+    assert!(cross_signed(&clients[0], &bot_id, &device).await, "the bot's device is not cross-signed by its owner");
+    let key_file = data.join("matrix/recovery-key");
+    let recovery_key = std::fs::read_to_string(&key_file).expect("the recovery key file");
+    assert!(recovery_key.trim().len() > 40, "a recovery key: {} characters", recovery_key.trim().len());
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&key_file).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600, "the recovery key file is readable by the bot's user only");
+    }
+    let backed_up = backup_count(&syn.url, session["access_token"].as_str().unwrap()).await;
+    assert!(backed_up > 0, "no room key in the bot's key backup");
+    mark(&format!("cross-signed, {backed_up} room keys in the backup"));
     drop(bot);
 
     // logged in once, then the stored session; no secret in the log
@@ -629,6 +653,8 @@ async fn a_complete_deal_over_matrix_with_a_restart() {
     let token = session["access_token"].as_str().unwrap().to_string();
     assert!(token.len() > 8 && !log.contains(&token), "the access token was logged");
     assert!(!log.contains("pw-bot"), "the password was logged");
+    assert!(!log.contains(recovery_key.trim()), "the recovery key was logged");
+    assert_eq!(log.matches("set up cross-signing and key backup").count(), 1, "{log}");
 
     // the session is logged out elsewhere: the next start logs in again
     let r = matrix_sdk::reqwest::Client::new()
@@ -640,11 +666,77 @@ async fn a_complete_deal_over_matrix_with_a_restart() {
         .await
         .unwrap();
     assert!(r.status().is_success(), "logout: {}", r.status());
+    let before = std::fs::read_to_string(data.join("bot.log")).unwrap().len();
     let bot = Bot::start(&syn.url, &data);
+    // a new device (its stores are gone): it recovers the account's secrets
+    // with the recovery key, and is cross-signed again
+    let recovered = "recovered the account's secrets with the recovery key";
+    let t = std::time::Instant::now();
+    while !std::fs::read_to_string(data.join("bot.log")).unwrap().contains(recovered) && t.elapsed() < WAIT {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let session: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(data.join("matrix/session.json")).unwrap()).unwrap();
+    let new_device = session["device_id"].as_str().unwrap().to_string();
+    assert_ne!(new_device, device, "a new device after the logout");
+    assert!(cross_signed(&clients[0], &bot_id, &new_device).await, "the new device is not cross-signed");
     drop(bot);
     let log = std::fs::read_to_string(data.join("bot.log")).unwrap();
     assert_eq!(log.matches("the stored Matrix session was refused").count(), 1, "{log}");
     assert_eq!(log.matches("logged in; session stored").count(), 2, "{log}");
+    assert_eq!(log.matches(recovered).count(), 1, "{log}");
+    // the bot's own WARN: the refused session, nothing from setting up the
+    // new device (the SDK warns about the history it cannot decrypt and its
+    // device keys not uploaded yet: a new device's first start)
+    let loud: Vec<String> = log[before..]
+        .lines()
+        .map(plain)
+        .filter(|l| (l.contains(" WARN ") || l.contains("ERROR ")) && l.contains("doko"))
+        .collect();
+    assert_eq!(loud.len(), 1, "{loud:#?}");
+    assert_eq!(log.matches("set up cross-signing and key backup").count(), 1, "set up once per account: {log}");
+}
+
+/// Whether `device` of `user` is signed by `user`'s own cross-signing
+/// identity, as `client` sees it (asked again until it is, for up to
+/// [`WAIT`]: the signature reaches other clients through their syncs).
+async fn cross_signed(client: &Client, user: &matrix_sdk::ruma::UserId, device: &str) -> bool {
+    let t = std::time::Instant::now();
+    loop {
+        let _ = client.encryption().request_user_identity(user).await;
+        let devices = client.encryption().get_user_devices(user).await.unwrap();
+        if devices.devices().any(|d| d.device_id().as_str() == device && d.is_cross_signed_by_owner()) {
+            return true;
+        }
+        if t.elapsed() > WAIT {
+            return false;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+/// How many room keys the current key backup of the token's account holds
+/// (`GET /room_keys/version`; 0 when there is none).
+async fn backup_count(url: &str, token: &str) -> u64 {
+    let t = std::time::Instant::now();
+    loop {
+        let r = matrix_sdk::reqwest::Client::new()
+            .get(format!("{url}/_matrix/client/v3/room_keys/version"))
+            .bearer_auth(token)
+            .send()
+            .await
+            .unwrap();
+        let n = if r.status().is_success() {
+            serde_json::from_str::<serde_json::Value>(&r.text().await.unwrap()).unwrap()["count"].as_u64().unwrap_or(0)
+        } else {
+            0
+        };
+        // the upload runs beside the syncs: give it a moment
+        if n > 0 || t.elapsed() > WAIT {
+            return n;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
 }
 
 /// A plain client for the timing: its own `sync_once` loop with a long
