@@ -461,7 +461,12 @@ fn trick_extras(g: &Game, b: &mut Extras) {
                     b.push(Reason::Fox, wp);
                 }
                 if last && ex.contains(Extra::FoxLastTrick) {
+                    // 2 in all: one more than `fox`, or both where `fox`
+                    // is not scored
                     b.push(Reason::FoxLastTrick, wp);
+                    if !ex.contains(Extra::Fox) {
+                        b.push(Reason::FoxLastTrick, wp);
+                    }
                 }
             }
             if last && *c == Card::CJ && owner != wp && ex.contains(Extra::CharlieCaught) {
