@@ -9,7 +9,7 @@ use crate::cards::Cards;
 use crate::contract::{Bid, Reservation};
 use crate::error::ActionError;
 use crate::game::{Action, CurrentTrick, Game, Phase, Trick};
-use crate::rules::{KEYS, Preset, Rules};
+use crate::rules::{KEYS, Preset, Rules, ValueKind};
 use crate::score::Score;
 use crate::seat::{Party, Seat};
 
@@ -68,22 +68,51 @@ pub struct Record {
 /// The longest reason an aborted record may give.
 const ABORT_REASON_MAX: usize = 32;
 
+/// The text form of a record's rule value, read strictly by the key's
+/// [`ValueKind`]: a value of another JSON type is refused with the key and
+/// its allowed values, never read as something else.
 fn value_text(key: &str, v: &Value) -> Result<String, RecordError> {
-    Ok(match v {
-        Value::Bool(b) => b.to_string(),
-        Value::Number(n) => n.to_string(),
-        Value::String(s) => s.clone(),
-        Value::Array(a) => {
-            let mut words = Vec::new();
+    let Some(info) = KEYS.iter().find(|k| k.name == key) else {
+        // an unknown key: `Rules::set` names the keys there are
+        return Ok(String::new());
+    };
+    let refused = || {
+        rec_err(format!(
+            "rules: {} is not a value of {key} (a {}); allowed: {}",
+            crate::cut(&v.to_string()),
+            info.kind.json().replace('`', ""),
+            info.allowed
+        ))
+    };
+    // a word exactly as the spec writes it (no other case, no spaces)
+    let word = |s: &str| -> Result<String, RecordError> {
+        if s.is_empty() || s.chars().any(|c| c.is_whitespace() || c == ',' || c.is_ascii_uppercase()) {
+            Err(refused())
+        } else {
+            Ok(s.to_string())
+        }
+    };
+    Ok(match (info.kind, v) {
+        (ValueKind::Bool, Value::Bool(b)) => b.to_string(),
+        (ValueKind::OnOff, Value::String(s)) if s == "on" || s == "off" => s.clone(),
+        (ValueKind::Number | ValueKind::OffOrNumber, Value::Number(n)) if n.is_u64() => n.to_string(),
+        (ValueKind::OffOrNumber, Value::String(s)) if s == "off" => s.clone(),
+        (ValueKind::Word, Value::String(s)) => word(s)?,
+        (ValueKind::List, Value::Array(a)) => {
+            let mut words: Vec<String> = Vec::new();
             for x in a {
-                match x {
-                    Value::String(s) => words.push(s.clone()),
-                    _ => return Err(rec_err(format!("rules: {key}: list items must be strings"))),
+                let w = match x {
+                    Value::String(s) if s != "none" => word(s)?,
+                    _ => return Err(refused()),
+                };
+                if words.contains(&w) {
+                    return Err(refused());
                 }
+                words.push(w);
             }
             if words.is_empty() { "none".to_string() } else { words.join(" ") }
         }
-        _ => return Err(rec_err(format!("rules: {key}: value must be a string, number, boolean or list"))),
+        _ => return Err(refused()),
     })
 }
 
@@ -121,15 +150,16 @@ pub fn rules_to_json(r: &Rules) -> Value {
     let mut m = Map::new();
     m.insert("preset".into(), Value::String(r.preset.name().into()));
     for (k, v) in over {
-        let jv = match k {
-            "solos" | "extra_points" => {
+        let kind = KEYS.iter().find(|i| i.name == k).map(|i| i.kind);
+        let jv = match kind {
+            Some(ValueKind::List) => {
                 Value::Array(v.split_whitespace().filter(|w| *w != "none").map(|w| Value::String(w.into())).collect())
             }
-            _ if v == "true" || v == "false" => Value::Bool(v == "true"),
-            _ => match v.parse::<u64>() {
-                Ok(n) => Value::Number(n.into()),
-                Err(_) => Value::String(v),
-            },
+            Some(ValueKind::Bool) => Value::Bool(v == "true"),
+            Some(ValueKind::Number | ValueKind::OffOrNumber) if v != "off" => {
+                Value::Number(v.parse::<u64>().expect("a number key reads back as a number").into())
+            }
+            _ => Value::String(v),
         };
         m.insert(k.into(), jv);
     }

@@ -133,6 +133,40 @@ pub enum RuleError {
     UnknownPreset(String),
 }
 
+/// How a key's value is written in a record's `rules` object (JSON). A
+/// record is read strictly: a value of another JSON type is refused, never
+/// read as something else (`"poverty": true`, `"poverty_max_trumps": "3"`,
+/// `"extra_points": "fox"` are refused).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ValueKind {
+    /// A JSON boolean: `true`, `false`.
+    Bool,
+    /// The string `"on"` or `"off"`.
+    OnOff,
+    /// A JSON number in the key's range.
+    Number,
+    /// The string `"off"` or a JSON number in the key's range.
+    OffOrNumber,
+    /// One of the key's words, as a string.
+    Word,
+    /// A list of the key's words (strings), none repeated; `[]` for none.
+    List,
+}
+
+impl ValueKind {
+    /// How the value is written, for the spec table.
+    pub const fn json(self) -> &'static str {
+        match self {
+            ValueKind::Bool => "boolean",
+            ValueKind::OnOff => "string `on`/`off`",
+            ValueKind::Number => "number",
+            ValueKind::OffOrNumber => "string `off` or number",
+            ValueKind::Word => "string",
+            ValueKind::List => "list of strings",
+        }
+    }
+}
+
 /// A house-rule key with its allowed values and meaning.
 #[derive(Copy, Clone, Debug)]
 pub struct KeyInfo {
@@ -142,68 +176,120 @@ pub struct KeyInfo {
     pub allowed: &'static str,
     /// One line on what it means.
     pub meaning: &'static str,
+    /// How a record writes its value.
+    pub kind: ValueKind,
 }
 
 /// Every house-rule key, in the order of the spec.
 pub const KEYS: &[KeyInfo] = &[
-    KeyInfo { name: "nines", allowed: "true, false", meaning: "48 cards; false plays the 40-card game without nines" },
+    KeyInfo {
+        name: "nines",
+        allowed: "true, false",
+        meaning: "48 cards; false plays the 40-card game without nines",
+        kind: ValueKind::Bool,
+    },
     KeyInfo {
         name: "dulle",
         allowed: "first-wins, second-wins, second-wins-except-last",
         meaning: "which of two hearts tens in one trick wins",
+        kind: ValueKind::Word,
     },
     KeyInfo {
         name: "solos",
-        allowed: "a list of diamonds hearts spades clubs queens jacks aces kings (or none)",
+        allowed: "a list of diamonds hearts spades clubs queens jacks aces kings, none repeated (or none)",
         meaning: "solo kinds that may be bid",
+        kind: ValueKind::List,
     },
     KeyInfo {
         name: "soloist_leads",
         allowed: "true, false",
         meaning: "a free solo's declarer leads the first trick (a compulsory solo's always does)",
+        kind: ValueKind::Bool,
     },
     KeyInfo {
         name: "wedding",
         allowed: "first-foreign, first-fail, first-trump",
         meaning: "which trick within the first three decides the wedding partner",
+        kind: ValueKind::Word,
     },
     KeyInfo {
         name: "poverty",
         allowed: "off, on",
         meaning: "a player with at most poverty_max_trumps trumps may declare poverty",
+        kind: ValueKind::OnOff,
     },
-    KeyInfo { name: "poverty_max_trumps", allowed: "0 to 5", meaning: "the most trumps a poverty hand may hold" },
+    KeyInfo {
+        name: "poverty_max_trumps",
+        allowed: "0 to 5",
+        meaning: "the most trumps a poverty hand may hold",
+        kind: ValueKind::Number,
+    },
     KeyInfo {
         name: "piglets",
         allowed: "off, on",
         meaning: "both aces of diamonds in one hand become the highest trumps",
+        kind: ValueKind::OnOff,
     },
     KeyInfo {
         name: "superpiglets",
         allowed: "off, on",
         meaning: "with piglets, both nines (without nines: kings) of diamonds in one hand rank above the piglets",
+        kind: ValueKind::OnOff,
     },
     KeyInfo {
         name: "throw_in_nines",
         allowed: "off, 5 to 8",
         meaning: "a hand with that many nines may be thrown in; the same dealer redeals",
+        kind: ValueKind::OffOrNumber,
     },
-    KeyInfo { name: "throw_in_kings", allowed: "off, 5 to 8", meaning: "likewise for kings" },
-    KeyInfo { name: "re_kontra", allowed: "plus-two, doubles", meaning: "how Re and Kontra raise the game value" },
+    KeyInfo {
+        name: "throw_in_kings",
+        allowed: "off, 5 to 8",
+        meaning: "likewise for kings",
+        kind: ValueKind::OffOrNumber,
+    },
+    KeyInfo {
+        name: "re_kontra",
+        allowed: "plus-two, doubles",
+        meaning: "how Re and Kontra raise the game value",
+        kind: ValueKind::Word,
+    },
     KeyInfo {
         name: "extra_points",
-        allowed: "a list of against-the-elders doppelkopf fox charlie fox-last-trick charlie-caught (or none)",
+        allowed: "a list of against-the-elders doppelkopf fox charlie fox-last-trick charlie-caught, none repeated (or none)",
         meaning: "which extra points are scored (normal games only)",
+        kind: ValueKind::List,
     },
     KeyInfo {
         name: "mandatory_announcement",
         allowed: "off, 30 to 40",
         meaning: "taking that many points in the first trick forces an announcement",
+        kind: ValueKind::OffOrNumber,
     },
-    KeyInfo { name: "compulsory_solos", allowed: "0 to 2", meaning: "compulsory solos per player per session" },
-    KeyInfo { name: "games_per_session", allowed: "0 to 100 (0 = open-ended)", meaning: "deals in a session" },
-    KeyInfo { name: "bock", allowed: "off, on", meaning: "after a trigger the next round of deals counts double" },
-    KeyInfo { name: "turn_timeout", allowed: "seconds, 0 to 86400 (0 = none)", meaning: "time a player has to act" },
+    KeyInfo {
+        name: "compulsory_solos",
+        allowed: "0 to 2",
+        meaning: "compulsory solos per player per session",
+        kind: ValueKind::Number,
+    },
+    KeyInfo {
+        name: "games_per_session",
+        allowed: "0 to 100 (0 = open-ended)",
+        meaning: "deals in a session",
+        kind: ValueKind::Number,
+    },
+    KeyInfo {
+        name: "bock",
+        allowed: "off, on",
+        meaning: "after a trigger the next round of deals counts double",
+        kind: ValueKind::OnOff,
+    },
+    KeyInfo {
+        name: "turn_timeout",
+        allowed: "seconds, 0 to 86400 (0 = none)",
+        meaning: "time a player has to act",
+        kind: ValueKind::Number,
+    },
 ];
 
 /// A set of solo kinds.
@@ -408,6 +494,9 @@ impl Rules {
                         continue;
                     }
                     let k = SoloKind::ALL.into_iter().find(|k| k.key() == w).ok_or_else(bad)?;
+                    if s.contains(k) {
+                        return Err(bad());
+                    }
                     s.insert(k);
                 }
                 self.solos = s;
@@ -441,6 +530,9 @@ impl Rules {
                         continue;
                     }
                     let e = Extra::ALL.into_iter().find(|e| e.key() == w).ok_or_else(bad)?;
+                    if s.contains(e) {
+                        return Err(bad());
+                    }
                     s.insert(e);
                 }
                 self.extra_points = s;

@@ -10,7 +10,15 @@ fn presets_doc_matches_the_engine() {
     let ddv = Rules::preset(Preset::Ddv);
     let casual = Rules::preset(Preset::Casual);
     for k in KEYS {
-        let line = format!("| `{}` | {} | {} |", k.name, ddv.get(k.name).unwrap(), casual.get(k.name).unwrap());
+        let line = format!(
+            "| `{}` | {} | {} | {} | {} | {} |",
+            k.name,
+            ddv.get(k.name).unwrap(),
+            casual.get(k.name).unwrap(),
+            k.allowed,
+            k.kind.json(),
+            k.meaning
+        );
         assert!(doc.contains(&line), "config/presets.md lacks the line: {line}");
     }
 }

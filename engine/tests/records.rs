@@ -111,3 +111,86 @@ fn a_long_value_anywhere_gives_a_short_message() {
         assert!(!e.contains('\n'), "{what}: one line: {e}");
     }
 }
+
+/// The spec: a record's rule values are read strictly by their type. A
+/// boolean where the key says `on`/`off`, a number written as a string, a
+/// single string where a list is due, a repeated list item, another case:
+/// refused, naming the key and the allowed values, never read as something
+/// else. The values as the spec writes them are accepted and read back.
+#[test]
+fn rule_values_in_records_are_read_strictly_by_their_type() {
+    use serde_json::json;
+    let good: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(dir("").join("wedding.json")).unwrap()).unwrap();
+    let with = |key: &str, value: serde_json::Value| {
+        let mut v = good.clone();
+        v["rules"] = json!({ "preset": "ddv", key: value });
+        replay_str(&serde_json::to_string(&v).unwrap())
+    };
+    let refused = [
+        ("poverty", json!(true)),
+        ("poverty", json!("true")),
+        ("poverty", json!(1)),
+        ("piglets", json!(false)),
+        ("bock", json!(true)),
+        ("nines", json!("true")),
+        ("nines", json!("on")),
+        ("soloist_leads", json!(1)),
+        ("poverty_max_trumps", json!("3")),
+        ("poverty_max_trumps", json!(3.0)),
+        ("poverty_max_trumps", json!(-1)),
+        ("poverty_max_trumps", json!(6)),
+        ("compulsory_solos", json!("1")),
+        ("games_per_session", json!("24")),
+        ("turn_timeout", json!("60")),
+        ("turn_timeout", json!(86_401)),
+        ("throw_in_nines", json!("5")),
+        ("throw_in_nines", json!(false)),
+        ("throw_in_nines", json!(4)),
+        ("mandatory_announcement", json!("35")),
+        ("extra_points", json!("fox")),
+        ("extra_points", json!(["fox", "fox"])),
+        ("extra_points", json!(["fox charlie"])),
+        ("extra_points", json!(["Fox"])),
+        ("extra_points", json!(["none"])),
+        ("solos", json!("queens")),
+        ("solos", json!(["queens", "jacks", "queens"])),
+        ("solos", json!([1])),
+        ("dulle", json!("Second-Wins")),
+        ("dulle", json!(" second-wins")),
+        ("dulle", json!(["second-wins"])),
+        ("re_kontra", json!(2)),
+    ];
+    for (key, value) in refused {
+        let e = with(key, value.clone()).err().unwrap_or_else(|| panic!("{key}: {value} accepted")).to_string();
+        let info = doko_engine::KEYS.iter().find(|k| k.name == key).unwrap();
+        assert!(e.contains(key) && e.contains(info.allowed), "{key}: {value}: {e}");
+    }
+    let accepted = [
+        ("poverty", json!("on"), "on"),
+        ("bock", json!("off"), "off"),
+        ("nines", json!(false), "false"),
+        ("soloist_leads", json!(true), "true"),
+        ("poverty_max_trumps", json!(5), "5"),
+        ("turn_timeout", json!(86_400), "86400"),
+        ("throw_in_nines", json!("off"), "off"),
+        ("throw_in_kings", json!(6), "6"),
+        ("mandatory_announcement", json!(35), "35"),
+        ("extra_points", json!(["fox", "fox-last-trick"]), "fox fox-last-trick"),
+        ("extra_points", json!([]), "none"),
+        ("solos", json!(["queens", "jacks"]), "queens jacks"),
+        ("dulle", json!("second-wins"), "second-wins"),
+    ];
+    for (key, value, read) in accepted {
+        let mut v = good.clone();
+        v["rules"] = json!({ "preset": "ddv", key: value.clone() });
+        let rec = doko_engine::Record::from_json(&serde_json::to_string(&v).unwrap())
+            .unwrap_or_else(|e| panic!("{key}: {value}: {e}"));
+        assert_eq!(rec.rules.get(key).unwrap(), read, "{key}: {value}");
+        // and written back the same way
+        let back: serde_json::Value = serde_json::from_str(&rec.to_json()).unwrap();
+        if back["rules"].is_object() {
+            assert_eq!(back["rules"][key], value, "{key} written back");
+        }
+    }
+}
