@@ -217,6 +217,7 @@ fn reason(l: Lang, r: doko_engine::Reason) -> String {
         FoxLastTrick => "fox-last-trick",
         Charlie => "charlie",
         CharlieCaught => "charlie-caught",
+        SoloDouble => "solo-double",
     };
     tr!(l, "reason", reason = key)
 }

@@ -174,6 +174,8 @@ const VALUES: &[&str] = &[
     "first-trump",
     "plus-two",
     "doubles",
+    "first",
+    "last",
     "none",
     "diamonds hearts spades clubs queens jacks aces kings",
     "queens,jacks",

@@ -7,7 +7,7 @@ use crate::card::{Card, Rank, Suit};
 use crate::cards::Cards;
 use crate::contract::{Bid, Contract, Order, Reservation};
 use crate::error::ActionError;
-use crate::rules::{Dulle, Rules, WeddingRule};
+use crate::rules::{Dulle, Rules, SoloPriority, WeddingRule};
 use crate::score::{self, Score};
 use crate::seat::{Party, Seat};
 
@@ -471,8 +471,14 @@ impl Game {
     fn resolve_bids(&mut self) {
         let mut best: Option<(Seat, Reservation)> = None;
         for s in self.forehand().clockwise() {
+            // of solos of the same rank the first wins, or the last where
+            // the house rule says so
+            let last_wins = self.rules.solo_priority == SoloPriority::Last;
             if let Some(Bid::Reserve(r)) = self.bids[s.index()]
-                && best.is_none_or(|(_, b)| r.precedence() > b.precedence())
+                && best.is_none_or(|(_, b)| {
+                    r.precedence() > b.precedence()
+                        || (last_wins && r.precedence() == b.precedence() && matches!(r, Reservation::Solo { .. }))
+                })
             {
                 best = Some((s, r));
             }
@@ -723,6 +729,9 @@ impl Game {
         }
         if !self.clarified {
             return Err(ActionError::BeforeClarification { seat });
+        }
+        if self.rules.announce_on_turn && self.to_act != seat {
+            return Err(ActionError::NotYourTurn { seat, turn: self.to_act });
         }
         let party = self.party(seat);
         if let Some(named) = call.party()

@@ -36,6 +36,15 @@ pub enum ReKontra {
     Doubles,
 }
 
+/// Which of several solo bids of the same rank wins the bidding.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum SoloPriority {
+    /// The first in bidding order, from forehand (DDV).
+    First,
+    /// The last in bidding order (the end of the auction has priority).
+    Last,
+}
+
 /// An extra point (Sonderpunkt) kind; scored in normal games only.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
@@ -290,6 +299,24 @@ pub const KEYS: &[KeyInfo] = &[
         meaning: "time a player has to act",
         kind: ValueKind::Number,
     },
+    KeyInfo {
+        name: "solo_double",
+        allowed: "off, on",
+        meaning: "a declared solo (free or compulsory) counts double; a silent solo and a wedding without partner do not",
+        kind: ValueKind::OnOff,
+    },
+    KeyInfo {
+        name: "solo_priority",
+        allowed: "first, last",
+        meaning: "which of several solo bids of the same rank wins: the first in bidding order (from forehand) or the last",
+        kind: ValueKind::Word,
+    },
+    KeyInfo {
+        name: "announce_on_turn",
+        allowed: "off, on",
+        meaning: "announcements only by the player whose turn it is to play",
+        kind: ValueKind::OnOff,
+    },
 ];
 
 /// A set of solo kinds.
@@ -371,6 +398,12 @@ pub struct Rules {
     pub bock: bool,
     /// Seconds per turn (0 = none).
     pub turn_timeout: u32,
+    /// Declared solos count double.
+    pub solo_double: bool,
+    /// Which of several solo bids of the same rank wins.
+    pub solo_priority: SoloPriority,
+    /// Announcements only on one's own turn.
+    pub announce_on_turn: bool,
 }
 
 impl Default for Rules {
@@ -427,6 +460,9 @@ impl Rules {
             games_per_session: 24,
             bock: false,
             turn_timeout: 0,
+            solo_double: false,
+            solo_priority: SoloPriority::First,
+            announce_on_turn: false,
         };
         match p {
             Preset::Ddv => ddv,
@@ -542,6 +578,15 @@ impl Rules {
             "games_per_session" => self.games_per_session = range(&v, 0, 100)? as u8,
             "bock" => self.bock = boolean(&v)?,
             "turn_timeout" => self.turn_timeout = range(&v, 0, 86_400)?,
+            "solo_double" => self.solo_double = boolean(&v)?,
+            "solo_priority" => {
+                self.solo_priority = match v.as_str() {
+                    "first" => SoloPriority::First,
+                    "last" => SoloPriority::Last,
+                    _ => return Err(bad()),
+                }
+            }
+            "announce_on_turn" => self.announce_on_turn = boolean(&v)?,
             _ => unreachable!("every key in KEYS is handled"),
         }
         Ok(())
@@ -589,6 +634,13 @@ impl Rules {
             "games_per_session" => self.games_per_session.to_string(),
             "bock" => onoff(self.bock),
             "turn_timeout" => self.turn_timeout.to_string(),
+            "solo_double" => onoff(self.solo_double),
+            "solo_priority" => match self.solo_priority {
+                SoloPriority::First => "first",
+                SoloPriority::Last => "last",
+            }
+            .to_string(),
+            "announce_on_turn" => onoff(self.announce_on_turn),
             _ => return Err(RuleError::UnknownKey { key: crate::quoted(key) }),
         })
     }

@@ -23,6 +23,7 @@ use std::fmt;
 
 use crate::announce::Level;
 use crate::card::Card;
+use crate::contract::Contract;
 use crate::game::Game;
 use crate::rules::{Extra, ReKontra};
 use crate::seat::{Party, Seat};
@@ -76,6 +77,9 @@ pub enum Reason {
     Charlie,
     /// House extra: an opponent's jack of clubs caught in the last trick.
     CharlieCaught,
+    /// House rule `solo_double`: a declared solo counts double (the item
+    /// is the value before doubling).
+    SoloDouble,
 }
 
 impl Reason {
@@ -105,6 +109,7 @@ impl Reason {
             Reason::FoxLastTrick => "fox_last_trick",
             Reason::Charlie => "charlie",
             Reason::CharlieCaught => "charlie_caught",
+            Reason::SoloDouble => "solo_double",
         }
     }
 
@@ -300,7 +305,7 @@ pub(crate) fn score(g: &Game) -> Score {
             re |= 1 << s.index();
         }
     }
-    evaluate(&Facts {
+    let mut s = evaluate(&Facts {
         re,
         normal_game,
         levels: g.levels(),
@@ -309,7 +314,19 @@ pub(crate) fn score(g: &Game) -> Score {
         re_kontra: g.rules().re_kontra,
         against_the_elders: g.rules().extra_points.contains(Extra::AgainstTheElders),
         extras,
-    })
+    });
+    // house rule: a declared solo counts double (one more item of the
+    // value so far, so the breakdown still sums to the game value)
+    if g.rules().solo_double && matches!(g.contract(), Contract::Solo(_)) && s.game_value != 0 {
+        let persp = s.winner.unwrap_or(Party::Re);
+        let (party, points) = if s.game_value > 0 { (persp, s.game_value) } else { (persp.other(), -s.game_value) };
+        s.breakdown.push(Reason::SoloDouble, party, points);
+        s.game_value *= 2;
+        for x in &mut s.scores {
+            *x *= 2;
+        }
+    }
+    s
 }
 
 /// Scores from facts: decides the winner, lists every item and nets the

@@ -52,6 +52,8 @@ const HOUSE: &[(&str, &[(&str, &str)])] = &[
     ("throw_in_nines=5", &[("throw_in_nines", "5")]),
     ("poverty=on,poverty_max_trumps=5", &[("poverty", "on"), ("poverty_max_trumps", "5")]),
     ("piglets+superpiglets", &[("piglets", "on"), ("superpiglets", "on")]),
+    ("announce_on_turn=on", &[("announce_on_turn", "on")]),
+    ("solo_priority=last,solo_double=on", &[("solo_priority", "last"), ("solo_double", "on")]),
     (
         "everything",
         &[
@@ -69,6 +71,9 @@ const HOUSE: &[(&str, &[(&str, &str)])] = &[
             ("extra_points", "against-the-elders doppelkopf fox charlie fox-last-trick charlie-caught"),
             ("compulsory_solos", "2"),
             ("soloist_leads", "true"),
+            ("solo_double", "on"),
+            ("solo_priority", "last"),
+            ("announce_on_turn", "on"),
         ],
     ),
 ];

@@ -149,7 +149,8 @@ reason = { $reason ->
     [fox] Fuchs gefangen
     [fox-last-trick] Fuchs im letzten Stich
     [charlie] Karlchen
-   *[charlie-caught] Karlchen gefangen
+    [charlie-caught] Karlchen gefangen
+   *[solo-double] Solo zählt doppelt
 }
 
 ## Der Tisch

@@ -148,7 +148,8 @@ reason = { $reason ->
     [fox] fox caught
     [fox-last-trick] fox in the last trick
     [charlie] Karlchen
-   *[charlie-caught] Karlchen caught
+    [charlie-caught] Karlchen caught
+   *[solo-double] solo counts double
 }
 
 ## The table

@@ -1,0 +1,141 @@
+//! House-rule keys beyond the DDV rules, each driven through the game as a
+//! player would: where the key changes the result and where it must not.
+//! (`solo_double`, `solo_priority`, `announce_on_turn`.)
+
+use doko_engine::{
+    Action, ActionError, Bid, Call, Cards, Contract, Game, Party, Reason, Record, Reservation, Rng, Rules, Seat,
+    SoloKind, random_game,
+};
+
+fn cards(s: &str) -> Cards {
+    let mut out = Cards::EMPTY;
+    for c in s.split_whitespace() {
+        assert!(out.insert(c.parse().unwrap()), "{c} three times");
+    }
+    out
+}
+
+/// A fixed deal, dealer 3 (seat 0 is forehand); nobody holds both queens
+/// of clubs.
+fn hands() -> [Cards; 4] {
+    [
+        cards("CQ CA SA HA C9 S9 H9 D9 D9 DK DK HJ"),
+        cards("CA C10 S10 SK HK H9 H10 SQ HQ DQ CJ SJ"),
+        cards("C10 CK SA S10 HK H10 SQ HQ DQ CJ SJ CQ"),
+        cards("CK C9 SK S9 HA HJ DJ DJ DA DA D10 D10"),
+    ]
+}
+
+fn rules(sets: &[(&str, &str)]) -> Rules {
+    let mut r = Rules::default();
+    for (k, v) in sets {
+        r.set(k, v).unwrap_or_else(|e| panic!("{k}={v}: {e}"));
+    }
+    r
+}
+
+fn bid_all(g: &mut Game, bids: [Bid; 4]) {
+    for (i, b) in bids.into_iter().enumerate() {
+        let s = g.forehand().plus(i);
+        g.act(s, Action::Bid(b)).unwrap_or_else(|e| panic!("bid {i}: {e}"));
+    }
+}
+
+fn solo(kind: SoloKind, duty: bool) -> Bid {
+    Bid::Reserve(Reservation::Solo { kind, duty })
+}
+
+const H: Bid = Bid::Healthy;
+
+/// Who declares after the bids, under `solo_priority` first and last.
+fn declarer(bids: [Bid; 4], priority: &str) -> (Option<Seat>, Contract) {
+    let mut g = Game::new(rules(&[("solo_priority", priority)]), Seat::new(3), hands()).unwrap();
+    bid_all(&mut g, bids);
+    (g.declarer(), g.contract())
+}
+
+#[test]
+fn solo_priority_first_or_last_among_solos_of_the_same_rank() {
+    use SoloKind::*;
+    // two free solos: the first bidder (seat 1) or the last (seat 3)
+    let two = [H, solo(Queens, false), H, solo(Jacks, false)];
+    assert_eq!(declarer(two, "first"), (Some(Seat::new(1)), Contract::Solo(Queens)));
+    assert_eq!(declarer(two, "last"), (Some(Seat::new(3)), Contract::Solo(Jacks)));
+    // three: the first and the last of them
+    let three = [solo(Hearts, false), solo(Queens, false), H, solo(Jacks, false)];
+    assert_eq!(declarer(three, "first").0, Some(Seat::new(0)));
+    assert_eq!(declarer(three, "last").0, Some(Seat::new(3)));
+    // a compulsory solo outranks a free one whatever the key says
+    let duty = [H, solo(Queens, true), H, solo(Jacks, false)];
+    assert_eq!(declarer(duty, "first"), (Some(Seat::new(1)), Contract::Solo(Queens)));
+    assert_eq!(declarer(duty, "last"), (Some(Seat::new(1)), Contract::Solo(Queens)));
+    // one solo, or a solo against a wedding-like lower reservation: no change
+    let one = [H, H, solo(Aces, false), H];
+    assert_eq!(declarer(one, "first"), declarer(one, "last"));
+    // the key travels in the record and replays the same
+    let mut g = Game::new(rules(&[("solo_priority", "last")]), Seat::new(3), hands()).unwrap();
+    bid_all(&mut g, two);
+    let rec = Record::from_json(&Record::from_game(&g).to_json()).unwrap();
+    assert_eq!(rec.rules.get("solo_priority").unwrap(), "last");
+}
+
+#[test]
+fn announce_on_turn_refuses_an_announcement_out_of_turn() {
+    for on in [false, true] {
+        let r = rules(&[("announce_on_turn", if on { "on" } else { "off" })]);
+        let mut g = Game::new(r, Seat::new(3), hands()).unwrap();
+        bid_all(&mut g, [H, H, H, H]);
+        let turn = g.to_act().unwrap();
+        assert_eq!(turn, Seat::new(0));
+        // seat 2 (Re: a queen of clubs) is not on turn
+        let other = Seat::new(2);
+        assert_eq!(g.party(other), Party::Re);
+        let out_of_turn = g.clone().announce(other, Call::Re);
+        if on {
+            assert_eq!(out_of_turn, Err(ActionError::NotYourTurn { seat: other, turn }));
+            assert!(g.legal_calls(other).is_empty(), "no call listed out of turn");
+        } else {
+            assert_eq!(out_of_turn, Ok(()));
+            assert!(!g.legal_calls(other).is_empty());
+        }
+        // the seat on turn may announce either way
+        let mut g2 = g.clone();
+        g2.announce(turn, Call::Re).unwrap();
+        // after seat 0 plays, seat 1 is on turn: it may, seat 0 may not
+        // (with the key)
+        let card = g.legal_cards(turn).iter().next().unwrap();
+        g.play(turn, card).unwrap();
+        assert_eq!(g.clone().announce(Seat::new(1), Call::Kontra), Ok(()));
+        assert_eq!(g.clone().announce(turn, Call::Re).is_err(), on);
+    }
+}
+
+/// `solo_double`: over random deals replayed with and without the key, a
+/// declared solo scores twice, with a `solo_double` item in its breakdown;
+/// every other contract (silent solo included) scores the same.
+#[test]
+fn solo_double_doubles_declared_solos_only() {
+    let mut rng = Rng::new(77);
+    let (mut solos, mut others) = (0, 0);
+    for _ in 0..3000 {
+        let g = random_game(&Rules::default(), &mut rng);
+        let Some(plain) = g.score() else { continue };
+        let mut rec = Record::from_game(&g);
+        rec.rules.set("solo_double", "on").unwrap();
+        let doubled = rec.replay().unwrap().score().unwrap();
+        let items = doubled.breakdown.items();
+        if matches!(g.contract(), Contract::Solo(_)) && plain.game_value != 0 {
+            solos += 1;
+            assert_eq!(doubled.game_value, 2 * plain.game_value);
+            for s in 0..4 {
+                assert_eq!(doubled.scores[s], 2 * plain.scores[s]);
+            }
+            assert!(items.iter().any(|it| it.reason == Reason::SoloDouble), "{items:?}");
+        } else {
+            others += 1;
+            assert_eq!(doubled, plain, "{:?}", g.contract());
+        }
+        assert_eq!(doubled.scores.iter().sum::<i32>(), 0);
+    }
+    assert!(solos >= 3 && others >= 3, "{solos} solos, {others} other deals");
+}
