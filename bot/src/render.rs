@@ -217,6 +217,10 @@ fn reason(l: Lang, r: doko_engine::Reason) -> String {
         FoxLastTrick => "fox-last-trick",
         Charlie => "charlie",
         CharlieCaught => "charlie-caught",
+        FoxFirstTrick => "fox-first-trick",
+        DulleCaught => "dulle-caught",
+        HeartTrick => "heart-trick",
+        LizzieMiller => "lizzie-miller",
         SoloDouble => "solo-double",
     };
     tr!(l, "reason", reason = key)

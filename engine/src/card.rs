@@ -134,6 +134,12 @@ impl Card {
     pub const H10: Card = Card::new(Suit::Hearts, Rank::Ten);
     /// The ace of diamonds (Fuchs, fox).
     pub const DA: Card = Card::new(Suit::Diamonds, Rank::Ace);
+    /// The queen of diamonds (Lieschen Müller's catcher).
+    pub const DQ: Card = Card::new(Suit::Diamonds, Rank::Queen);
+    /// The ace of hearts.
+    pub const HA: Card = Card::new(Suit::Hearts, Rank::Ace);
+    /// The king of hearts.
+    pub const HK: Card = Card::new(Suit::Hearts, Rank::King);
 
     /// The card of a suit and rank.
     pub const fn new(suit: Suit, rank: Rank) -> Card {

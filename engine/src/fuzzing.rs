@@ -181,6 +181,8 @@ const VALUES: &[&str] = &[
     "queens,jacks",
     "queens queens",
     "against-the-elders doppelkopf fox charlie fox-last-trick charlie-caught",
+    "fox-first-trick dulle-caught heart-trick lizzie-miller",
+    "charlie-caught lizzie-miller",
     "fox, charlie",
     "",
     " ",

@@ -61,17 +61,32 @@ pub enum Extra {
     FoxLastTrick = 4,
     /// An opponent's jack of clubs caught in the last trick.
     CharlieCaught = 5,
+    /// A fox caught in the first trick counts 2 in all (like
+    /// `fox-last-trick`).
+    FoxFirstTrick = 6,
+    /// An opponent's hearts ten (Dulle) caught.
+    DulleCaught = 7,
+    /// Without nines: a trick of both hearts aces and both hearts kings.
+    HeartTrick = 8,
+    /// Lieschen Müller: an opponent's jack of clubs caught in the last
+    /// trick by a queen of diamonds (the stricter form of
+    /// `charlie-caught`).
+    LizzieMiller = 9,
 }
 
 impl Extra {
     /// All extra kinds in key order.
-    pub const ALL: [Extra; 6] = [
+    pub const ALL: [Extra; 10] = [
         Extra::AgainstTheElders,
         Extra::Doppelkopf,
         Extra::Fox,
         Extra::Charlie,
         Extra::FoxLastTrick,
         Extra::CharlieCaught,
+        Extra::FoxFirstTrick,
+        Extra::DulleCaught,
+        Extra::HeartTrick,
+        Extra::LizzieMiller,
     ];
 
     /// The value's name in the `extra_points` key.
@@ -83,6 +98,10 @@ impl Extra {
             Extra::Charlie => "charlie",
             Extra::FoxLastTrick => "fox-last-trick",
             Extra::CharlieCaught => "charlie-caught",
+            Extra::FoxFirstTrick => "fox-first-trick",
+            Extra::DulleCaught => "dulle-caught",
+            Extra::HeartTrick => "heart-trick",
+            Extra::LizzieMiller => "lizzie-miller",
         }
     }
 }
@@ -265,8 +284,8 @@ pub const KEYS: &[KeyInfo] = &[
     },
     KeyInfo {
         name: "extra_points",
-        allowed: "a list of against-the-elders doppelkopf fox charlie fox-last-trick charlie-caught, none repeated (or none)",
-        meaning: "which extra points are scored (normal games only)",
+        allowed: "a list of against-the-elders doppelkopf fox charlie fox-last-trick charlie-caught fox-first-trick dulle-caught heart-trick lizzie-miller, none repeated, not both charlie-caught and lizzie-miller (or none)",
+        meaning: "which extra points are scored (normal games only); fox-last-trick and fox-first-trick: a fox caught in that trick counts 2 in all; dulle-caught: an opponent's hearts ten caught; heart-trick: without nines, a trick of both hearts aces and kings; lizzie-miller: charlie-caught only by a queen of diamonds",
         kind: ValueKind::List,
     },
     KeyInfo {
@@ -340,16 +359,16 @@ impl SoloSet {
 
 /// A set of extra-point kinds.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
-pub struct ExtraSet(u8);
+pub struct ExtraSet(u16);
 
 impl ExtraSet {
     /// Whether the set holds a kind.
     pub const fn contains(self, e: Extra) -> bool {
-        self.0 & (1 << e as u8) != 0
+        self.0 & (1 << e as u16) != 0
     }
     /// Adds a kind.
     pub fn insert(&mut self, e: Extra) {
-        self.0 |= 1 << e as u8;
+        self.0 |= 1 << e as u16;
     }
     /// The kinds in the set, in key order.
     pub fn iter(self) -> impl Iterator<Item = Extra> {
@@ -570,6 +589,9 @@ impl Rules {
                         return Err(bad());
                     }
                     s.insert(e);
+                }
+                if s.contains(Extra::CharlieCaught) && s.contains(Extra::LizzieMiller) {
+                    return Err(bad());
                 }
                 self.extra_points = s;
             }

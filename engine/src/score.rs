@@ -77,6 +77,15 @@ pub enum Reason {
     Charlie,
     /// House extra: an opponent's jack of clubs caught in the last trick.
     CharlieCaught,
+    /// House extra: a fox caught in the first trick.
+    FoxFirstTrick,
+    /// House extra: an opponent's hearts ten caught.
+    DulleCaught,
+    /// House extra: without nines, a trick of both hearts aces and kings.
+    HeartTrick,
+    /// House extra: an opponent's jack of clubs caught in the last trick
+    /// by a queen of diamonds.
+    LizzieMiller,
     /// House rule `solo_double`: a declared solo counts double (the item
     /// is the value before doubling).
     SoloDouble,
@@ -109,6 +118,10 @@ impl Reason {
             Reason::FoxLastTrick => "fox_last_trick",
             Reason::Charlie => "charlie",
             Reason::CharlieCaught => "charlie_caught",
+            Reason::FoxFirstTrick => "fox_first_trick",
+            Reason::DulleCaught => "dulle_caught",
+            Reason::HeartTrick => "heart_trick",
+            Reason::LizzieMiller => "lizzie_miller",
             Reason::SoloDouble => "solo_double",
         }
     }
@@ -123,6 +136,10 @@ impl Reason {
                 | Reason::FoxLastTrick
                 | Reason::Charlie
                 | Reason::CharlieCaught
+                | Reason::FoxFirstTrick
+                | Reason::DulleCaught
+                | Reason::HeartTrick
+                | Reason::LizzieMiller
         )
     }
 }
@@ -244,13 +261,13 @@ pub struct Facts {
 /// Trick-based extra points of a deal.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Extras {
-    items: [(Reason, Party); 24],
+    items: [(Reason, Party); 32],
     len: u8,
 }
 
 impl Default for Extras {
     fn default() -> Extras {
-        Extras { items: [(Reason::Fox, Party::Re); 24], len: 0 }
+        Extras { items: [(Reason::Fox, Party::Re); 32], len: 0 }
     }
 }
 
@@ -471,24 +488,45 @@ fn trick_extras(g: &Game, b: &mut Extras) {
         if ex.contains(Extra::Doppelkopf) && t.points() >= 40 {
             b.push(Reason::Doppelkopf, wp);
         }
+        let winning = t.cards[(t.winner.index() + 4 - t.leader.index()) & 3];
         for (i, c) in t.cards.iter().enumerate() {
             let owner = g.party(t.player(i));
             if *c == Card::DA && owner != wp {
                 if ex.contains(Extra::Fox) {
                     b.push(Reason::Fox, wp);
                 }
-                if last && ex.contains(Extra::FoxLastTrick) {
-                    // 2 in all: one more than `fox`, or both where `fox`
-                    // is not scored
-                    b.push(Reason::FoxLastTrick, wp);
-                    if !ex.contains(Extra::Fox) {
-                        b.push(Reason::FoxLastTrick, wp);
+                // in the last (first) trick: 2 in all, one more than `fox`,
+                // or both where `fox` is not scored
+                for (here, extra, reason) in [
+                    (last, Extra::FoxLastTrick, Reason::FoxLastTrick),
+                    (ti == 0, Extra::FoxFirstTrick, Reason::FoxFirstTrick),
+                ] {
+                    if here && ex.contains(extra) {
+                        b.push(reason, wp);
+                        if !ex.contains(Extra::Fox) {
+                            b.push(reason, wp);
+                        }
                     }
                 }
             }
-            if last && *c == Card::CJ && owner != wp && ex.contains(Extra::CharlieCaught) {
-                b.push(Reason::CharlieCaught, wp);
+            if *c == Card::H10 && owner != wp && ex.contains(Extra::DulleCaught) {
+                b.push(Reason::DulleCaught, wp);
             }
+            if last && *c == Card::CJ && owner != wp {
+                if ex.contains(Extra::CharlieCaught) {
+                    b.push(Reason::CharlieCaught, wp);
+                }
+                if ex.contains(Extra::LizzieMiller) && winning == Card::DQ {
+                    b.push(Reason::LizzieMiller, wp);
+                }
+            }
+        }
+        if ex.contains(Extra::HeartTrick)
+            && !g.rules().nines
+            && t.cards.iter().all(|c| *c == Card::HA || *c == Card::HK)
+            && t.cards.iter().filter(|c| **c == Card::HA).count() == 2
+        {
+            b.push(Reason::HeartTrick, wp);
         }
         if last && ex.contains(Extra::Charlie) {
             let wi = (t.winner.index() + 4 - t.leader.index()) & 3;

@@ -1013,7 +1013,12 @@ fn rule_values(key: &str) -> &'static [&'static str] {
         "poverty_max_trumps" => &["0", "3", "5"],
         "throw_in_nines" | "throw_in_kings" => &["off", "5", "8"],
         "re_kontra" => &["plus-two", "doubles"],
-        "extra_points" => &["none", "fox", "charlie-caught fox-last-trick doppelkopf"],
+        "extra_points" => &[
+            "none",
+            "fox",
+            "charlie-caught fox-last-trick doppelkopf",
+            "lizzie-miller fox-first-trick dulle-caught heart-trick",
+        ],
         "mandatory_announcement" => &["off", "30", "40"],
         "compulsory_solos" => &["0", "1", "2"],
         "games_per_session" => &["0", "24", "100"],

@@ -1,6 +1,7 @@
 //! House-rule keys beyond the DDV rules, each driven through the game as a
 //! player would: where the key changes the result and where it must not.
-//! (`solo_double`, `solo_priority`, `announce_on_turn`.)
+//! (`solo_double`, `solo_priority`, `announce_on_turn`, the extra points
+//! `fox-first-trick`, `dulle-caught`, `heart-trick`, `lizzie-miller`.)
 
 use doko_engine::{
     Action, ActionError, Bid, Call, Cards, Contract, Game, Party, Reason, Record, Reservation, Rng, Rules, Seat,
@@ -138,4 +139,91 @@ fn solo_double_doubles_declared_solos_only() {
         assert_eq!(doubled.scores.iter().sum::<i32>(), 0);
     }
     assert!(solos >= 3 && others >= 3, "{solos} solos, {others} other deals");
+}
+
+/// The extra points beyond the DDV's, each alone and some together, over
+/// random deals (with and without nines) replayed under each list: the
+/// points of each reason (signed for Re) against a count made here from
+/// the tricks themselves. Deals where the situation does not arise score
+/// nothing for it.
+#[test]
+fn house_extra_points_count_what_the_tricks_show() {
+    use doko_engine::Card;
+    let mut rng = Rng::new(4711);
+    let mut seen = std::collections::BTreeMap::<&str, u32>::new();
+    for n in 0..6000 {
+        let mut r = Rules::default();
+        r.set("extra_points", "none").unwrap();
+        r.nines = n % 2 == 0;
+        let g = random_game(&r, &mut rng);
+        if g.score().is_none() || g.is_solo() {
+            continue;
+        }
+        let tricks = g.tricks();
+        let last = tricks.len() - 1;
+        let sign = |s: Seat| if g.party(s) == Party::Re { 1 } else { -1 };
+        let (mut fox_any, mut fox_first, mut dulle, mut heart, mut lizzie, mut caught) = (0, 0, 0, 0, 0, 0);
+        for (ti, t) in tricks.iter().enumerate() {
+            let wp = g.party(t.winner);
+            let winning = t.cards[(t.winner.index() + 4 - t.leader.index()) % 4];
+            for (i, c) in t.cards.iter().enumerate() {
+                if g.party(t.player(i)) == wp {
+                    continue;
+                }
+                if *c == Card::DA {
+                    fox_any += sign(t.winner);
+                    if ti == 0 {
+                        fox_first += sign(t.winner);
+                    }
+                }
+                if *c == Card::H10 {
+                    dulle += sign(t.winner);
+                }
+                if ti == last && *c == Card::CJ {
+                    caught += sign(t.winner);
+                    if winning == Card::DQ {
+                        lizzie += sign(t.winner);
+                    }
+                }
+            }
+            let mut cs = t.cards;
+            cs.sort();
+            let mut hearts = [Card::HA, Card::HA, Card::HK, Card::HK];
+            hearts.sort();
+            if !r.nines && cs == hearts {
+                heart += sign(t.winner);
+            }
+        }
+        let rec = Record::from_game(&g);
+        let extra = |list: &str, reasons: &[Reason]| -> i32 {
+            let mut rec = rec.clone();
+            rec.rules.set("extra_points", list).unwrap();
+            let s = rec.replay().unwrap().score().unwrap();
+            s.breakdown
+                .items()
+                .iter()
+                .filter(|it| reasons.contains(&it.reason))
+                .map(|it| if it.party == Party::Re { it.points } else { -it.points })
+                .sum()
+        };
+        use Reason::*;
+        assert_eq!(extra("fox-first-trick", &[FoxFirstTrick]), 2 * fox_first);
+        assert_eq!(extra("fox fox-first-trick", &[Fox, FoxFirstTrick]), fox_any + fox_first);
+        assert_eq!(extra("dulle-caught", &[DulleCaught]), dulle);
+        assert_eq!(extra("heart-trick", &[HeartTrick]), heart);
+        assert_eq!(extra("lizzie-miller", &[LizzieMiller]), lizzie);
+        assert_eq!(extra("charlie-caught", &[CharlieCaught, LizzieMiller]), caught);
+        for (what, v) in
+            [("fox-first-trick", fox_first), ("dulle-caught", dulle), ("heart-trick", heart), ("lizzie-miller", lizzie)]
+        {
+            *seen.entry(what).or_default() += u32::from(v != 0);
+        }
+    }
+    for (what, n) in &seen {
+        assert!(*n >= 1, "{what} never arose in the deals: {seen:?}");
+    }
+    // the two forms of a caught Charlie exclude each other
+    let mut r = Rules::default();
+    let e = r.set("extra_points", "charlie-caught lizzie-miller").unwrap_err().to_string();
+    assert!(e.contains("not both charlie-caught and lizzie-miller"), "{e}");
 }

@@ -68,7 +68,10 @@ const HOUSE: &[(&str, &[(&str, &str)])] = &[
             ("piglets", "on"),
             ("superpiglets", "on"),
             ("solos", "diamonds hearts spades clubs queens jacks aces kings"),
-            ("extra_points", "against-the-elders doppelkopf fox charlie fox-last-trick charlie-caught"),
+            (
+                "extra_points",
+                "against-the-elders doppelkopf fox charlie fox-last-trick charlie-caught fox-first-trick dulle-caught heart-trick",
+            ),
             ("compulsory_solos", "2"),
             ("soloist_leads", "true"),
             ("solo_double", "on"),

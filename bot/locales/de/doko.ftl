@@ -150,6 +150,10 @@ reason = { $reason ->
     [fox-last-trick] Fuchs im letzten Stich
     [charlie] Karlchen
     [charlie-caught] Karlchen gefangen
+    [lizzie-miller] Lieschen Müller
+    [fox-first-trick] Fuchs im ersten Stich
+    [dulle-caught] Dulle gefangen
+    [heart-trick] Herzstich
    *[solo-double] Solo zählt doppelt
 }
 

@@ -149,6 +149,10 @@ reason = { $reason ->
     [fox-last-trick] fox in the last trick
     [charlie] Karlchen
     [charlie-caught] Karlchen caught
+    [lizzie-miller] Lieschen Müller
+    [fox-first-trick] fox in the first trick
+    [dulle-caught] Dulle caught
+    [heart-trick] hearts trick
    *[solo-double] solo counts double
 }
 
