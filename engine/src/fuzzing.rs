@@ -176,6 +176,8 @@ const VALUES: &[&str] = &[
     "doubles",
     "first",
     "last",
+    "before-first-card",
+    "before-second-card",
     "none",
     "diamonds hearts spades clubs queens jacks aces kings",
     "queens,jacks",

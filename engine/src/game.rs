@@ -7,7 +7,7 @@ use crate::card::{Card, Rank, Suit};
 use crate::cards::Cards;
 use crate::contract::{Bid, Contract, Order, Reservation};
 use crate::error::ActionError;
-use crate::rules::{Dulle, Rules, SoloPriority, WeddingRule};
+use crate::rules::{Dulle, ReDeadline, Rules, SoloPriority, WeddingRule};
 use crate::score::{self, Score};
 use crate::seat::{Party, Seat};
 
@@ -716,7 +716,9 @@ impl Game {
     /// The fewest cards a seat must hold to announce a level by itself
     /// (not as a reply).
     pub fn deadline(&self, level: Level) -> usize {
-        (self.rules.hand_size() - 1).saturating_sub(level as usize + self.shift as usize)
+        // house rule: Re/Kontra only before one's first card
+        let first_card = level == Level::Win && self.rules.re_deadline == ReDeadline::BeforeFirstCard;
+        (self.rules.hand_size() - 1 + usize::from(first_card)).saturating_sub(level as usize + self.shift as usize)
     }
 
     /// Whether a seat may make a call now; `Ok(late)` where `late` tells

@@ -45,6 +45,17 @@ pub enum SoloPriority {
     Last,
 }
 
+/// Until when Re and Kontra may be announced by themselves (not as a
+/// reply).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ReDeadline {
+    /// Holding at least 11 cards (without nines 9): until one's second
+    /// card (DDV).
+    BeforeSecondCard,
+    /// Holding all 12 cards (without nines 10): before one's first card.
+    BeforeFirstCard,
+}
+
 /// An extra point (Sonderpunkt) kind; scored in normal games only.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
@@ -336,6 +347,12 @@ pub const KEYS: &[KeyInfo] = &[
         meaning: "announcements only by the player whose turn it is to play",
         kind: ValueKind::OnOff,
     },
+    KeyInfo {
+        name: "re_deadline",
+        allowed: "before-second-card, before-first-card",
+        meaning: "until when Re and Kontra may be announced: holding 11 cards (DDV) or all 12 (without nines 9 or 10); the reply comes one card later, the Absagen are unchanged",
+        kind: ValueKind::Word,
+    },
 ];
 
 /// A set of solo kinds.
@@ -423,6 +440,8 @@ pub struct Rules {
     pub solo_priority: SoloPriority,
     /// Announcements only on one's own turn.
     pub announce_on_turn: bool,
+    /// Until when Re and Kontra may be announced.
+    pub re_deadline: ReDeadline,
 }
 
 impl Default for Rules {
@@ -482,6 +501,7 @@ impl Rules {
             solo_double: false,
             solo_priority: SoloPriority::First,
             announce_on_turn: false,
+            re_deadline: ReDeadline::BeforeSecondCard,
         };
         match p {
             Preset::Ddv => ddv,
@@ -609,6 +629,13 @@ impl Rules {
                 }
             }
             "announce_on_turn" => self.announce_on_turn = boolean(&v)?,
+            "re_deadline" => {
+                self.re_deadline = match v.as_str() {
+                    "before-second-card" => ReDeadline::BeforeSecondCard,
+                    "before-first-card" => ReDeadline::BeforeFirstCard,
+                    _ => return Err(bad()),
+                }
+            }
             _ => unreachable!("every key in KEYS is handled"),
         }
         Ok(())
@@ -663,6 +690,11 @@ impl Rules {
             }
             .to_string(),
             "announce_on_turn" => onoff(self.announce_on_turn),
+            "re_deadline" => match self.re_deadline {
+                ReDeadline::BeforeSecondCard => "before-second-card",
+                ReDeadline::BeforeFirstCard => "before-first-card",
+            }
+            .to_string(),
             _ => return Err(RuleError::UnknownKey { key: crate::quoted(key) }),
         })
     }

@@ -227,3 +227,62 @@ fn house_extra_points_count_what_the_tricks_show() {
     let e = r.set("extra_points", "charlie-caught lizzie-miller").unwrap_err().to_string();
     assert!(e.contains("not both charlie-caught and lizzie-miller"), "{e}");
 }
+
+/// A normal game under `rules` (nobody holds both queens of clubs).
+fn normal_game(rules: Rules) -> Game {
+    for seed in 0.. {
+        let mut g = Game::deal(rules, Seat::new(3), seed);
+        if Seat::ALL.iter().all(|s| g.hand(*s).count(doko_engine::Card::CQ) < 2) {
+            bid_all(&mut g, [H; 4]);
+            return g;
+        }
+    }
+    unreachable!()
+}
+
+/// Plays the first legal card until `s` holds `n` cards.
+fn play_until(g: &mut Game, s: Seat, n: usize) {
+    while g.hand(s).len() > n {
+        let p = g.to_act().unwrap();
+        let c = g.legal_cards(p).iter().next().unwrap();
+        g.play(p, c).unwrap();
+    }
+}
+
+#[test]
+fn re_deadline_before_the_first_card_or_the_second() {
+    for nines in [true, false] {
+        let full = if nines { 12 } else { 10 };
+        for (value, last) in [("before-second-card", full - 1), ("before-first-card", full)] {
+            let mut r = rules(&[("re_deadline", value)]);
+            r.nines = nines;
+            let g0 = normal_game(r);
+            let re = g0.members(Party::Re)[0];
+            let kontra = g0.members(Party::Kontra)[0];
+            // in time with `last` cards, too late with one fewer
+            let mut g = g0.clone();
+            play_until(&mut g, re, last);
+            assert!(g.check_announce(re, Call::Re).is_ok(), "{value}: Re with {last} cards");
+            let mut late = g0.clone();
+            play_until(&mut late, re, last - 1);
+            assert_eq!(
+                late.check_announce(re, Call::Re),
+                Err(ActionError::TooLate { seat: re, call: Call::Re, cards: last - 1, needed: last }),
+                "{value}"
+            );
+            // the Absagen keep their deadlines: no 90 with full - 2 cards
+            // after a Re in time
+            let mut g = g0.clone();
+            g.announce(re, Call::Re).unwrap();
+            play_until(&mut g, re, full - 2);
+            assert!(g.check_announce(re, Call::No90).is_ok(), "{value}: no 90");
+            // the reply: one card after the other party's deadline
+            let mut g = g0.clone();
+            g.announce(re, Call::Re).unwrap();
+            play_until(&mut g, kontra, last - 1);
+            assert!(g.check_announce(kontra, Call::Kontra).is_ok(), "{value}: the reply with {} cards", last - 1);
+            play_until(&mut g, kontra, last - 2);
+            assert!(g.check_announce(kontra, Call::Kontra).is_err(), "{value}: the reply too late");
+        }
+    }
+}

@@ -53,6 +53,7 @@ const HOUSE: &[(&str, &[(&str, &str)])] = &[
     ("poverty=on,poverty_max_trumps=5", &[("poverty", "on"), ("poverty_max_trumps", "5")]),
     ("piglets+superpiglets", &[("piglets", "on"), ("superpiglets", "on")]),
     ("announce_on_turn=on", &[("announce_on_turn", "on")]),
+    ("re_deadline=before-first-card", &[("re_deadline", "before-first-card")]),
     ("solo_priority=last,solo_double=on", &[("solo_priority", "last"), ("solo_double", "on")]),
     (
         "everything",
@@ -77,6 +78,7 @@ const HOUSE: &[(&str, &[(&str, &str)])] = &[
             ("solo_double", "on"),
             ("solo_priority", "last"),
             ("announce_on_turn", "on"),
+            ("re_deadline", "before-first-card"),
         ],
     ),
 ];
