@@ -178,6 +178,8 @@ const VALUES: &[&str] = &[
     "last",
     "before-first-card",
     "before-second-card",
+    "tie lost-re lost-kontra heart-trick lost-solo",
+    "lost-solo lost-solo",
     "none",
     "diamonds hearts spades clubs queens jacks aces kings",
     "queens,jacks",

@@ -73,8 +73,8 @@ pub use playout::{playout, random_game};
 pub use record::{Record, RecordError, ReplayResult};
 pub use rng::{Rng, deal, deal_with, forehand};
 pub use rules::{
-    Dulle, Extra, ExtraSet, KEYS, KeyInfo, Preset, ReDeadline, ReKontra, RuleEntry, RuleError, Rules, SoloPriority,
-    SoloSet, ValueKind, WeddingRule,
+    BockSet, BockTrigger, Dulle, Extra, ExtraSet, KEYS, KeyInfo, Preset, ReDeadline, ReKontra, RuleEntry, RuleError,
+    Rules, SoloPriority, SoloSet, ValueKind, WeddingRule,
 };
 pub use score::{Breakdown, Extras, Facts, Item, Reason, Score, evaluate};
 pub use seat::{Party, Seat};

@@ -117,6 +117,64 @@ impl Extra {
     }
 }
 
+/// What starts a round of Bock (with `bock` on).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum BockTrigger {
+    /// 120:120 card points.
+    Tie = 0,
+    /// Re announced and lost.
+    LostRe = 1,
+    /// Kontra announced and lost.
+    LostKontra = 2,
+    /// A trick of four plain hearts cards (no trump among them; without
+    /// nines: both hearts aces and kings).
+    HeartTrick = 3,
+    /// A declared solo lost.
+    LostSolo = 4,
+}
+
+impl BockTrigger {
+    /// All triggers in key order.
+    pub const ALL: [BockTrigger; 5] = [
+        BockTrigger::Tie,
+        BockTrigger::LostRe,
+        BockTrigger::LostKontra,
+        BockTrigger::HeartTrick,
+        BockTrigger::LostSolo,
+    ];
+
+    /// The value's name in the `bock_triggers` key.
+    pub const fn key(self) -> &'static str {
+        match self {
+            BockTrigger::Tie => "tie",
+            BockTrigger::LostRe => "lost-re",
+            BockTrigger::LostKontra => "lost-kontra",
+            BockTrigger::HeartTrick => "heart-trick",
+            BockTrigger::LostSolo => "lost-solo",
+        }
+    }
+}
+
+/// A set of Bock triggers.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct BockSet(u8);
+
+impl BockSet {
+    /// Whether the set holds a trigger.
+    pub const fn contains(self, t: BockTrigger) -> bool {
+        self.0 & (1 << t as u8) != 0
+    }
+    /// Adds a trigger.
+    pub fn insert(&mut self, t: BockTrigger) {
+        self.0 |= 1 << t as u8;
+    }
+    /// The triggers in the set, in key order.
+    pub fn iter(self) -> impl Iterator<Item = BockTrigger> {
+        BockTrigger::ALL.into_iter().filter(move |t| self.contains(*t))
+    }
+}
+
 /// A named rule preset.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Preset {
@@ -353,6 +411,12 @@ pub const KEYS: &[KeyInfo] = &[
         meaning: "until when Re and Kontra may be announced: holding 11 cards (DDV) or all 12 (without nines 9 or 10); the reply comes one card later, the Absagen are unchanged",
         kind: ValueKind::Word,
     },
+    KeyInfo {
+        name: "bock_triggers",
+        allowed: "a list of tie lost-re lost-kontra heart-trick lost-solo, none repeated (or none)",
+        meaning: "with bock on, what starts a round of Bock: 120:120, a lost Re, a lost Kontra, a trick of four plain hearts cards, a lost declared solo",
+        kind: ValueKind::List,
+    },
 ];
 
 /// A set of solo kinds.
@@ -442,6 +506,8 @@ pub struct Rules {
     pub announce_on_turn: bool,
     /// Until when Re and Kontra may be announced.
     pub re_deadline: ReDeadline,
+    /// What starts a round of Bock.
+    pub bock_triggers: BockSet,
 }
 
 impl Default for Rules {
@@ -478,6 +544,10 @@ impl Rules {
         for e in [Extra::AgainstTheElders, Extra::Doppelkopf, Extra::Fox, Extra::Charlie] {
             extra.insert(e);
         }
+        let mut bock_triggers = BockSet::default();
+        for t in [BockTrigger::Tie, BockTrigger::LostRe, BockTrigger::LostKontra] {
+            bock_triggers.insert(t);
+        }
         let ddv = Rules {
             preset: Preset::Ddv,
             nines: true,
@@ -502,6 +572,7 @@ impl Rules {
             solo_priority: SoloPriority::First,
             announce_on_turn: false,
             re_deadline: ReDeadline::BeforeSecondCard,
+            bock_triggers,
         };
         match p {
             Preset::Ddv => ddv,
@@ -636,6 +707,20 @@ impl Rules {
                     _ => return Err(bad()),
                 }
             }
+            "bock_triggers" => {
+                let mut s = BockSet::default();
+                for w in words(&v) {
+                    if w == "none" {
+                        continue;
+                    }
+                    let t = BockTrigger::ALL.into_iter().find(|t| t.key() == w).ok_or_else(bad)?;
+                    if s.contains(t) {
+                        return Err(bad());
+                    }
+                    s.insert(t);
+                }
+                self.bock_triggers = s;
+            }
             _ => unreachable!("every key in KEYS is handled"),
         }
         Ok(())
@@ -695,6 +780,10 @@ impl Rules {
                 ReDeadline::BeforeFirstCard => "before-first-card",
             }
             .to_string(),
+            "bock_triggers" => {
+                let v: Vec<&str> = self.bock_triggers.iter().map(|t| t.key()).collect();
+                if v.is_empty() { "none".to_string() } else { v.join(" ") }
+            }
             _ => return Err(RuleError::UnknownKey { key: crate::quoted(key) }),
         })
     }

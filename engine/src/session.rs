@@ -14,8 +14,10 @@
 //!   it: on a forced deal the forced player must bid a solo and the others
 //!   healthy. A forced solo never falls on a dealer who sits out: the player
 //!   before the forced one deals instead.
-//! - **Bock** (`rules.bock`). A 120:120 split or a lost Re/Kontra
-//!   announcement adds a round of deals (one per player) that count double.
+//! - **Bock** (`rules.bock`). What `rules.bock_triggers` lists (by
+//!   default a 120:120 split or a lost Re/Kontra announcement; a trick of
+//!   plain hearts and a lost solo may be added) adds a round of deals (one
+//!   per player) that count double.
 //! - **The list length** (`rules.games_per_session`, 0 = open-ended). It
 //!   counts every scored deal, compulsory solos included: the DDV list of
 //!   four players is 24 deals, 20 of them with the dealer passing on and 4
@@ -50,7 +52,7 @@ use crate::contract::{Bid, Contract, Reservation};
 use crate::error::ActionError;
 use crate::game::{Action, Game, Phase, RedealReason};
 use crate::player::{ByPlayer, MAX_PLAYERS, MIN_PLAYERS, Player};
-use crate::rules::Rules;
+use crate::rules::{BockTrigger, Rules};
 use crate::score::Score;
 use crate::seat::{Party, Seat};
 
@@ -449,14 +451,23 @@ impl Session {
     }
 }
 
-/// Whether a scored game starts a round of Bock: a 120:120 split, or a
-/// party that announced Re or Kontra lost.
+/// Whether a scored game starts a round of Bock, by the rules'
+/// `bock_triggers`: a 120:120 split, a party that announced Re or Kontra
+/// lost, a trick of four plain hearts cards (no trump among them), a
+/// declared solo lost.
 pub fn triggers_bock(g: &Game, score: &Score) -> bool {
-    let tie = score.card_points[0] == 120;
-    let lost_claim = [Party::Re, Party::Kontra]
-        .into_iter()
-        .any(|p| g.levels()[p.index()].is_some() && score.winner.is_some_and(|w| w != p));
-    tie || lost_claim
+    let on = g.rules().bock_triggers;
+    let lost = |p: Party| g.levels()[p.index()].is_some() && score.winner.is_some_and(|w| w != p);
+    (on.contains(BockTrigger::Tie) && score.card_points[0] == 120)
+        || (on.contains(BockTrigger::LostRe) && lost(Party::Re))
+        || (on.contains(BockTrigger::LostKontra) && lost(Party::Kontra))
+        || (on.contains(BockTrigger::HeartTrick)
+            && g.tricks()
+                .iter()
+                .any(|t| t.cards.iter().all(|c| c.suit() == crate::card::Suit::Hearts && !g.order().is_trump(*c))))
+        || (on.contains(BockTrigger::LostSolo)
+            && matches!(g.contract(), Contract::Solo(_))
+            && score.winner.is_some_and(|w| w != Party::Re))
 }
 
 /// The stored form of a session: the fields as they are, checked when read.

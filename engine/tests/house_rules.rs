@@ -286,3 +286,48 @@ fn re_deadline_before_the_first_card_or_the_second() {
         }
     }
 }
+
+/// `bock_triggers`: over random deals (solos among them), each trigger
+/// alone starts Bock exactly when the deal shows its situation, counted
+/// here from the deal; the default list is the DDV-style three; `none`
+/// never starts Bock.
+#[test]
+fn bock_triggers_start_bock_exactly_on_what_they_list() {
+    use doko_engine::{Suit, triggers_bock};
+    let mut rng = Rng::new(99);
+    let mut seen = std::collections::BTreeMap::<&str, u32>::new();
+    for n in 0..6000 {
+        let mut r = Rules::default();
+        r.set("bock", "on").unwrap();
+        r.nines = n % 3 != 0;
+        let g = random_game(&r, &mut rng);
+        let Some(score) = g.score() else { continue };
+        let announced = |p: Party| g.announcements().iter().any(|a| a.party == p);
+        let lost = |p: Party| announced(p) && score.winner.is_some_and(|w| w != p);
+        let tie = score.card_points[0] == 120;
+        let hearts =
+            g.tricks().iter().any(|t| t.cards.iter().all(|c| c.suit() == Suit::Hearts && !g.order().is_trump(*c)));
+        let solo_lost = matches!(g.contract(), Contract::Solo(_)) && score.winner == Some(Party::Kontra);
+        let with = |list: &str| {
+            let mut rec = Record::from_game(&g);
+            rec.rules.set("bock_triggers", list).unwrap();
+            let g2 = rec.replay().unwrap();
+            triggers_bock(&g2, &g2.score().unwrap())
+        };
+        for (list, want) in [
+            ("tie", tie),
+            ("lost-re", lost(Party::Re)),
+            ("lost-kontra", lost(Party::Kontra)),
+            ("heart-trick", hearts),
+            ("lost-solo", solo_lost),
+            ("none", false),
+        ] {
+            assert_eq!(with(list), want, "{list}");
+            *seen.entry(list).or_default() += u32::from(want);
+        }
+        assert_eq!(triggers_bock(&g, &score), tie || lost(Party::Re) || lost(Party::Kontra), "the default list");
+    }
+    for list in ["tie", "lost-re", "lost-kontra", "heart-trick", "lost-solo"] {
+        assert!(seen[list] >= 1, "{list} never arose: {seen:?}");
+    }
+}

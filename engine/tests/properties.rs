@@ -79,6 +79,8 @@ const HOUSE: &[(&str, &[(&str, &str)])] = &[
             ("solo_priority", "last"),
             ("announce_on_turn", "on"),
             ("re_deadline", "before-first-card"),
+            ("bock", "on"),
+            ("bock_triggers", "tie lost-re lost-kontra heart-trick lost-solo"),
         ],
     ),
 ];
