@@ -1,0 +1,96 @@
+//! House rules through the service, as players and admins use them: an
+//! admin sets the newer keys by command (a wrong combination is refused
+//! with the allowed values), `rules` shows them as set, and at the table
+//! `announce_on_turn` refuses an announcement out of turn while the player
+//! on turn may make it; the deal's record carries the keys.
+
+use doko_bot::{Actor, ChannelId, Kind, MemoryStore, Message, Platform, Service, UserId};
+use doko_engine::Party;
+
+fn person(id: &str, name: &str, admin: bool) -> Actor {
+    Actor::new(UserId::new(Platform::Discord, id), name, admin)
+}
+
+async fn say(svc: &Service<MemoryStore>, ch: &ChannelId, who: &Actor, text: &str) -> Vec<Message> {
+    svc.handle(ch, who, text).await.unwrap().messages()
+}
+
+fn errors(m: &[Message]) -> Vec<&str> {
+    m.iter().filter(|m| m.kind == Kind::Error).map(|m| m.text.as_str()).collect()
+}
+
+#[tokio::test]
+async fn admins_set_the_new_keys_and_the_table_plays_by_them() {
+    let svc = Service::new(MemoryStore::default(), 11);
+    let ch = ChannelId::new(Platform::Discord, "house");
+    let people: Vec<Actor> =
+        ["Anna", "Ben", "Cleo", "Dora"].iter().enumerate().map(|(i, n)| person(&i.to_string(), n, i == 0)).collect();
+    let admin = &people[0];
+    for (k, v) in [
+        ("announce_on_turn", "on"),
+        ("solo_double", "on"),
+        ("solo_priority", "last"),
+        ("re_deadline", "before-first-card"),
+        ("bock", "on"),
+        ("bock_triggers", "tie lost-solo heart-trick"),
+        ("extra_points", "fox fox-first-trick dulle-caught lizzie-miller"),
+    ] {
+        let m = say(&svc, &ch, admin, &format!("rules set {k} {v}")).await;
+        assert!(errors(&m).is_empty(), "{k} {v}: {m:?}");
+    }
+    // not both forms of a caught Charlie; a repeated item; a player is no admin
+    let m = say(&svc, &ch, admin, "rules set extra_points charlie-caught lizzie-miller").await;
+    assert!(errors(&m).iter().any(|e| e.contains("not both charlie-caught and lizzie-miller")), "{m:?}");
+    let m = say(&svc, &ch, admin, "rules set bock_triggers tie tie").await;
+    assert!(errors(&m).iter().any(|e| e.contains("tie lost-re lost-kontra heart-trick lost-solo")), "{m:?}");
+    let m = say(&svc, &ch, &people[1], "rules set solo_double off").await;
+    assert_eq!(errors(&m).len(), 1, "{m:?}");
+    let shown: String = say(&svc, &ch, &people[1], "rules").await.iter().map(|m| m.text.clone()).collect();
+    for line in [
+        "* announce_on_turn = on",
+        "* solo_double = on",
+        "* solo_priority = last",
+        "* re_deadline = before-first-card",
+        "* bock_triggers = tie heart-trick lost-solo",
+        "* extra_points = fox fox-first-trick dulle-caught lizzie-miller",
+    ] {
+        assert!(shown.contains(line), "{line} in: {shown}");
+    }
+
+    for p in &people {
+        assert!(errors(&say(&svc, &ch, p, "join").await).is_empty());
+    }
+    assert!(errors(&say(&svc, &ch, &people[0], "start").await).is_empty());
+    // everybody healthy, in turn
+    for _ in 0..4 {
+        let t = svc.table(&ch).await.unwrap().0;
+        let (user, _) = t.person_to_act().expect("someone bids");
+        let who = people.iter().find(|p| p.user == user).unwrap();
+        let m = say(&svc, &ch, who, "healthy").await;
+        assert!(errors(&m).is_empty(), "{m:?}");
+    }
+    let t = svc.table(&ch).await.unwrap().0;
+    let game = t.game().unwrap().expect("a deal");
+    let (on_turn, _) = t.person_to_act().expect("someone leads");
+    // a player not on turn: the call of their party is refused
+    let other = people.iter().find(|p| p.user != on_turn && t.view_for(&p.user).is_some()).unwrap();
+    let call = |who: &Actor| match t.view_for(&who.user).unwrap().own_party {
+        Some(Party::Re) => "re",
+        _ => "kontra",
+    };
+    let m = say(&svc, &ch, other, call(other)).await;
+    assert_eq!(errors(&m).len(), 1, "out of turn: {m:?}");
+    assert!(game.announcements().is_empty());
+    // the player on turn may announce (holding all cards: in time under
+    // before-first-card too)
+    let leader = people.iter().find(|p| p.user == on_turn).unwrap();
+    let m = say(&svc, &ch, leader, call(leader)).await;
+    assert!(errors(&m).is_empty(), "on turn: {m:?}");
+    let game = svc.table(&ch).await.unwrap().0.game().unwrap().unwrap();
+    assert_eq!(game.announcements().len(), 1);
+    // the deal's rules travel in its record
+    let rec = doko_engine::Record::from_game(&game);
+    let json: serde_json::Value = serde_json::from_str(&rec.to_json()).unwrap();
+    assert_eq!(json["rules"]["announce_on_turn"], "on");
+    assert_eq!(json["rules"]["bock_triggers"], serde_json::json!(["tie", "heart-trick", "lost-solo"]));
+}
