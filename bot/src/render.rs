@@ -504,7 +504,9 @@ fn rule_text(
             tr!(l, "rule-off", what = what)
         }
         A::TooManyTrumps { trumps, max, .. } => tr!(l, "rule-too-many-trumps", trumps = trumps, max = max),
-        A::CannotThrowIn { nines, kings, .. } => tr!(l, "rule-cannot-throw-in", nines = nines, kings = kings),
+        A::CannotThrowIn { nines, kings, trumps, points, .. } => {
+            tr!(l, "rule-cannot-throw-in", nines = nines, kings = kings, trumps = trumps, points = points)
+        }
         A::SoloNotAllowed { kind, .. } => {
             let solo = doko_engine::SoloKind::from_key(kind).map_or_else(|| format!("solo {kind}"), |k| l.solo(k));
             tr!(l, "rule-solo-not-allowed", solo = solo)

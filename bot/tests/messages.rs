@@ -320,7 +320,7 @@ fn rule_errors(t: &Table) -> String {
         ActionError::RuleOff { seat: s, what: "compulsory solos" },
         ActionError::TooManyTrumps { seat: s, trumps: 4, max: 3 },
         ActionError::TooManyTrumps { seat: s, trumps: 1, max: 0 },
-        ActionError::CannotThrowIn { seat: s, nines: 1, kings: 4 },
+        ActionError::CannotThrowIn { seat: s, nines: 1, kings: 4, trumps: 5, points: 61 },
         ActionError::SoloNotAllowed { seat: s, kind: "kings" },
         ActionError::ExchangeCount { seat: s, expected: 3, got: 1 },
         ActionError::MustGiveTrumps { seat: s, keeps: "DQ".parse().unwrap() },

@@ -143,9 +143,10 @@ const RECORD_MAX_BYTES: u64 = 16 * 1024 * 1024;
 
 /// The longest error line `doko replay` prints, in characters: room for
 /// the longest message the engine gives about a record (the unknown rule,
-/// listing every rule: about 330 characters), while nothing a record says
-/// can make a line longer (the engine quotes at most a short piece of it).
-const ERROR_MAX_CHARS: usize = 400;
+/// listing every rule: about 440 characters with 25 keys), while nothing a
+/// record says can make a line longer (the engine quotes at most a short
+/// piece of it).
+const ERROR_MAX_CHARS: usize = 700;
 
 /// Why a record could not be read.
 enum ReadFailure {

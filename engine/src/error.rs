@@ -80,8 +80,8 @@ pub enum ActionError {
         /// The limit.
         max: u8,
     },
-    /// Not enough nines or kings to throw in.
-    #[error("seat {seat} cannot throw in with {nines} nines and {kings} kings")]
+    /// Not enough nines or kings (or too many trumps or points) to throw in.
+    #[error("seat {seat} cannot throw in with {nines} nines, {kings} kings, {trumps} trumps and {points} points")]
     CannotThrowIn {
         /// Who tried.
         seat: Seat,
@@ -89,6 +89,10 @@ pub enum ActionError {
         nines: usize,
         /// Kings held.
         kings: usize,
+        /// Trumps (of a normal game) held.
+        trumps: usize,
+        /// Card points held.
+        points: usize,
     },
     /// A solo kind not enabled.
     #[error("seat {seat}: solo-{kind} is not allowed under these rules")]

@@ -429,14 +429,21 @@ impl Game {
             Reservation::ThrowIn => {
                 let nines = self.rules.throw_in_nines.filter(|_| self.rules.nines);
                 let kings = self.rules.throw_in_kings;
-                if nines.is_none() && kings.is_none() {
+                let low_trumps = self.rules.throw_in_low_trumps;
+                let low_points = self.rules.throw_in_low_points;
+                if nines.is_none() && kings.is_none() && low_trumps.is_none() && low_points.is_none() {
                     return Err(ActionError::RuleOff { seat, what: "throwing in" });
                 }
                 let n9 = hand.with_mask(Cards::rank(Rank::Nine)).len();
                 let nk = hand.with_mask(Cards::rank(Rank::King)).len();
-                let ok = nines.is_some_and(|n| n9 >= n as usize) || kings.is_some_and(|n| nk >= n as usize);
+                let trumps = hand.with_mask(NORMAL_TRUMPS).len();
+                let points = hand.points() as usize;
+                let ok = nines.is_some_and(|n| n9 >= n as usize)
+                    || kings.is_some_and(|n| nk >= n as usize)
+                    || low_trumps.is_some_and(|n| trumps <= n as usize)
+                    || low_points.is_some_and(|n| points < n as usize);
                 if !ok {
-                    return Err(ActionError::CannotThrowIn { seat, nines: n9, kings: nk });
+                    return Err(ActionError::CannotThrowIn { seat, nines: n9, kings: nk, trumps, points });
                 }
             }
             Reservation::Solo { kind, duty } => {

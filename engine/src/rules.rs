@@ -346,6 +346,18 @@ pub const KEYS: &[KeyInfo] = &[
         kind: ValueKind::OffOrNumber,
     },
     KeyInfo {
+        name: "throw_in_low_trumps",
+        allowed: "off, 0 to 3",
+        meaning: "a hand with at most that many trumps (of a normal game) may be thrown in",
+        kind: ValueKind::OffOrNumber,
+    },
+    KeyInfo {
+        name: "throw_in_low_points",
+        allowed: "off, 10 to 60",
+        meaning: "a hand of fewer card points than that may be thrown in",
+        kind: ValueKind::OffOrNumber,
+    },
+    KeyInfo {
         name: "re_kontra",
         allowed: "plus-two, doubles",
         meaning: "how Re and Kontra raise the game value",
@@ -484,6 +496,10 @@ pub struct Rules {
     pub throw_in_nines: Option<u8>,
     /// Throw in with that many kings.
     pub throw_in_kings: Option<u8>,
+    /// Throw in with at most that many trumps.
+    pub throw_in_low_trumps: Option<u8>,
+    /// Throw in with fewer card points than that.
+    pub throw_in_low_points: Option<u8>,
     /// Re/Kontra scoring.
     pub re_kontra: ReKontra,
     /// Extra points scored in normal games.
@@ -561,6 +577,8 @@ impl Rules {
             superpiglets: false,
             throw_in_nines: None,
             throw_in_kings: None,
+            throw_in_low_trumps: None,
+            throw_in_low_points: None,
             re_kontra: ReKontra::PlusTwo,
             extra_points: extra,
             mandatory_announcement: None,
@@ -662,6 +680,8 @@ impl Rules {
             "superpiglets" => self.superpiglets = boolean(&v)?,
             "throw_in_nines" => self.throw_in_nines = off_or(&v, 5, 8)?,
             "throw_in_kings" => self.throw_in_kings = off_or(&v, 5, 8)?,
+            "throw_in_low_trumps" => self.throw_in_low_trumps = off_or(&v, 0, 3)?,
+            "throw_in_low_points" => self.throw_in_low_points = off_or(&v, 10, 60)?,
             "re_kontra" => {
                 self.re_kontra = match v.as_str() {
                     "plus-two" => ReKontra::PlusTwo,
@@ -754,6 +774,8 @@ impl Rules {
             "superpiglets" => onoff(self.superpiglets),
             "throw_in_nines" => opt_num(self.throw_in_nines),
             "throw_in_kings" => opt_num(self.throw_in_kings),
+            "throw_in_low_trumps" => opt_num(self.throw_in_low_trumps),
+            "throw_in_low_points" => opt_num(self.throw_in_low_points),
             "re_kontra" => match self.re_kontra {
                 ReKontra::PlusTwo => "plus-two",
                 ReKontra::Doubles => "doubles",

@@ -1011,6 +1011,8 @@ fn rule_values(key: &str) -> &'static [&'static str] {
         "poverty" | "piglets" | "superpiglets" | "bock" | "solo_double" | "announce_on_turn" => &["on", "off"],
         "solo_priority" => &["first", "last"],
         "re_deadline" => &["before-second-card", "before-first-card"],
+        "throw_in_low_trumps" => &["off", "0", "3"],
+        "throw_in_low_points" => &["off", "10", "60"],
         "bock_triggers" => &["none", "tie lost-re lost-kontra", "heart-trick lost-solo"],
         "poverty_max_trumps" => &["0", "3", "5"],
         "throw_in_nines" | "throw_in_kings" => &["off", "5", "8"],

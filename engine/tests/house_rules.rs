@@ -331,3 +331,52 @@ fn bock_triggers_start_bock_exactly_on_what_they_list() {
         assert!(seen[list] >= 1, "{list} never arose: {seen:?}");
     }
 }
+
+/// `throw_in_low_trumps` and `throw_in_low_points`: a hand may be thrown
+/// in exactly when it holds at most that many trumps (of a normal game) /
+/// fewer card points than that, counted here from the hand; off, never
+/// (unless another throw-in key allows it). A throw-in ends the bidding
+/// and the record says so.
+#[test]
+fn throw_in_with_few_trumps_or_few_points() {
+    use doko_engine::{Phase, RedealReason, normal_game_trumps};
+    let throw = Bid::Reserve(Reservation::ThrowIn);
+    let mut allowed = [0u32; 2];
+    let mut thrown = 0;
+    for seed in 0..400u64 {
+        for (key, limit) in [("throw_in_low_trumps", 3usize), ("throw_in_low_points", 40)] {
+            let r = rules(&[(key, &limit.to_string())]);
+            let off = Rules::default();
+            let mut g = Game::deal(r, Seat::new(3), seed);
+            let mut g_off = Game::deal(off, Seat::new(3), seed);
+            for i in 0..4 {
+                let s = g.forehand().plus(i);
+                let hand = g.hand(s);
+                let may = if key == "throw_in_low_trumps" {
+                    hand.with_mask(normal_game_trumps()).len() <= limit
+                } else {
+                    (hand.points() as usize) < limit
+                };
+                assert_eq!(g.legal_bids(s).contains(&throw), may, "{key} {limit}: seed {seed} seat {s:?}");
+                assert!(!g_off.legal_bids(s).contains(&throw), "off: no throw-in");
+                allowed[usize::from(key == "throw_in_low_points")] += u32::from(may);
+                if may && seed % 2 == 0 {
+                    g.act(s, Action::Bid(throw)).unwrap();
+                    assert_eq!(g.phase(), Phase::Redeal(RedealReason::ThrowIn));
+                    let out = doko_engine::record::replay_str(&Record::from_game(&g).to_json()).unwrap();
+                    assert_eq!(out.to_json()["redeal"], "throw-in");
+                    thrown += 1;
+                    break;
+                }
+                g.act(s, Action::Bid(H)).unwrap();
+                g_off.act(s, Action::Bid(H)).unwrap();
+            }
+        }
+    }
+    assert!(allowed[0] >= 3 && allowed[1] >= 3 && thrown >= 2, "{allowed:?} {thrown}");
+    // values outside the ranges are refused
+    let mut r = Rules::default();
+    assert!(r.set("throw_in_low_trumps", "4").is_err());
+    assert!(r.set("throw_in_low_points", "9").is_err());
+    assert!(r.set("throw_in_low_points", "61").is_err());
+}

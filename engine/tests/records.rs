@@ -106,7 +106,8 @@ fn a_long_value_anywhere_gives_a_short_message() {
         edit(&mut v);
         let text = serde_json::to_string(&v).unwrap();
         let e = replay_str(&text).err().unwrap_or_else(|| panic!("{what}: accepted")).to_string();
-        assert!(e.len() < 400, "{what}: {} bytes: {e:.200}", e.len());
+        // (the longest: the unknown rule, which lists every rule)
+        assert!(e.len() < 700, "{what}: {} bytes: {e:.200}", e.len());
         assert!(!e.contains(&"z".repeat(41)), "{what}: {e}");
         assert!(!e.contains('\n'), "{what}: one line: {e}");
     }

@@ -263,6 +263,12 @@ rule-cannot-throw-in = zu wenig zum Schmeißen ({ $nines } { $nines ->
 }, { $kings } { $kings ->
     [one] König
    *[other] Könige
+}, { $trumps } { $trumps ->
+    [one] Trumpf
+   *[other] Trümpfe
+}, { $points } { $points ->
+    [one] Auge
+   *[other] Augen
 })
 rule-solo-not-allowed = { $solo }: nach diesen Regeln nicht erlaubt
 rule-exchange-count = genau { $expected } { $expected ->

@@ -262,6 +262,12 @@ rule-cannot-throw-in = not enough to throw in ({ $nines } { $nines ->
 }, { $kings } { $kings ->
     [one] king
    *[other] kings
+}, { $trumps } { $trumps ->
+    [one] trump
+   *[other] trumps
+}, { $points } { $points ->
+    [one] point
+   *[other] points
 })
 rule-solo-not-allowed = { $solo }: not allowed under these rules
 rule-exchange-count = pass exactly { $expected } { $expected ->
