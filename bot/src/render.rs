@@ -513,6 +513,7 @@ fn rule_text(
         }
         A::ExchangeCount { expected, got, .. } => tr!(l, "rule-exchange-count", expected = expected, got = got),
         A::MustGiveTrumps { keeps, .. } => tr!(l, "rule-must-give-trumps", card = l.card(*keeps)),
+        A::MustReturnOtherCards { trump, .. } => tr!(l, "rule-must-return-other-cards", card = l.card(*trump)),
         A::BeforeClarification { .. } => tr!(l, "rule-before-clarification"),
         A::WrongParty { party, call, .. } => {
             tr!(l, "rule-wrong-party", party = l.party(*party), call = l.call(*call))

@@ -120,6 +120,15 @@ pub enum ActionError {
         /// A trump kept.
         keeps: Card,
     },
+    /// Under `poverty_return_trumps` off: a trump given back while other
+    /// cards could have been.
+    #[error("seat {seat} must give back other cards than trumps ({trump})")]
+    MustReturnOtherCards {
+        /// The acceptor.
+        seat: Seat,
+        /// A trump given back.
+        trump: Card,
+    },
     /// No announcement before a wedding is clarified.
     #[error("seat {seat} cannot announce before the wedding is clarified")]
     BeforeClarification {

@@ -421,7 +421,10 @@ impl Game {
                 if !self.rules.poverty {
                     return Err(ActionError::RuleOff { seat, what: "poverty" });
                 }
-                let t = hand.with_mask(NORMAL_TRUMPS).len();
+                let mut t = hand.with_mask(NORMAL_TRUMPS).len();
+                if !self.rules.poverty_fox_counts {
+                    t -= hand.count(Card::DA);
+                }
                 if t > self.rules.poverty_max_trumps as usize {
                     return Err(ActionError::TooManyTrumps { seat, trumps: t, max: self.rules.poverty_max_trumps });
                 }
@@ -601,6 +604,9 @@ impl Game {
         }
         let hand = self.hands[seat.index()];
         let rest = hand.checked_sub(cards).ok_or_else(|| not_held(seat, hand, cards))?;
+        if let Some(t) = self.returned_trump_too_many(hand, cards) {
+            return Err(ActionError::MustReturnOtherCards { seat, trump: t });
+        }
         self.hands[seat.index()] = rest;
         let pov = self.poverty.as_mut().expect("poverty phase");
         pov.returned = cards;
@@ -610,6 +616,19 @@ impl Game {
         self.re = (1 << pauper.index()) | (1 << seat.index());
         self.start_play(self.forehand());
         Ok(())
+    }
+
+    /// Under `poverty_return_trumps` off: a trump given back while other
+    /// cards could have been (only as many trumps as the hand lacks other
+    /// cards may go back).
+    fn returned_trump_too_many(&self, hand: Cards, cards: Cards) -> Option<Card> {
+        if self.rules.poverty_return_trumps {
+            return None;
+        }
+        let others = hand.without_mask(NORMAL_TRUMPS).len();
+        let allowed = cards.len().saturating_sub(others);
+        let trumps = cards.with_mask(NORMAL_TRUMPS);
+        if trumps.len() > allowed { trumps.iter().next() } else { None }
     }
 
     /// The cards a seat may play now (one copy each); empty when it is not
@@ -855,8 +874,11 @@ impl Game {
                 v.push(Action::Answer(false));
             }
             Phase::PovertyReturn if seat == self.to_act => {
-                for c in combinations(self.hands[seat.index()], self.poverty_count()) {
-                    v.push(Action::Return(c));
+                let hand = self.hands[seat.index()];
+                for c in combinations(hand, self.poverty_count()) {
+                    if self.returned_trump_too_many(hand, c).is_none() {
+                        v.push(Action::Return(c));
+                    }
                 }
             }
             Phase::Playing => {

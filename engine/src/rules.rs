@@ -322,6 +322,18 @@ pub const KEYS: &[KeyInfo] = &[
         kind: ValueKind::Number,
     },
     KeyInfo {
+        name: "poverty_fox_counts",
+        allowed: "on, off",
+        meaning: "whether the aces of diamonds (foxes) count as trumps for poverty_max_trumps (the pauper puts them down all the same)",
+        kind: ValueKind::OnOff,
+    },
+    KeyInfo {
+        name: "poverty_return_trumps",
+        allowed: "on, off",
+        meaning: "whether the player who takes a poverty may give trumps back (off: only where too few other cards are left)",
+        kind: ValueKind::OnOff,
+    },
+    KeyInfo {
         name: "piglets",
         allowed: "off, on",
         meaning: "both aces of diamonds in one hand become the highest trumps",
@@ -488,6 +500,10 @@ pub struct Rules {
     pub poverty: bool,
     /// At most this many trumps for poverty.
     pub poverty_max_trumps: u8,
+    /// Foxes count as trumps for `poverty_max_trumps`.
+    pub poverty_fox_counts: bool,
+    /// The acceptor may give trumps back.
+    pub poverty_return_trumps: bool,
     /// Piglets (Schweinchen).
     pub piglets: bool,
     /// Superpiglets (with piglets).
@@ -573,6 +589,8 @@ impl Rules {
             wedding: WeddingRule::FirstForeign,
             poverty: false,
             poverty_max_trumps: 3,
+            poverty_fox_counts: true,
+            poverty_return_trumps: true,
             piglets: false,
             superpiglets: false,
             throw_in_nines: None,
@@ -676,6 +694,8 @@ impl Rules {
             }
             "poverty" => self.poverty = boolean(&v)?,
             "poverty_max_trumps" => self.poverty_max_trumps = range(&v, 0, 5)? as u8,
+            "poverty_fox_counts" => self.poverty_fox_counts = boolean(&v)?,
+            "poverty_return_trumps" => self.poverty_return_trumps = boolean(&v)?,
             "piglets" => self.piglets = boolean(&v)?,
             "superpiglets" => self.superpiglets = boolean(&v)?,
             "throw_in_nines" => self.throw_in_nines = off_or(&v, 5, 8)?,
@@ -770,6 +790,8 @@ impl Rules {
             .to_string(),
             "poverty" => onoff(self.poverty),
             "poverty_max_trumps" => self.poverty_max_trumps.to_string(),
+            "poverty_fox_counts" => onoff(self.poverty_fox_counts),
+            "poverty_return_trumps" => onoff(self.poverty_return_trumps),
             "piglets" => onoff(self.piglets),
             "superpiglets" => onoff(self.superpiglets),
             "throw_in_nines" => opt_num(self.throw_in_nines),

@@ -1008,7 +1008,14 @@ fn rule_values(key: &str) -> &'static [&'static str] {
         "dulle" => &["first-wins", "second-wins", "second-wins-except-last"],
         "solos" => &["none", "kings", "diamonds hearts spades clubs queens jacks aces kings", "aces queens"],
         "wedding" => &["first-foreign", "first-fail", "first-trump"],
-        "poverty" | "piglets" | "superpiglets" | "bock" | "solo_double" | "announce_on_turn" => &["on", "off"],
+        "poverty"
+        | "piglets"
+        | "superpiglets"
+        | "bock"
+        | "solo_double"
+        | "announce_on_turn"
+        | "poverty_fox_counts"
+        | "poverty_return_trumps" => &["on", "off"],
         "solo_priority" => &["first", "last"],
         "re_deadline" => &["before-second-card", "before-first-card"],
         "throw_in_low_trumps" => &["off", "0", "3"],

@@ -380,3 +380,77 @@ fn throw_in_with_few_trumps_or_few_points() {
     assert!(r.set("throw_in_low_points", "9").is_err());
     assert!(r.set("throw_in_low_points", "61").is_err());
 }
+
+/// `poverty_fox_counts` off: the foxes do not count towards
+/// `poverty_max_trumps`; `poverty_return_trumps` off: the player who took
+/// the poverty gives back other cards than trumps where the hand has them
+/// (a trump given back is refused; the legal returns hold none), on: any
+/// cards. Counted from the hands themselves.
+#[test]
+fn poverty_foxes_and_returned_trumps() {
+    use doko_engine::{Card, Phase, normal_game_trumps};
+    let poverty = Bid::Reserve(Reservation::Poverty);
+    let (mut fox_only, mut refused, mut returned) = (0, 0, 0);
+    for seed in 0..3000u64 {
+        for fox_counts in ["on", "off"] {
+            let r = rules(&[("poverty", "on"), ("poverty_fox_counts", fox_counts), ("poverty_return_trumps", "off")]);
+            let mut g = Game::deal(r, Seat::new(3), seed);
+            let s = g.forehand();
+            let hand = g.hand(s);
+            let t = hand.with_mask(normal_game_trumps()).len();
+            let counted = if fox_counts == "on" { t } else { t - hand.count(Card::DA) };
+            let may = counted <= 3 && hand.count(Card::CQ) < 2;
+            assert_eq!(g.legal_bids(s).contains(&poverty), may, "fox counts {fox_counts}: {t} trumps");
+            fox_only += u32::from(fox_counts == "off" && may && t > 3);
+            if !may || fox_counts == "on" {
+                continue;
+            }
+            // the poverty is played: the pauper gives, the next one takes it
+            g.act(s, Action::Bid(poverty)).unwrap();
+            for i in 1..4 {
+                g.act(s.plus(i), Action::Bid(H)).unwrap();
+            }
+            if g.phase() != Phase::PovertyGive {
+                continue;
+            }
+            let give = g.legal_actions(s)[0];
+            g.act(s, give).unwrap();
+            let taker = g.to_act().unwrap();
+            g.act(taker, Action::Answer(true)).unwrap();
+            assert_eq!(g.phase(), Phase::PovertyReturn);
+            let hand = g.hand(taker);
+            let others = hand.without_mask(normal_game_trumps()).len();
+            let k = g.poverty_count();
+            let legal = g.legal_actions(taker);
+            for a in &legal {
+                let Action::Return(c) = a else { panic!("{a:?}") };
+                assert!(c.with_mask(normal_game_trumps()).len() <= k.saturating_sub(others), "{c:?}");
+            }
+            // a return with a trump while enough other cards are held
+            if others >= k {
+                let trump = hand.with_mask(normal_game_trumps()).iter().next().unwrap();
+                let mut bad = Cards::EMPTY;
+                bad.insert(trump);
+                for c in hand.without_mask(normal_game_trumps()).iter().take(k - 1) {
+                    bad.insert(c);
+                }
+                if bad.len() == k {
+                    let e = g.clone().act(taker, Action::Return(bad)).unwrap_err();
+                    assert_eq!(e, ActionError::MustReturnOtherCards { seat: taker, trump });
+                    refused += 1;
+                    // allowed with the key on
+                    let mut on = rules(&[("poverty", "on"), ("poverty_fox_counts", "off")]);
+                    on.poverty_return_trumps = true;
+                    let mut rec = Record::from_game(&g);
+                    rec.rules = on;
+                    let mut g_on = rec.to_game().unwrap();
+                    g_on.act(taker, Action::Return(bad)).unwrap();
+                }
+            }
+            g.act(taker, legal[0]).unwrap();
+            assert_eq!(g.phase(), Phase::Playing);
+            returned += 1;
+        }
+    }
+    assert!(fox_only >= 1 && refused >= 1 && returned >= 1, "{fox_only} {refused} {returned}");
+}

@@ -51,6 +51,10 @@ const HOUSE: &[(&str, &[(&str, &str)])] = &[
     ("re_kontra=doubles", &[("re_kontra", "doubles")]),
     ("throw_in_nines=5", &[("throw_in_nines", "5")]),
     ("poverty=on,poverty_max_trumps=5", &[("poverty", "on"), ("poverty_max_trumps", "5")]),
+    (
+        "poverty=on,poverty_fox_counts=off,poverty_return_trumps=off",
+        &[("poverty", "on"), ("poverty_fox_counts", "off"), ("poverty_return_trumps", "off")],
+    ),
     ("piglets+superpiglets", &[("piglets", "on"), ("superpiglets", "on")]),
     ("announce_on_turn=on", &[("announce_on_turn", "on")]),
     ("re_deadline=before-first-card", &[("re_deadline", "before-first-card")]),

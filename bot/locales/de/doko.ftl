@@ -276,6 +276,7 @@ rule-exchange-count = genau { $expected } { $expected ->
    *[other] Karten
 } abgeben (nicht { $got })
 rule-must-give-trumps = lege alle Trümpfe ab (du behältst { $card })
+rule-must-return-other-cards = gib andere Karten als Trümpfe zurück ({ $card } ist Trumpf)
 rule-before-clarification = keine Ansage, bevor die Hochzeit geklärt ist
 rule-wrong-party = du spielst { $party }: du kannst nicht { $call } ansagen
 rule-already-announced = { $party } hat schon { $call } angesagt

@@ -275,6 +275,7 @@ rule-exchange-count = pass exactly { $expected } { $expected ->
    *[other] cards
 } (not { $got })
 rule-must-give-trumps = put down all your trumps (you keep { $card })
+rule-must-return-other-cards = give back other cards than trumps ({ $card } is a trump)
 rule-before-clarification = no announcement before the wedding is clarified
 rule-wrong-party = you play { $party }: you cannot announce { $call }
 rule-already-announced = { $party } has already announced { $call }
