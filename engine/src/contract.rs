@@ -342,6 +342,19 @@ impl Order {
     /// superpiglets when enabled and held (`hands` as at the start of play).
     pub fn for_deal(contract: Contract, rules: &Rules, hands: &[Cards; 4]) -> Order {
         let mut o = Order::new(contract.trumps());
+        if !rules.dullen && o.dulle {
+            // house rule: the hearts tens are plain hearts cards (a hearts
+            // trump between ace and king in a hearts solo)
+            let i = Card::H10.index();
+            let hearts_solo = contract.trumps() == Trumps::Suit(Suit::Hearts);
+            let (cl, p) = if hearts_solo { (Class::Trump, 150) } else { (Class::Hearts, 50) };
+            let both = Cards::both(Card::H10);
+            o.masks[Class::Trump as usize] = o.masks[Class::Trump as usize].without_mask(both);
+            o.masks[cl as usize] = Cards::from_bits(o.masks[cl as usize].bits() | both.bits());
+            o.class[i] = cl;
+            o.power[i] = p;
+            o.dulle = false;
+        }
         if rules.piglets && o.class[Card::DA.index()] == Class::Trump && hands.iter().any(|h| h.count(Card::DA) == 2) {
             o.power[Card::DA.index()] = 210;
             let low = if rules.nines { Rank::Nine } else { Rank::King };

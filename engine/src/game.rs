@@ -421,7 +421,7 @@ impl Game {
                 if !self.rules.poverty {
                     return Err(ActionError::RuleOff { seat, what: "poverty" });
                 }
-                let mut t = hand.with_mask(NORMAL_TRUMPS).len();
+                let mut t = hand.with_mask(self.poverty_trumps()).len();
                 if !self.rules.poverty_fox_counts {
                     t -= hand.count(Card::DA);
                 }
@@ -439,7 +439,7 @@ impl Game {
                 }
                 let n9 = hand.with_mask(Cards::rank(Rank::Nine)).len();
                 let nk = hand.with_mask(Cards::rank(Rank::King)).len();
-                let trumps = hand.with_mask(NORMAL_TRUMPS).len();
+                let trumps = hand.with_mask(self.poverty_trumps()).len();
                 let points = hand.points() as usize;
                 let ok = nines.is_some_and(|n| n9 >= n as usize)
                     || kings.is_some_and(|n| nk >= n as usize)
@@ -551,7 +551,7 @@ impl Game {
     /// house rule allows more than three.
     pub fn poverty_count(&self) -> usize {
         let p = self.poverty.map_or(self.to_act, |p| p.pauper);
-        self.dealt[p.index()].with_mask(NORMAL_TRUMPS).len().max(3)
+        self.dealt[p.index()].with_mask(self.poverty_trumps()).len().max(3)
     }
 
     fn give(&mut self, seat: Seat, cards: Cards) -> Result<(), ActionError> {
@@ -563,7 +563,7 @@ impl Game {
             return Err(ActionError::ExchangeCount { seat, expected: k, got: cards.len() });
         }
         let rest = hand.checked_sub(cards).ok_or_else(|| not_held(seat, hand, cards))?;
-        if let Some(t) = rest.with_mask(NORMAL_TRUMPS).iter().next() {
+        if let Some(t) = rest.with_mask(self.poverty_trumps()).iter().next() {
             return Err(ActionError::MustGiveTrumps { seat, keeps: t });
         }
         self.hands[seat.index()] = rest;
@@ -618,6 +618,12 @@ impl Game {
         Ok(())
     }
 
+    /// The trumps of a normal game under the rules (what poverty and
+    /// throwing in count): without the hearts tens when `dullen` is off.
+    fn poverty_trumps(&self) -> Cards {
+        if self.rules.dullen { NORMAL_TRUMPS } else { NORMAL_TRUMPS.without_mask(Cards::both(Card::H10)) }
+    }
+
     /// Under `poverty_return_trumps` off: a trump given back while other
     /// cards could have been (only as many trumps as the hand lacks other
     /// cards may go back).
@@ -625,9 +631,9 @@ impl Game {
         if self.rules.poverty_return_trumps {
             return None;
         }
-        let others = hand.without_mask(NORMAL_TRUMPS).len();
+        let others = hand.without_mask(self.poverty_trumps()).len();
         let allowed = cards.len().saturating_sub(others);
-        let trumps = cards.with_mask(NORMAL_TRUMPS);
+        let trumps = cards.with_mask(self.poverty_trumps());
         if trumps.len() > allowed { trumps.iter().next() } else { None }
     }
 
@@ -863,9 +869,9 @@ impl Game {
             Phase::Bidding => v.extend(self.legal_bids(seat).into_iter().map(Action::Bid)),
             Phase::PovertyGive if seat == self.to_act => {
                 let hand = self.hands[seat.index()];
-                let trumps = hand.with_mask(NORMAL_TRUMPS);
+                let trumps = hand.with_mask(self.poverty_trumps());
                 let k = self.poverty_count();
-                for extra in combinations(hand.without_mask(NORMAL_TRUMPS), k - trumps.len()) {
+                for extra in combinations(hand.without_mask(self.poverty_trumps()), k - trumps.len()) {
                     v.push(Action::Give(trumps.checked_add(extra).expect("disjoint")));
                 }
             }

@@ -292,6 +292,12 @@ pub const KEYS: &[KeyInfo] = &[
         kind: ValueKind::Word,
     },
     KeyInfo {
+        name: "dullen",
+        allowed: "on, off",
+        meaning: "off: the hearts tens are no trumps but plain hearts cards between ace and king (in a hearts solo a hearts trump there); the dulle rule and dulle-caught then do not apply",
+        kind: ValueKind::OnOff,
+    },
+    KeyInfo {
         name: "solos",
         allowed: "a list of diamonds hearts spades clubs queens jacks aces kings, none repeated (or none)",
         meaning: "solo kinds that may be bid",
@@ -490,6 +496,8 @@ pub struct Rules {
     pub nines: bool,
     /// Two hearts tens in one trick.
     pub dulle: Dulle,
+    /// The hearts tens are trumps (Dullen).
+    pub dullen: bool,
     /// Solo kinds that may be bid.
     pub solos: SoloSet,
     /// A free solo's declarer leads.
@@ -584,6 +592,7 @@ impl Rules {
             preset: Preset::Ddv,
             nines: true,
             dulle: Dulle::FirstWins,
+            dullen: true,
             solos,
             soloist_leads: false,
             wedding: WeddingRule::FirstForeign,
@@ -684,6 +693,7 @@ impl Rules {
                 self.solos = s;
             }
             "soloist_leads" => self.soloist_leads = boolean(&v)?,
+            "dullen" => self.dullen = boolean(&v)?,
             "wedding" => {
                 self.wedding = match v.as_str() {
                     "first-foreign" => WeddingRule::FirstForeign,
@@ -782,6 +792,7 @@ impl Rules {
                 if v.is_empty() { "none".to_string() } else { v.join(" ") }
             }
             "soloist_leads" => self.soloist_leads.to_string(),
+            "dullen" => onoff(self.dullen),
             "wedding" => match self.wedding {
                 WeddingRule::FirstForeign => "first-foreign",
                 WeddingRule::FirstFail => "first-fail",

@@ -509,7 +509,7 @@ fn trick_extras(g: &Game, b: &mut Extras) {
                     }
                 }
             }
-            if *c == Card::H10 && owner != wp && ex.contains(Extra::DulleCaught) {
+            if *c == Card::H10 && owner != wp && ex.contains(Extra::DulleCaught) && g.order().has_dulle() {
                 b.push(Reason::DulleCaught, wp);
             }
             if last && *c == Card::CJ && owner != wp {

@@ -1,7 +1,8 @@
 //! House-rule keys beyond the DDV rules, each driven through the game as a
 //! player would: where the key changes the result and where it must not.
 //! (`solo_double`, `solo_priority`, `announce_on_turn`, the extra points
-//! `fox-first-trick`, `dulle-caught`, `heart-trick`, `lizzie-miller`.)
+//! `fox-first-trick`, `dulle-caught`, `heart-trick`, `lizzie-miller`, and
+//! the rest of this file's keys.)
 
 use doko_engine::{
     Action, ActionError, Bid, Call, Cards, Contract, Game, Party, Reason, Record, Reservation, Rng, Rules, Seat,
@@ -399,7 +400,7 @@ fn poverty_foxes_and_returned_trumps() {
             let hand = g.hand(s);
             let t = hand.with_mask(normal_game_trumps()).len();
             let counted = if fox_counts == "on" { t } else { t - hand.count(Card::DA) };
-            let may = counted <= 3 && hand.count(Card::CQ) < 2;
+            let may = counted <= 3;
             assert_eq!(g.legal_bids(s).contains(&poverty), may, "fox counts {fox_counts}: {t} trumps");
             fox_only += u32::from(fox_counts == "off" && may && t > 3);
             if !may || fox_counts == "on" {
@@ -453,4 +454,67 @@ fn poverty_foxes_and_returned_trumps() {
         }
     }
     assert!(fox_only >= 1 && refused >= 1 && returned >= 1, "{fox_only} {refused} {returned}");
+}
+
+/// `dullen` off: the hearts tens are plain hearts cards between ace and
+/// king (a hearts trump there in a hearts solo); the dulle rule no longer
+/// applies; poverty and throwing in do not count them as trumps. With the
+/// key on (DDV) they stay the highest trumps.
+#[test]
+fn dullen_off_makes_the_hearts_tens_plain_hearts() {
+    use doko_engine::{Card, Class, Order};
+    let c = |s: &str| -> Card { s.parse().unwrap() };
+    let hands = hands();
+    let on = Rules::default();
+    let off = rules(&[("dullen", "off"), ("dulle", "second-wins")]);
+    // a normal game
+    let o_on = Order::for_deal(Contract::Normal, &on, &hands);
+    let o_off = Order::for_deal(Contract::Normal, &off, &hands);
+    assert!(o_on.is_trump(Card::H10) && o_on.has_dulle());
+    assert!(!o_off.is_trump(Card::H10) && !o_off.has_dulle());
+    assert_eq!(o_off.class(Card::H10), Class::Hearts);
+    assert!(o_off.mask(Class::Hearts).contains(Card::H10) && !o_off.mask(Class::Trump).contains(Card::H10));
+    // in a hearts trick: ace > ten > king; any trump beats the ten
+    assert_eq!(o_off.trick_winner(&[c("HK"), c("H10"), c("H9"), c("HK")], true), 1);
+    assert_eq!(o_off.trick_winner(&[c("H10"), c("HA"), c("H9"), c("HK")], true), 1);
+    assert_eq!(o_off.trick_winner(&[c("H10"), c("D9"), c("H10"), c("HK")], true), 1);
+    // two tens: the first wins (no second-wins dulle rule for plain cards)
+    assert_eq!(o_off.trick_winner(&[c("H10"), c("H10"), c("H9"), c("HK")], true), 0);
+    // with the key on, the ten is the Dulle: highest trump, second wins
+    assert_eq!(o_on.trick_winner(&[c("CQ"), c("H10"), c("H10"), c("D9")], true), 2);
+    // a hearts solo: the ten is a hearts trump between ace and king
+    let hs = Order::for_deal(Contract::Solo(SoloKind::Hearts), &off, &hands);
+    assert!(hs.is_trump(Card::H10));
+    assert!(hs.power(c("HA")) > hs.power(Card::H10) && hs.power(Card::H10) > hs.power(c("HK")));
+    assert!(hs.power(c("DJ")) > hs.power(c("HA")), "jacks stay above the hearts");
+    // a queens solo: no change (the ten is plain anyway)
+    let qs_on = Order::for_deal(Contract::Solo(SoloKind::Queens), &on, &hands);
+    let qs_off = Order::for_deal(Contract::Solo(SoloKind::Queens), &off, &hands);
+    assert_eq!(qs_on.class(Card::H10), qs_off.class(Card::H10));
+    assert_eq!(qs_on.power(Card::H10), qs_off.power(Card::H10));
+    // poverty counts no hearts ten as a trump: a hand with 3 other trumps
+    // and a ten may declare poverty with the key off only
+    let poverty = Bid::Reserve(Reservation::Poverty);
+    let mut found = 0;
+    for seed in 0..2000u64 {
+        for (r, tens_count) in
+            [(rules(&[("poverty", "on")]), true), (rules(&[("poverty", "on"), ("dullen", "off")]), false)]
+        {
+            let g = Game::deal(r, Seat::new(3), seed);
+            let s = g.forehand();
+            let hand = g.hand(s);
+            let mut t = hand.with_mask(doko_engine::normal_game_trumps()).len();
+            if !tens_count {
+                t -= hand.count(Card::H10);
+            }
+            let may = t <= 3;
+            assert_eq!(
+                g.legal_bids(s).contains(&poverty),
+                may,
+                "seed {seed}: {t} trumps, tens count {tens_count}, {hand:?}"
+            );
+            found += u32::from(may && !tens_count && hand.count(Card::H10) > 0 && t + hand.count(Card::H10) > 3);
+        }
+    }
+    assert!(found >= 1, "no hand that only the key makes poor");
 }

@@ -57,6 +57,7 @@ const HOUSE: &[(&str, &[(&str, &str)])] = &[
     ),
     ("piglets+superpiglets", &[("piglets", "on"), ("superpiglets", "on")]),
     ("announce_on_turn=on", &[("announce_on_turn", "on")]),
+    ("dullen=off,poverty=on", &[("dullen", "off"), ("poverty", "on")]),
     ("re_deadline=before-first-card", &[("re_deadline", "before-first-card")]),
     ("throw_in_low_trumps=3,throw_in_low_points=50", &[("throw_in_low_trumps", "3"), ("throw_in_low_points", "50")]),
     ("solo_priority=last,solo_double=on", &[("solo_priority", "last"), ("solo_double", "on")]),
