@@ -734,9 +734,20 @@ impl Game {
             && t == first_trick
             && self.clarified
             && trick.points() >= th as u32
-            && self.level[self.party(winner).index()].is_none()
+            && !last
         {
-            self.mandatory = Some(winner);
+            let party = self.party(winner);
+            match self.level[party.index()] {
+                None => self.mandatory = Some(winner),
+                // house rule: one level further, where still allowed
+                Some(l) if self.rules.mandatory_further && l < Level::Schwarz => {
+                    let next = Call::of(Level::from_index(l as usize + 1), party);
+                    if self.check_announce(winner, next).is_ok() {
+                        self.mandatory = Some(winner);
+                    }
+                }
+                Some(_) => {}
+            }
         }
 
         if last {
@@ -904,9 +915,9 @@ impl Game {
         while self.phase == Phase::Playing {
             let s = self.to_act;
             if self.mandatory == Some(s) {
-                let p = self.party(s);
-                if self.announce(s, Call::of(Level::Win, p)).is_err() {
-                    self.mandatory = None;
+                match self.legal_calls(s).first() {
+                    Some(c) => self.announce(s, *c).expect("listed as legal"),
+                    None => self.mandatory = None,
                 }
                 continue;
             }

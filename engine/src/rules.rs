@@ -394,6 +394,12 @@ pub const KEYS: &[KeyInfo] = &[
         kind: ValueKind::OffOrNumber,
     },
     KeyInfo {
+        name: "mandatory_further",
+        allowed: "off, on",
+        meaning: "with mandatory_announcement: a party that has announced already must announce one level further (no 90 after Re), where that is still allowed",
+        kind: ValueKind::OnOff,
+    },
+    KeyInfo {
         name: "compulsory_solos",
         allowed: "0 to 2",
         meaning: "compulsory solos per player per session",
@@ -530,6 +536,9 @@ pub struct Rules {
     pub extra_points: ExtraSet,
     /// Points in the first trick that force an announcement.
     pub mandatory_announcement: Option<u8>,
+    /// The forced announcement goes one level further where the party has
+    /// announced already.
+    pub mandatory_further: bool,
     /// Compulsory solos per player per session.
     pub compulsory_solos: u8,
     /// Deals per session (0 = open-ended).
@@ -609,6 +618,7 @@ impl Rules {
             re_kontra: ReKontra::PlusTwo,
             extra_points: extra,
             mandatory_announcement: None,
+            mandatory_further: false,
             compulsory_solos: 1,
             games_per_session: 24,
             bock: false,
@@ -737,6 +747,7 @@ impl Rules {
                 self.extra_points = s;
             }
             "mandatory_announcement" => self.mandatory_announcement = off_or(&v, 30, 40)?,
+            "mandatory_further" => self.mandatory_further = boolean(&v)?,
             "compulsory_solos" => self.compulsory_solos = range(&v, 0, 2)? as u8,
             "games_per_session" => self.games_per_session = range(&v, 0, 100)? as u8,
             "bock" => self.bock = boolean(&v)?,
@@ -819,6 +830,7 @@ impl Rules {
                 if v.is_empty() { "none".to_string() } else { v.join(" ") }
             }
             "mandatory_announcement" => opt_num(self.mandatory_announcement),
+            "mandatory_further" => onoff(self.mandatory_further),
             "compulsory_solos" => self.compulsory_solos.to_string(),
             "games_per_session" => self.games_per_session.to_string(),
             "bock" => onoff(self.bock),

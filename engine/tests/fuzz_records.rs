@@ -1016,7 +1016,8 @@ fn rule_values(key: &str) -> &'static [&'static str] {
         | "announce_on_turn"
         | "poverty_fox_counts"
         | "poverty_return_trumps"
-        | "dullen" => &["on", "off"],
+        | "dullen"
+        | "mandatory_further" => &["on", "off"],
         "solo_priority" => &["first", "last"],
         "re_deadline" => &["before-second-card", "before-first-card"],
         "throw_in_low_trumps" => &["off", "0", "3"],

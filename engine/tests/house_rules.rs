@@ -518,3 +518,60 @@ fn dullen_off_makes_the_hearts_tens_plain_hearts() {
     }
     assert!(found >= 1, "no hand that only the key makes poor");
 }
+
+/// `mandatory_further`: with the forced announcement on, a first-trick
+/// winner whose party has announced already must announce one level
+/// further before playing on; off (the default), only a party without an
+/// announcement is forced. Without 30 points in the first trick nobody is.
+#[test]
+fn a_forced_announcement_goes_one_level_further() {
+    use doko_engine::Level;
+    let (mut forced, mut not_forced) = (0, 0);
+    for seed in 0..300u64 {
+        for further in ["on", "off"] {
+            let r = rules(&[("mandatory_announcement", "30"), ("mandatory_further", further)]);
+            let mut g = normal_game_seeded(r, seed);
+            // both parties announce before the first card
+            let re = g.members(Party::Re)[0];
+            let kontra = g.members(Party::Kontra)[0];
+            g.announce(re, Call::Re).unwrap();
+            g.announce(kontra, Call::Kontra).unwrap();
+            for _ in 0..4 {
+                let p = g.to_act().unwrap();
+                let c = g.legal_cards(p).iter().next().unwrap();
+                g.play(p, c).unwrap();
+            }
+            let t = g.tricks()[0];
+            let winner = t.winner;
+            if t.points() < 30 {
+                assert_eq!(g.mandatory_announcement(), None);
+                continue;
+            }
+            if further == "off" {
+                assert_eq!(g.mandatory_announcement(), None);
+                not_forced += 1;
+                continue;
+            }
+            assert_eq!(g.mandatory_announcement(), Some(winner), "seed {seed}");
+            assert!(g.legal_cards(winner).is_empty(), "no card before the announcement");
+            assert_eq!(g.legal_calls(winner)[0].level(), Level::No90);
+            g.announce(winner, g.legal_calls(winner)[0]).unwrap();
+            assert_eq!(g.mandatory_announcement(), None);
+            assert!(!g.legal_cards(winner).is_empty());
+            forced += 1;
+        }
+    }
+    assert!(forced >= 3 && not_forced >= 3, "{forced} {not_forced}");
+}
+
+/// A normal game from a seed (nobody holds both queens of clubs).
+fn normal_game_seeded(rules: Rules, from: u64) -> Game {
+    for seed in from * 1000.. {
+        let mut g = Game::deal(rules, Seat::new(3), seed);
+        if Seat::ALL.iter().all(|s| g.hand(*s).count(doko_engine::Card::CQ) < 2) {
+            bid_all(&mut g, [H; 4]);
+            return g;
+        }
+    }
+    unreachable!()
+}

@@ -48,6 +48,10 @@ const HOUSE: &[(&str, &[(&str, &str)])] = &[
     ("wedding=first-fail", &[("wedding", "first-fail")]),
     ("wedding=first-trump", &[("wedding", "first-trump")]),
     ("mandatory_announcement=30", &[("mandatory_announcement", "30")]),
+    (
+        "mandatory_announcement=30,mandatory_further=on",
+        &[("mandatory_announcement", "30"), ("mandatory_further", "on")],
+    ),
     ("re_kontra=doubles", &[("re_kontra", "doubles")]),
     ("throw_in_nines=5", &[("throw_in_nines", "5")]),
     ("poverty=on,poverty_max_trumps=5", &[("poverty", "on"), ("poverty_max_trumps", "5")]),
@@ -67,6 +71,7 @@ const HOUSE: &[(&str, &[(&str, &str)])] = &[
             ("dulle", "second-wins-except-last"),
             ("wedding", "first-trump"),
             ("mandatory_announcement", "30"),
+            ("mandatory_further", "on"),
             ("re_kontra", "doubles"),
             ("throw_in_nines", "5"),
             ("throw_in_kings", "5"),
