@@ -366,6 +366,14 @@ impl Order {
         o
     }
 
+    /// The foxes rank as plain foxes again (house rule
+    /// `piglets_first_only`, once the first has been played): the power
+    /// the contract's order gives them.
+    pub fn demote_piglets(&mut self, contract: Contract) {
+        let i = Card::DA.index();
+        self.power[i] = Order::new(contract.trumps()).power[i];
+    }
+
     /// The effective suit of a card.
     #[inline]
     pub fn class(&self, c: Card) -> Class {

@@ -373,6 +373,11 @@ impl Game {
     pub fn is_over(&self) -> bool {
         matches!(self.phase, Phase::Finished | Phase::Redeal(_))
     }
+    /// Whether a fox is in a finished trick (under `piglets_first_only`
+    /// the other one is no piglet then).
+    pub fn fox_played(&self) -> bool {
+        self.tricks().iter().any(|t| t.cards.contains(&Card::DA))
+    }
     /// The score, once all tricks are played.
     pub fn score(&self) -> Option<Score> {
         if self.phase == Phase::Finished { Some(score::score(self)) } else { None }
@@ -702,6 +707,10 @@ impl Game {
         };
         let cards = self.trick.cards;
         let best = self.order.trick_winner(&cards, second_wins);
+        // house rule: only the first fox played is a piglet
+        if self.rules.piglets_first_only && cards.contains(&Card::DA) {
+            self.order.demote_piglets(self.contract);
+        }
         let leader = self.trick.leader;
         let winner = leader.plus(best);
         let points = cards.iter().map(|c| c.points()).sum();

@@ -352,6 +352,12 @@ pub const KEYS: &[KeyInfo] = &[
         kind: ValueKind::OnOff,
     },
     KeyInfo {
+        name: "piglets_first_only",
+        allowed: "off, on",
+        meaning: "with piglets, only the first fox played is a piglet; once its trick is over the other ranks as a plain fox again",
+        kind: ValueKind::OnOff,
+    },
+    KeyInfo {
         name: "throw_in_nines",
         allowed: "off, 5 to 8",
         meaning: "a hand with that many nines may be thrown in; the same dealer redeals",
@@ -522,6 +528,8 @@ pub struct Rules {
     pub piglets: bool,
     /// Superpiglets (with piglets).
     pub superpiglets: bool,
+    /// Only the first fox played is a piglet.
+    pub piglets_first_only: bool,
     /// Throw in with that many nines.
     pub throw_in_nines: Option<u8>,
     /// Throw in with that many kings.
@@ -611,6 +619,7 @@ impl Rules {
             poverty_return_trumps: true,
             piglets: false,
             superpiglets: false,
+            piglets_first_only: false,
             throw_in_nines: None,
             throw_in_kings: None,
             throw_in_low_trumps: None,
@@ -718,6 +727,7 @@ impl Rules {
             "poverty_return_trumps" => self.poverty_return_trumps = boolean(&v)?,
             "piglets" => self.piglets = boolean(&v)?,
             "superpiglets" => self.superpiglets = boolean(&v)?,
+            "piglets_first_only" => self.piglets_first_only = boolean(&v)?,
             "throw_in_nines" => self.throw_in_nines = off_or(&v, 5, 8)?,
             "throw_in_kings" => self.throw_in_kings = off_or(&v, 5, 8)?,
             "throw_in_low_trumps" => self.throw_in_low_trumps = off_or(&v, 0, 3)?,
@@ -816,6 +826,7 @@ impl Rules {
             "poverty_return_trumps" => onoff(self.poverty_return_trumps),
             "piglets" => onoff(self.piglets),
             "superpiglets" => onoff(self.superpiglets),
+            "piglets_first_only" => onoff(self.piglets_first_only),
             "throw_in_nines" => opt_num(self.throw_in_nines),
             "throw_in_kings" => opt_num(self.throw_in_kings),
             "throw_in_low_trumps" => opt_num(self.throw_in_low_trumps),

@@ -139,7 +139,11 @@ fn order_known(g: &Game, knows_piglets: bool, knows_super: bool) -> Order {
             known_hands[1].insert(sup);
         }
     }
-    Order::for_deal(g.contract(), g.rules(), &known_hands)
+    let mut o = Order::for_deal(g.contract(), g.rules(), &known_hands);
+    if g.rules().piglets_first_only && g.fox_played() {
+        o.demote_piglets(g.contract());
+    }
+    o
 }
 
 impl Game {

@@ -1017,7 +1017,8 @@ fn rule_values(key: &str) -> &'static [&'static str] {
         | "poverty_fox_counts"
         | "poverty_return_trumps"
         | "dullen"
-        | "mandatory_further" => &["on", "off"],
+        | "mandatory_further"
+        | "piglets_first_only" => &["on", "off"],
         "solo_priority" => &["first", "last"],
         "re_deadline" => &["before-second-card", "before-first-card"],
         "throw_in_low_trumps" => &["off", "0", "3"],

@@ -575,3 +575,47 @@ fn normal_game_seeded(rules: Rules, from: u64) -> Game {
     }
     unreachable!()
 }
+
+/// `piglets_first_only`: with piglets, the foxes outrank every trump until
+/// the first of them has been played; once its trick is over the other is
+/// a plain fox again (below the jacks), in the game and in every view.
+/// Off: both stay piglets to the end.
+#[test]
+fn only_the_first_fox_is_a_piglet() {
+    use doko_engine::Card;
+    let mut checked = [0u32; 2];
+    for seed in 0..3000u64 {
+        for (i, first_only) in ["off", "on"].into_iter().enumerate() {
+            let r = rules(&[("piglets", "on"), ("piglets_first_only", first_only)]);
+            let mut g = Game::deal(r, Seat::new(3), seed);
+            if !Seat::ALL.iter().any(|s| g.hand(*s).count(Card::DA) == 2)
+                || Seat::ALL.iter().any(|s| g.hand(*s).count(Card::CQ) == 2)
+            {
+                continue;
+            }
+            bid_all(&mut g, [H; 4]);
+            let jack = g.order().power("CJ".parse().unwrap());
+            assert!(g.order().power(Card::DA) > jack, "piglets at the start");
+            // play until a trick with a fox is over, while one is still held
+            while !g.fox_played() && g.to_act().is_some() {
+                let p = g.to_act().unwrap();
+                if let Some(c) = g.legal_calls(p).first().filter(|_| g.legal_cards(p).is_empty()) {
+                    g.announce(p, *c).unwrap();
+                    continue;
+                }
+                let c = g.legal_cards(p).iter().next().unwrap();
+                g.play(p, c).unwrap();
+            }
+            if !Seat::ALL.iter().any(|s| g.hand(*s).contains(Card::DA)) {
+                continue;
+            }
+            let demoted = g.order().power(Card::DA) < jack;
+            assert_eq!(demoted, first_only == "on", "seed {seed}");
+            let holder = Seat::ALL.into_iter().find(|s| g.hand(*s).contains(Card::DA)).unwrap();
+            assert_eq!(g.view(holder).order.power(Card::DA) < jack, demoted, "the holder's view");
+            assert_eq!(g.public_view().order.power(Card::DA) < jack, demoted, "the public view");
+            checked[i] += 1;
+        }
+    }
+    assert!(checked[0] >= 3 && checked[1] >= 3, "{checked:?}");
+}

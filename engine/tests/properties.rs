@@ -60,6 +60,7 @@ const HOUSE: &[(&str, &[(&str, &str)])] = &[
         &[("poverty", "on"), ("poverty_fox_counts", "off"), ("poverty_return_trumps", "off")],
     ),
     ("piglets+superpiglets", &[("piglets", "on"), ("superpiglets", "on")]),
+    ("piglets+piglets_first_only", &[("piglets", "on"), ("piglets_first_only", "on")]),
     ("announce_on_turn=on", &[("announce_on_turn", "on")]),
     ("dullen=off,poverty=on", &[("dullen", "off"), ("poverty", "on")]),
     ("re_deadline=before-first-card", &[("re_deadline", "before-first-card")]),
