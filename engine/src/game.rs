@@ -91,6 +91,11 @@ impl Trick {
     pub fn player(&self, i: usize) -> Seat {
         self.leader.plus(i)
     }
+
+    /// The card that won the trick.
+    pub fn winning_card(&self) -> Card {
+        self.cards[(self.winner.index() + 4 - self.leader.index()) & 3]
+    }
 }
 
 /// The trick being played.

@@ -488,7 +488,6 @@ fn trick_extras(g: &Game, b: &mut Extras) {
         if ex.contains(Extra::Doppelkopf) && t.points() >= 40 {
             b.push(Reason::Doppelkopf, wp);
         }
-        let winning = t.cards[(t.winner.index() + 4 - t.leader.index()) & 3];
         for (i, c) in t.cards.iter().enumerate() {
             let owner = g.party(t.player(i));
             if *c == Card::DA && owner != wp {
@@ -516,7 +515,7 @@ fn trick_extras(g: &Game, b: &mut Extras) {
                 if ex.contains(Extra::CharlieCaught) {
                     b.push(Reason::CharlieCaught, wp);
                 }
-                if ex.contains(Extra::LizzieMiller) && winning == Card::DQ {
+                if ex.contains(Extra::LizzieMiller) && t.winning_card() == Card::DQ {
                     b.push(Reason::LizzieMiller, wp);
                 }
             }
@@ -528,11 +527,8 @@ fn trick_extras(g: &Game, b: &mut Extras) {
         {
             b.push(Reason::HeartTrick, wp);
         }
-        if last && ex.contains(Extra::Charlie) {
-            let wi = (t.winner.index() + 4 - t.leader.index()) & 3;
-            if t.cards[wi] == Card::CJ {
-                b.push(Reason::Charlie, wp);
-            }
+        if last && ex.contains(Extra::Charlie) && t.winning_card() == Card::CJ {
+            b.push(Reason::Charlie, wp);
         }
     }
 }
