@@ -9,7 +9,7 @@ use crate::cards::Cards;
 use crate::contract::{Bid, Reservation};
 use crate::error::ActionError;
 use crate::game::{Action, CurrentTrick, Game, Phase, Trick};
-use crate::rules::{KEYS, Preset, Rules, ValueKind};
+use crate::rules::{KEYS, KeyInfo, Preset, Rules, ValueKind};
 use crate::score::Score;
 use crate::seat::{Party, Seat};
 
@@ -72,7 +72,7 @@ const ABORT_REASON_MAX: usize = 32;
 /// [`ValueKind`]: a value of another JSON type is refused with the key and
 /// its allowed values, never read as something else.
 fn value_text(key: &str, v: &Value) -> Result<String, RecordError> {
-    let Some(info) = KEYS.iter().find(|k| k.name == key) else {
+    let Some(info) = KeyInfo::named(key) else {
         // an unknown key: `Rules::set` names the keys there are
         return Ok(String::new());
     };
@@ -150,7 +150,7 @@ pub fn rules_to_json(r: &Rules) -> Value {
     let mut m = Map::new();
     m.insert("preset".into(), Value::String(r.preset.name().into()));
     for (k, v) in over {
-        let kind = KEYS.iter().find(|i| i.name == k).map(|i| i.kind);
+        let kind = KeyInfo::named(k).map(|i| i.kind);
         let jv = match kind {
             Some(ValueKind::List) => {
                 Value::Array(v.split_whitespace().filter(|w| *w != "none").map(|w| Value::String(w.into())).collect())

@@ -277,6 +277,13 @@ pub struct KeyInfo {
     pub kind: ValueKind,
 }
 
+impl KeyInfo {
+    /// The key of that name (exactly as [`KEYS`] writes it).
+    pub fn named(name: &str) -> Option<&'static KeyInfo> {
+        KEYS.iter().find(|k| k.name == name)
+    }
+}
+
 /// Every house-rule key, in the order of the spec.
 pub const KEYS: &[KeyInfo] = &[
     KeyInfo {
@@ -577,6 +584,27 @@ fn onoff(b: bool) -> String {
     if b { "on" } else { "off" }.to_string()
 }
 
+/// The words of a list value (separated by spaces or commas), each one of
+/// `all` by its `key`, none repeated; `none` adds nothing. `None`: a word
+/// that is not one of them, or one repeated.
+fn word_list<T: Copy + PartialEq>(v: &str, all: &[T], key: fn(T) -> &'static str) -> Option<Vec<T>> {
+    let mut out: Vec<T> = Vec::new();
+    for w in v.split(|c: char| c == ',' || c.is_whitespace()).filter(|w| !w.is_empty() && *w != "none") {
+        let x = all.iter().copied().find(|x| key(*x) == w)?;
+        if out.contains(&x) {
+            return None;
+        }
+        out.push(x);
+    }
+    Some(out)
+}
+
+/// The text form of a list value: its words, or `none`.
+fn list_text(words: impl Iterator<Item = &'static str>) -> String {
+    let v: Vec<&str> = words.collect();
+    if v.is_empty() { "none".to_string() } else { v.join(" ") }
+}
+
 fn opt_num(v: Option<u8>) -> String {
     v.map_or_else(|| "off".to_string(), |n| n.to_string())
 }
@@ -668,8 +696,7 @@ impl Rules {
     /// ```
     pub fn set(&mut self, key: &str, value: &str) -> Result<(), RuleError> {
         let key_l = key.trim().to_ascii_lowercase().replace('-', "_");
-        let info =
-            KEYS.iter().find(|k| k.name == key_l).ok_or_else(|| RuleError::UnknownKey { key: crate::quoted(key) })?;
+        let info = KeyInfo::named(&key_l).ok_or_else(|| RuleError::UnknownKey { key: crate::quoted(key) })?;
         let v = value.trim().to_ascii_lowercase();
         let bad = || RuleError::BadValue { key: info.name, value: crate::quoted(value), allowed: info.allowed };
         let boolean = |v: &str| match v {
@@ -684,9 +711,6 @@ impl Rules {
         let off_or = |v: &str, lo: u32, hi: u32| -> Result<Option<u8>, RuleError> {
             if v == "off" || v == "false" { Ok(None) } else { Ok(Some(range(v, lo, hi)? as u8)) }
         };
-        let words = |v: &str| -> Vec<String> {
-            v.split(|c: char| c == ',' || c.is_whitespace()).filter(|w| !w.is_empty()).map(str::to_string).collect()
-        };
         match info.name {
             "nines" => self.nines = boolean(&v)?,
             "dulle" => {
@@ -699,14 +723,7 @@ impl Rules {
             }
             "solos" => {
                 let mut s = SoloSet::default();
-                for w in words(&v) {
-                    if w == "none" {
-                        continue;
-                    }
-                    let k = SoloKind::ALL.into_iter().find(|k| k.key() == w).ok_or_else(bad)?;
-                    if s.contains(k) {
-                        return Err(bad());
-                    }
+                for k in word_list(&v, &SoloKind::ALL, SoloKind::key).ok_or_else(bad)? {
                     s.insert(k);
                 }
                 self.solos = s;
@@ -741,14 +758,7 @@ impl Rules {
             }
             "extra_points" => {
                 let mut s = ExtraSet::default();
-                for w in words(&v) {
-                    if w == "none" {
-                        continue;
-                    }
-                    let e = Extra::ALL.into_iter().find(|e| e.key() == w).ok_or_else(bad)?;
-                    if s.contains(e) {
-                        return Err(bad());
-                    }
+                for e in word_list(&v, &Extra::ALL, Extra::key).ok_or_else(bad)? {
                     s.insert(e);
                 }
                 if s.contains(Extra::CharlieCaught) && s.contains(Extra::LizzieMiller) {
@@ -780,14 +790,7 @@ impl Rules {
             }
             "bock_triggers" => {
                 let mut s = BockSet::default();
-                for w in words(&v) {
-                    if w == "none" {
-                        continue;
-                    }
-                    let t = BockTrigger::ALL.into_iter().find(|t| t.key() == w).ok_or_else(bad)?;
-                    if s.contains(t) {
-                        return Err(bad());
-                    }
+                for t in word_list(&v, &BockTrigger::ALL, BockTrigger::key).ok_or_else(bad)? {
                     s.insert(t);
                 }
                 self.bock_triggers = s;
@@ -808,10 +811,7 @@ impl Rules {
                 Dulle::SecondWinsExceptLast => "second-wins-except-last",
             }
             .to_string(),
-            "solos" => {
-                let v: Vec<&str> = self.solos.iter().map(|k| k.key()).collect();
-                if v.is_empty() { "none".to_string() } else { v.join(" ") }
-            }
+            "solos" => list_text(self.solos.iter().map(|k| k.key())),
             "soloist_leads" => self.soloist_leads.to_string(),
             "dullen" => onoff(self.dullen),
             "wedding" => match self.wedding {
@@ -836,10 +836,7 @@ impl Rules {
                 ReKontra::Doubles => "doubles",
             }
             .to_string(),
-            "extra_points" => {
-                let v: Vec<&str> = self.extra_points.iter().map(|e| e.key()).collect();
-                if v.is_empty() { "none".to_string() } else { v.join(" ") }
-            }
+            "extra_points" => list_text(self.extra_points.iter().map(|e| e.key())),
             "mandatory_announcement" => opt_num(self.mandatory_announcement),
             "mandatory_further" => onoff(self.mandatory_further),
             "compulsory_solos" => self.compulsory_solos.to_string(),
@@ -858,10 +855,7 @@ impl Rules {
                 ReDeadline::BeforeFirstCard => "before-first-card",
             }
             .to_string(),
-            "bock_triggers" => {
-                let v: Vec<&str> = self.bock_triggers.iter().map(|t| t.key()).collect();
-                if v.is_empty() { "none".to_string() } else { v.join(" ") }
-            }
+            "bock_triggers" => list_text(self.bock_triggers.iter().map(|t| t.key())),
             _ => return Err(RuleError::UnknownKey { key: crate::quoted(key) }),
         })
     }
