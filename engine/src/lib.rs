@@ -74,7 +74,7 @@ pub use record::{Record, RecordError, ReplayResult};
 pub use rng::{Rng, deal, deal_with, forehand};
 pub use rules::{
     BockSet, BockTrigger, Dulle, Extra, ExtraSet, KEYS, KeyInfo, Preset, ReDeadline, ReKontra, RuleEntry, RuleError,
-    Rules, SoloPriority, SoloSet, ValueKind, WeddingRule,
+    Rules, SoloPriority, SoloSet, ValueKind, WeddingRule, key_table,
 };
 pub use score::{Breakdown, Extras, Facts, Item, Reason, Score, evaluate};
 pub use seat::{Party, Seat};

@@ -883,6 +883,22 @@ impl Rules {
     }
 }
 
+/// The table of every key as `config/presets.md` has it (markdown): the
+/// key, its value in each preset, the allowed values, how a record writes
+/// it, and its meaning.
+pub fn key_table() -> String {
+    let ddv = Rules::preset(Preset::Ddv);
+    let casual = Rules::preset(Preset::Casual);
+    let mut out = String::from(
+        "| key | `ddv` | `casual` | allowed values | in a record | meaning |\n|---|---|---|---|---|---|\n",
+    );
+    for k in KEYS {
+        let (d, c) = (ddv.get(k.name).expect("a key"), casual.get(k.name).expect("a key"));
+        out.push_str(&format!("| `{}` | {d} | {c} | {} | {} | {} |\n", k.name, k.allowed, k.kind.json(), k.meaning));
+    }
+    out
+}
+
 /// One line of `rules show`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RuleEntry {
