@@ -2,7 +2,7 @@
 //! player would: where the key changes the result and where it must not.
 //! (`solo_double`, `solo_priority`, `announce_on_turn`, the extra points
 //! `fox-first-trick`, `dulle-caught`, `heart-trick`, `lizzie-miller`, and
-//! the rest of this file's keys.)
+//! the rest of this file's keys; also `fox-last-trick` as the spec says it.)
 
 use doko_engine::{
     Action, ActionError, Bid, Call, Cards, Contract, Game, Party, Reason, Record, Reservation, Rng, Rules, Seat,
@@ -196,17 +196,7 @@ fn house_extra_points_count_what_the_tricks_show() {
             }
         }
         let rec = Record::from_game(&g);
-        let extra = |list: &str, reasons: &[Reason]| -> i32 {
-            let mut rec = rec.clone();
-            rec.rules.set("extra_points", list).unwrap();
-            let s = rec.replay().unwrap().score().unwrap();
-            s.breakdown
-                .items()
-                .iter()
-                .filter(|it| reasons.contains(&it.reason))
-                .map(|it| if it.party == Party::Re { it.points } else { -it.points })
-                .sum()
-        };
+        let extra = |list: &str, reasons: &[Reason]| extra_points_under(&rec, list, reasons);
         use Reason::*;
         assert_eq!(extra("fox-first-trick", &[FoxFirstTrick]), 2 * fox_first);
         assert_eq!(extra("fox fox-first-trick", &[Fox, FoxFirstTrick]), fox_any + fox_first);
@@ -618,4 +608,69 @@ fn only_the_first_fox_is_a_piglet() {
         }
     }
     assert!(checked[0] >= 3 && checked[1] >= 3, "{checked:?}");
+}
+
+/// The points of `reasons` (signed for Re) when the deal of `rec` is
+/// replayed with `extra_points` set to `list`.
+fn extra_points_under(rec: &Record, list: &str, reasons: &[Reason]) -> i32 {
+    let mut rec = rec.clone();
+    rec.rules.set("extra_points", list).unwrap();
+    let s = rec.replay().unwrap().score().unwrap();
+    s.breakdown
+        .items()
+        .iter()
+        .filter(|it| reasons.contains(&it.reason))
+        .map(|it| if it.party == Party::Re { it.points } else { -it.points })
+        .sum()
+}
+
+/// `fox-last-trick` (spec): a fox caught in the last trick counts 2 in
+/// all, whether or not `fox` is listed; `fox` alone counts it 1; neither:
+/// 0. The same deals replayed under each list, counted here from the
+/// tricks themselves. Deals without a fox in the last trick come out the
+/// same with and without the key.
+#[test]
+fn a_fox_caught_in_the_last_trick_counts_two_whether_or_not_fox_is_listed() {
+    use doko_engine::Card;
+    let mut with_last = 0;
+    let mut without_last = 0;
+    let mut rng = Rng::new(2026);
+    for _ in 0..4000 {
+        let mut r = Rules::default();
+        r.set("extra_points", "none").unwrap();
+        let g = random_game(&r, &mut rng);
+        let Some(_) = g.score() else { continue };
+        if g.is_solo() {
+            continue;
+        }
+        let n = g.tricks().len();
+        let (mut anywhere, mut last) = (0i32, 0i32);
+        for (ti, t) in g.tricks().iter().enumerate() {
+            for (i, c) in t.cards.iter().enumerate() {
+                if *c == Card::DA && g.party(t.player(i)) != g.party(t.winner) {
+                    // (signed for Re)
+                    let sign = if g.party(t.winner) == Party::Re { 1 } else { -1 };
+                    anywhere += sign;
+                    if ti + 1 == n {
+                        last += sign;
+                    }
+                }
+            }
+        }
+        if last != 0 {
+            with_last += 1;
+        } else {
+            without_last += 1;
+        }
+        let rec = Record::from_game(&g);
+        let extra = |list: &str| extra_points_under(&rec, list, &[Reason::Fox, Reason::FoxLastTrick]);
+        assert_eq!(extra("none"), 0);
+        assert_eq!(extra("fox"), anywhere);
+        assert_eq!(extra("fox fox-last-trick"), anywhere + last, "fox listed: one more in the last trick");
+        assert_eq!(extra("fox-last-trick"), 2 * last, "fox not listed: 2 for each fox in the last trick");
+    }
+    assert!(
+        with_last >= 3 && without_last >= 3,
+        "{with_last} deals with a fox in the last trick, {without_last} without"
+    );
 }
