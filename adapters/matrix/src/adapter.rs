@@ -132,10 +132,7 @@ pub async fn run(app: Arc<dyn App>, cfg: MatrixConfig, ready: impl FnOnce(&str))
         None => {
             let first = client.sync_once(SyncSettings::default().timeout(Duration::ZERO)).await?;
             tracing::info!(next_batch = %first.next_batch, "first sync done");
-            if secured == Secured::SignAfterUpload {
-                sign_own_device(&client).instrument(info_span!("matrix_secure")).await;
-                secured = Secured::Done;
-            }
+            secured.after_sync(&client).await;
             inbox.save(&[]).await;
             started_ms
         }
@@ -216,10 +213,7 @@ pub async fn run(app: Arc<dyn App>, cfg: MatrixConfig, ready: impl FnOnce(&str))
         match client.sync_once(settings.clone()).await {
             Ok(_) => {
                 backoff = Duration::from_secs(1);
-                if secured == Secured::SignAfterUpload {
-                    sign_own_device(&client).instrument(info_span!("matrix_secure")).await;
-                    secured = Secured::Done;
-                }
+                secured.after_sync(&client).await;
             }
             Err(e) => {
                 tracing::warn!(error = %e, "sync failed; retrying in {backoff:?}");
@@ -305,6 +299,15 @@ enum Secured {
     /// sync uploads them): its signature by the account's identity is
     /// uploaded again after that sync.
     SignAfterUpload,
+}
+
+impl Secured {
+    /// After a sync (which uploads the device keys): what is left, done once.
+    async fn after_sync(&mut self, client: &Client) {
+        if std::mem::replace(self, Secured::Done) == Secured::SignAfterUpload {
+            sign_own_device(client).instrument(info_span!("matrix_secure")).await;
+        }
+    }
 }
 
 /// Signs the bot's own device with the account's (recovered) self-signing
