@@ -515,13 +515,16 @@ where
 
 /// `DOKO_LOG`'s directives with the Matrix SDK at sensible levels unless
 /// they name it: its WARN and ERROR (at most WARN: its INFO is its own
-/// bookkeeping), except two targets that log at ERROR what the SDK or the
-/// bot handles itself: `matrix_sdk::http_client` logs every refused request
+/// bookkeeping), except targets that log what the SDK or the bot handles
+/// itself: `matrix_sdk::http_client` logs every refused request at ERROR
 /// (a 404 for the account data it probes, which the bot reports again with
-/// its own context where it matters: "sync failed", "sending failed") and
+/// its own context where it matters: "sync failed", "sending failed"),
 /// `matrix_sdk::sync` an event for a room it has not stored (one the bot
-/// left). `DOKO_LOG=matrix_sdk=debug` (or any directive naming
-/// `matrix_sdk`) sets them as it says. Empty: errors only, as before.
+/// left), and `matrix_sdk_base::room::room_info` warns when a room's
+/// version is not known yet (an invitation before its create event; it
+/// goes on with the current rules) - ERROR only there.
+/// `DOKO_LOG=matrix_sdk=debug` (or any directive naming `matrix_sdk`) sets
+/// them as it says. Empty: errors only, as before.
 fn quiet_sdk(directives: &str) -> String {
     let d = directives.trim();
     if d.contains("matrix_sdk") {
@@ -533,7 +536,9 @@ fn quiet_sdk(directives: &str) -> String {
         "" | "error" => ("error", "error"),
         _ => (d, "warn"),
     };
-    format!("{d},matrix_sdk={sdk},matrix_sdk::http_client=off,matrix_sdk::sync=off")
+    format!(
+        "{d},matrix_sdk={sdk},matrix_sdk::http_client=off,matrix_sdk::sync=off,matrix_sdk_base::room::room_info=error"
+    )
 }
 
 /// The login name, capitalised (`anna` → `Anna`), else `Player`.
@@ -593,6 +598,7 @@ mod tests {
             each_level!("matrix_sdk_crypto::machine");
             each_level!("matrix_sdk::http_client");
             each_level!("matrix_sdk::sync");
+            each_level!("matrix_sdk_base::room::room_info");
             each_level!("hyper_util::client");
             each_level!("redis::aio");
             each_level!("h2::codec");
@@ -659,7 +665,9 @@ mod tests {
             assert!(lines.contains(&"matrix_sdk_crypto::machine WARN".to_string()), "{d}: {lines:?}");
             assert!(!lines.contains(&"matrix_sdk_crypto::machine INFO".to_string()), "{d}: {lines:?}");
             assert!(
-                !lines.iter().any(|l| l.starts_with("matrix_sdk::http_client") || l.starts_with("matrix_sdk::sync")),
+                !lines.iter().any(|l| l.starts_with("matrix_sdk::http_client")
+                    || l.starts_with("matrix_sdk::sync")
+                    || l.starts_with("matrix_sdk_base::room::room_info")),
                 "{d}: {lines:?}"
             );
         }
