@@ -87,7 +87,7 @@ impl CommandKind {
             Command::Dm(_) => K::Dm,
             Command::Bid(_) => K::Bid,
             Command::Play(_) => K::Play,
-            Command::Announce(_) => K::Announce,
+            Command::Announce(_) | Command::Say(_) => K::Announce,
             Command::Poverty(_) => K::Poverty,
             Command::Table => K::Table,
             Command::Score => K::Score,

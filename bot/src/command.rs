@@ -9,7 +9,7 @@
 
 use std::fmt;
 
-use doko_engine::{Bid, Call, Card, Preset, Rank, Reservation, SoloKind, Suit};
+use doko_engine::{Bid, Call, Card, Declaration, Preset, Rank, Reservation, SoloKind, Suit};
 use serde::{Deserialize, Serialize};
 
 use crate::lang::Lang;
@@ -166,6 +166,8 @@ pub enum Command {
     Play(Card),
     /// Announce for one's own party.
     Announce(Call),
+    /// Say what the house rules let one say (half a chicken, piglets).
+    Say(Declaration),
     /// A poverty step.
     Poverty(PovertyStep),
     /// Show the table.
@@ -215,6 +217,8 @@ pub enum ArgType {
     Call,
     /// A reservation answer (`healthy`, `solo queens`).
     Bid,
+    /// A declaration (`piglets`, `halbes hähnchen`).
+    Declaration,
     /// A computer player's level.
     Level,
     /// A language.
@@ -272,6 +276,7 @@ impl ArgType {
             ArgType::Cards => "cards",
             ArgType::Call => "call",
             ArgType::Bid => "bid",
+            ArgType::Declaration => "declaration",
             ArgType::Level => "level",
             ArgType::Lang => "lang",
             ArgType::OnOff => "on-off",
@@ -294,6 +299,7 @@ impl ArgType {
             ArgType::Cards => "CARDS",
             ArgType::Call => "re|kontra|no90|no60|no30|schwarz",
             ArgType::Bid => "healthy|wedding|poverty|throw-in|solo KIND",
+            ArgType::Declaration => "half-chicken|piglets|superpiglets",
             ArgType::Level => "basic|strong|random",
             ArgType::Lang => "en|de",
             ArgType::OnOff => "on|off",
@@ -346,6 +352,9 @@ impl ArgType {
                 out
             }
             ArgType::Call => Call::ALL.iter().map(|c| (v(c.name()), lang.call(*c))).collect(),
+            ArgType::Declaration => {
+                Declaration::ALL.iter().map(|d| (v(d.name()), tr!(lang, "declaration", what = d.name()))).collect()
+            }
             ArgType::Level => {
                 BotLevel::ALL.iter().map(|l| (v(l.name()), tr!(lang, "level", level = l.name()))).collect()
             }
@@ -391,6 +400,8 @@ pub enum ArgValue {
     Call(Call),
     /// A reservation answer.
     Bid(Bid),
+    /// A declaration.
+    Declaration(Declaration),
     /// A computer level.
     Level(BotLevel),
     /// A language.
@@ -640,6 +651,19 @@ pub const COMMANDS: &[CommandSpec] = &[
         build: |mut a| match a.take(0) {
             Some(ArgValue::Call(c)) => Ok(Command::Announce(c)),
             _ => Err(ParseError::Missing { command: a.command, what: T::Call }),
+        },
+    },
+    CommandSpec {
+        name: "say",
+        slash: None,
+        group: None,
+        words: &["sage", "sagen"],
+        shortcuts: &["piglets", "schweinchen", "superpiglets", "superschweinchen", "hyperschweinchen"],
+        args: &[arg("what", T::Declaration)],
+        admin: false,
+        build: |mut a| match a.take(0) {
+            Some(ArgValue::Declaration(d)) => Ok(Command::Say(d)),
+            _ => Err(ParseError::Missing { command: a.command, what: T::Declaration }),
         },
     },
     CommandSpec {
@@ -1132,6 +1156,7 @@ pub fn parse_arg(ty: ArgType, command: &'static str, words: &[&str]) -> Result<(
         ArgType::Card => parse_card(words).map(|(c, n)| (ArgValue::Card(c), n)).ok_or_else(bad)?,
         ArgType::Cards => (ArgValue::Cards(parse_cards(command, words)?), words.len()),
         ArgType::Call => (ArgValue::Call(parse_call(command, words)?), words.len()),
+        ArgType::Declaration => (ArgValue::Declaration(parse_declaration(command, words)?), words.len()),
         ArgType::Bid => parse_bid(command, words).map(|(b, n)| (ArgValue::Bid(b), n))?,
         ArgType::Level => (ArgValue::Level(BotLevel::from_name(first).ok_or_else(bad)?), 1),
         ArgType::Lang => (ArgValue::Lang(Lang::from_code(first).ok_or_else(bad)?), 1),
@@ -1293,6 +1318,20 @@ fn parse_bid(command: &'static str, words: &[&str]) -> Result<(Bid, usize), Pars
     })
 }
 
+/// A declaration: all the words (`halbes hähnchen`).
+fn parse_declaration(command: &'static str, words: &[&str]) -> Result<Declaration, ParseError> {
+    let joined = words.join(" ");
+    Ok(match joined.as_str() {
+        "half-chicken" | "half chicken" | "halbes hähnchen" | "halbes-hähnchen" | "halbes haehnchen" | "hähnchen" => {
+            Declaration::HalfChicken
+        }
+        "piglets" | "schweinchen" | "schweine" => Declaration::Piglets,
+        "superpiglets" | "superschweinchen" | "hyperpiglets" | "hyperschweinchen" => Declaration::Superpiglets,
+        "" => return Err(ParseError::Missing { command, what: ArgType::Declaration }),
+        _ => return Err(ParseError::Bad { command, arg: joined, expected: ArgType::Declaration }),
+    })
+}
+
 /// An announcement: all the words (`keine 90`).
 fn parse_call(command: &'static str, words: &[&str]) -> Result<Call, ParseError> {
     let joined = words.join(" ");
@@ -1321,6 +1360,7 @@ impl Command {
             Action::Bid(b) => Command::Bid(b),
             Action::Play(c) => Command::Play(c),
             Action::Announce(c) => Command::Announce(c),
+            Action::Say(d) => Command::Say(d),
             Action::Give(c) => Command::Poverty(PovertyStep::Give(c.iter().collect())),
             Action::Answer(true) => Command::Poverty(PovertyStep::Accept),
             Action::Answer(false) => Command::Poverty(PovertyStep::Decline),
@@ -1408,6 +1448,7 @@ impl fmt::Display for Command {
             Command::Bid(b) => write!(f, "bid {}", b.name()),
             Command::Play(c) => write!(f, "play {c}"),
             Command::Announce(c) => write!(f, "announce {c}"),
+            Command::Say(d) => write!(f, "say {d}"),
             Command::Poverty(PovertyStep::Give(c)) => write!(f, "give {}", cards(c)),
             Command::Poverty(PovertyStep::Accept) => f.write_str("accept"),
             Command::Poverty(PovertyStep::Decline) => f.write_str("decline"),
@@ -1566,6 +1607,9 @@ mod tests {
             Command::Bid(Bid::Reserve(Reservation::Wedding)),
             Command::Bid(Bid::Reserve(Reservation::Poverty)),
             Command::Bid(Bid::Reserve(Reservation::ThrowIn)),
+            Command::Say(Declaration::HalfChicken),
+            Command::Say(Declaration::Piglets),
+            Command::Say(Declaration::Superpiglets),
             Command::Poverty(PovertyStep::Give(vec![card("C9"), card("H10")])),
             Command::Poverty(PovertyStep::Accept),
             Command::Poverty(PovertyStep::Decline),

@@ -190,6 +190,10 @@ impl Player for BasicPlayer {
             Phase::PovertyGive | Phase::PovertyOffer | Phase::PovertyReturn => self.exchange(v),
             _ => {
                 if v.public.to_act == Some(v.seat) {
+                    // what the house rules let one say is said at once
+                    if let Some(a) = v.legal.iter().find(|a| matches!(a, Action::Say(_))) {
+                        return *a;
+                    }
                     if let Some(a) = self.announce(v) {
                         return a;
                     }

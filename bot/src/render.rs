@@ -86,9 +86,9 @@ pub fn events(t: &Table, ev: &[Event]) -> Option<String> {
             Event::Back(n) => tr!(l, "event-back", name = n),
             Event::Dealt { number, dealer, bock, forced } => {
                 let mut s = tr!(l, "event-dealt", number = number, dealer = dealer);
-                if *bock {
+                if *bock > 0 {
                     s.push(' ');
-                    s.push_str(&tr!(l, "bock"));
+                    s.push_str(&tr!(l, "bock", factor = doko_engine::bock_factor(*bock)));
                 }
                 if let Some(f) = forced {
                     s.push(' ');
@@ -102,6 +102,7 @@ pub fn events(t: &Table, ev: &[Event]) -> Option<String> {
             Event::Played { name, card } => tr!(l, "event-played", name = name, card = l.card(*card)),
             Event::TrickWon { name, points } => tr!(l, "event-trick-won", name = name, points = points),
             Event::Announced { name, call } => tr!(l, "event-announced", name = name, call = l.call(*call)),
+            Event::Said { name, what } => tr!(l, "event-said", name = name, what = what.name()),
             Event::Poverty { name, step } => {
                 let step = match step {
                     PovertyMove::Gave => "gave",
@@ -182,8 +183,8 @@ pub fn summary(l: Lang, s: &Summary) -> String {
     for it in &s.items {
         let _ = writeln!(out, "  {} {} {:+}", reason(l, it.reason), l.party(it.party), it.points);
     }
-    if s.bock {
-        let _ = writeln!(out, "{}", tr!(l, "bock"));
+    if s.bock > 0 {
+        let _ = writeln!(out, "{}", tr!(l, "bock", factor = doko_engine::bock_factor(s.bock)));
     }
     let scores: Vec<String> = s.scores.iter().map(|(n, p)| format!("{n} {p:+}")).collect();
     let _ = write!(out, "{}", tr!(l, "summary-scores", scores = scores.join(", "), record = s.record));
@@ -344,6 +345,7 @@ pub fn hand(l: Lang, view: &SeatView) -> String {
         let word = match a {
             Action::Bid(b) => bid_word(l, *b),
             Action::Announce(c) => l.call(*c),
+            Action::Say(d) => tr!(l, "declaration", what = d.name()),
             Action::Answer(true) => tr!(l, "choice-accept"),
             Action::Answer(false) => tr!(l, "choice-decline"),
             Action::Give(c) => tr!(l, "choice-give", n = c.len()),
@@ -404,7 +406,11 @@ pub fn score(t: &Table) -> String {
             *r += d;
         }
         let cells: String = running.iter().map(|v| format!("{v:>10}")).collect();
-        let bock = if row.bock { format!(" ({})", tr!(l, "score-bock")) } else { String::new() };
+        let bock = match row.factor() {
+            1 => String::new(),
+            2 => format!(" ({})", tr!(l, "score-bock")),
+            f => format!(" ({} x{f})", tr!(l, "score-doppelbock")),
+        };
         let contract: String = sheet_contract(l, &row.contract).chars().take(16).collect();
         let _ = writeln!(out, "{:>4}  {contract:<16} {cells}{bock}", row.deal);
     }
@@ -525,6 +531,10 @@ fn rule_text(
             tr!(l, "rule-too-late", call = l.call(*call), cards = cards, needed = needed)
         }
         A::AfterLateReply { call, .. } => tr!(l, "rule-after-late-reply", call = l.call(*call)),
+        A::MustAnnouncePiglets { .. } => tr!(l, "rule-must-announce-piglets"),
+        A::SayNotInRules { what } => tr!(l, "rule-say-not-in-rules", what = what.name()),
+        A::CannotSay { what, .. } => tr!(l, "rule-cannot-say", what = what.name()),
+        A::AlreadySaid { what } => tr!(l, "rule-already-said", what = what.name()),
     }
 }
 
@@ -635,6 +645,7 @@ pub fn hand_model(
             Action::Bid(Bid::Healthy) => (tr!(l, "bid-word", bid = "healthy"), Command::Bid(Bid::Healthy)),
             Action::Bid(b @ Bid::Reserve(r)) => (l.reservation(r), Command::Bid(b)),
             Action::Announce(c) => (l.call(c), Command::Announce(c)),
+            Action::Say(d) => (tr!(l, "declaration", what = d.name()), Command::Say(d)),
             Action::Answer(true) => (tr!(l, "choice-accept"), Command::Poverty(PovertyStep::Accept)),
             Action::Answer(false) => (tr!(l, "choice-decline"), Command::Poverty(PovertyStep::Decline)),
             _ => continue,

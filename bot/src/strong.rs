@@ -340,6 +340,7 @@ impl Player for StrongPlayer {
         if v.public.phase == Phase::Playing
             && v.public.to_act == Some(v.seat)
             && v.public.mandatory != Some(v.seat)
+            && !v.legal.iter().any(|a| matches!(a, Action::Say(_)))
             && let Some(a) = self.card(v)
         {
             return a;

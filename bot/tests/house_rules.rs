@@ -94,3 +94,69 @@ async fn admins_set_the_new_keys_and_the_table_plays_by_them() {
     assert_eq!(json["rules"]["announce_on_turn"], "on");
     assert_eq!(json["rules"]["bock_triggers"], serde_json::json!(["tie", "heart-trick", "lost-solo"]));
 }
+
+/// `say`: with `half_chicken` and piglets said during play, the player
+/// holding both tens of diamonds (or both foxes) says so by command, in
+/// English or German, out of turn too; the table hears it; anybody else
+/// is refused with what it takes; the foxes count as piglets from then.
+#[tokio::test]
+async fn players_say_half_a_chicken_and_piglets() {
+    use doko_engine::{Card, Rank, Suit};
+    let d10 = Card::new(Suit::Diamonds, Rank::Ten);
+    let mut found = [false; 2];
+    for round in 0..60 {
+        let svc = Service::new(MemoryStore::default(), 100 + round);
+        let ch = ChannelId::new(Platform::Matrix, "say");
+        let people: Vec<Actor> = ["Anna", "Ben", "Cleo", "Dora"]
+            .iter()
+            .enumerate()
+            .map(|(i, n)| person(&i.to_string(), n, i == 0))
+            .collect();
+        for (k, v) in [("half_chicken", "on"), ("piglets", "on"), ("piglets_when", "play")] {
+            assert!(errors(&say(&svc, &ch, &people[0], &format!("rules set {k} {v}")).await).is_empty());
+        }
+        for p in &people {
+            assert!(errors(&say(&svc, &ch, p, "join").await).is_empty());
+        }
+        assert!(errors(&say(&svc, &ch, &people[0], "start").await).is_empty());
+        for _ in 0..4 {
+            let t = svc.table(&ch).await.unwrap().0;
+            let Some((user, _)) = t.person_to_act() else { break };
+            let who = people.iter().find(|p| p.user == user).unwrap();
+            assert!(errors(&say(&svc, &ch, who, "healthy").await).is_empty());
+        }
+        let t = svc.table(&ch).await.unwrap().0;
+        let hand = |p: &Actor| t.view_for(&p.user).unwrap().hand;
+        if let Some(holder) = people.iter().find(|p| hand(p).count(d10) == 2) {
+            let other = people.iter().find(|p| p.user != holder.user).unwrap();
+            let m = say(&svc, &ch, other, "say half-chicken").await;
+            assert!(errors(&m).iter().any(|e| e.contains("both tens of diamonds")), "{m:?}");
+            let m = say(&svc, &ch, holder, "sage halbes hähnchen").await;
+            assert!(errors(&m).is_empty(), "{m:?}");
+            assert!(m.iter().any(|m| m.text.contains("half a chicken!")), "the table hears it: {m:?}");
+            let m = say(&svc, &ch, holder, "say half-chicken").await;
+            assert!(errors(&m).iter().any(|e| e.contains("has been said already")), "{m:?}");
+            found[0] = true;
+        }
+        let t = svc.table(&ch).await.unwrap().0;
+        if let Some(holder) = people.iter().find(|p| hand(p).count(Card::DA) == 2) {
+            let game = t.game().unwrap().unwrap();
+            if !game.order().piglets_possible(game.rules()) {
+                continue;
+            }
+            assert!(game.order().power(Card::DA) < game.order().power(Card::CQ), "a plain fox until said");
+            let m = say(&svc, &ch, holder, "schweinchen").await;
+            assert!(errors(&m).is_empty(), "{m:?}");
+            assert!(m.iter().any(|m| m.text.contains("piglets!")), "{m:?}");
+            let game = svc.table(&ch).await.unwrap().0.game().unwrap().unwrap();
+            assert!(game.order().power(Card::DA) > game.order().power(Card::CQ), "piglets from now on");
+            let rec = doko_engine::Record::from_game(&game).to_json();
+            assert!(rec.contains(r#""say":"piglets""#), "{rec}");
+            found[1] = true;
+        }
+        if found == [true, true] {
+            return;
+        }
+    }
+    panic!("no deal with both tens or both foxes in one hand in 60 tries: {found:?}");
+}

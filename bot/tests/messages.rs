@@ -8,8 +8,8 @@ use doko_bot::command::{ArgType, BotLevel, Command, ParseError, RulesCmd};
 use doko_bot::table::{Ctx, PovertyMove, Summary};
 use doko_bot::{Actor, CommandError, Event, Lang, Platform, Table, UserId, parse, render};
 use doko_engine::{
-    Action, ActionError, Bid, Call, Card, Class, Contract, Item, Party, Phase, Player, Reason, RedealReason,
-    Reservation, RuleError, Seat, SessionError, SoloKind,
+    Action, ActionError, Bid, Call, Card, Class, Contract, Declaration, Item, Party, Phase, Player, Reason,
+    RedealReason, Reservation, RuleError, Seat, SessionError, SoloKind,
 };
 
 const NAMES: [&str; 4] = ["Anna", "Ben", "Clara", "Dieter"];
@@ -224,8 +224,9 @@ fn every_event(t: &Table) -> Vec<Event> {
         Event::ComputerJoined(n("Bot 1")),
         Event::Away(n("Clara")),
         Event::Back(n("Clara")),
-        Event::Dealt { number: 1, dealer: n("Dieter"), bock: false, forced: None },
-        Event::Dealt { number: 25, dealer: n("Anna"), bock: true, forced: Some(n("Ben")) },
+        Event::Dealt { number: 1, dealer: n("Dieter"), bock: 0, forced: None },
+        Event::Dealt { number: 25, dealer: n("Anna"), bock: 1, forced: Some(n("Ben")) },
+        Event::Dealt { number: 26, dealer: n("Ben"), bock: 2, forced: None },
         Event::Bid { name: n("Anna"), reserved: false },
         Event::Bid { name: n("Ben"), reserved: true },
         Event::Played { name: n("Clara"), card: Card::CQ },
@@ -234,13 +235,15 @@ fn every_event(t: &Table) -> Vec<Event> {
         Event::TrickWon { name: n("Dieter"), points: 25 },
     ];
     ev.extend(Call::ALL.map(|call| Event::Announced { name: n("Anna"), call }));
+    ev.extend(Declaration::ALL.map(|what| Event::Said { name: n("Dieter"), what }));
     ev.extend(
         [PovertyMove::Gave, PovertyMove::Accepted, PovertyMove::Declined, PovertyMove::Returned]
             .map(|step| Event::Poverty { name: n("Ben"), step }),
     );
     ev.extend([
-        Event::Scored(Box::new(summary(Some(Party::Re), None, false))),
-        Event::Scored(Box::new(summary(None, Some("Anna"), true))),
+        Event::Scored(Box::new(summary(Some(Party::Re), None, 0))),
+        Event::Scored(Box::new(summary(None, Some("Anna"), 1))),
+        Event::Scored(Box::new(summary(None, Some("Anna"), 2))),
         Event::Redeal(RedealReason::ThrowIn),
         Event::Redeal(RedealReason::PovertyDeclined),
         Event::RulesChanged,
@@ -314,6 +317,7 @@ fn rule_errors(t: &Table) -> String {
         ActionError::MustFollow { seat: s, class: Class::Trump, holds: "DJ".parse().unwrap() },
         ActionError::MustFollow { seat: s, class: Class::Hearts, holds: "HA".parse().unwrap() },
         ActionError::MustAnnounce { seat: s, points: 35 },
+        ActionError::MustAnnouncePiglets { seat: s },
         ActionError::WeddingNeedsQueens { seat: s },
         ActionError::RuleOff { seat: s, what: "poverty" },
         ActionError::RuleOff { seat: s, what: "throwing in" },
@@ -325,6 +329,13 @@ fn rule_errors(t: &Table) -> String {
         ActionError::ExchangeCount { seat: s, expected: 3, got: 1 },
         ActionError::MustGiveTrumps { seat: s, keeps: "DQ".parse().unwrap() },
         ActionError::BeforeClarification { seat: s },
+        ActionError::SayNotInRules { what: Declaration::HalfChicken },
+        ActionError::SayNotInRules { what: Declaration::Piglets },
+        ActionError::SayNotInRules { what: Declaration::Superpiglets },
+        ActionError::CannotSay { seat: s, what: Declaration::HalfChicken },
+        ActionError::CannotSay { seat: s, what: Declaration::Piglets },
+        ActionError::CannotSay { seat: s, what: Declaration::Superpiglets },
+        ActionError::AlreadySaid { what: Declaration::Piglets },
         ActionError::WrongParty { seat: s, party: Party::Kontra, call: Call::Re },
         ActionError::AlreadyAnnounced { seat: s, party: Party::Re, call: Call::No90 },
         ActionError::TooLate { seat: s, call: Call::No60, cards: 1, needed: 2 },

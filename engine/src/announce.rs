@@ -150,3 +150,57 @@ impl Announcement {
         Call::of(self.level, self.party)
     }
 }
+
+/// Something a player says that is no announcement, where the house rules
+/// have it: "half a chicken" (both tens of diamonds), and piglets and
+/// superpiglets where they count only once said (`piglets_when play`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Declaration {
+    /// "Halbes Hähnchen": the player holds both tens of diamonds. It
+    /// changes nothing.
+    HalfChicken,
+    /// "Schweinchen": the player's two foxes become the highest trumps.
+    Piglets,
+    /// "Superschweinchen": after piglets, the player's two nines (without
+    /// nines: kings) of diamonds rank above them.
+    Superpiglets,
+}
+
+impl Declaration {
+    /// Every declaration.
+    pub const ALL: [Declaration; 3] = [Declaration::HalfChicken, Declaration::Piglets, Declaration::Superpiglets];
+
+    /// Its name in records and commands.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Declaration::HalfChicken => "half-chicken",
+            Declaration::Piglets => "piglets",
+            Declaration::Superpiglets => "superpiglets",
+        }
+    }
+
+    /// Looks a declaration up by its name.
+    pub fn from_name(name: &str) -> Option<Declaration> {
+        Declaration::ALL.into_iter().find(|d| d.name() == name)
+    }
+}
+
+impl fmt::Display for Declaration {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A declaration as made: who, what, and when (cards played and
+/// announcements made before it).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Said {
+    /// Who said it.
+    pub seat: Seat,
+    /// What.
+    pub what: Declaration,
+    /// Cards played before it.
+    pub after_plays: u8,
+    /// Announcements made before it.
+    pub after_anns: u8,
+}

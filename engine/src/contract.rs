@@ -4,7 +4,7 @@ use std::fmt;
 
 use crate::card::{Card, Rank, Suit};
 use crate::cards::Cards;
-use crate::rules::Rules;
+use crate::rules::{PigletsWhen, Rules};
 
 /// The kinds of solo.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -355,15 +355,35 @@ impl Order {
             o.power[i] = p;
             o.dulle = false;
         }
-        if rules.piglets && o.class[Card::DA.index()] == Class::Trump && hands.iter().any(|h| h.count(Card::DA) == 2) {
-            o.power[Card::DA.index()] = 210;
-            let low = if rules.nines { Rank::Nine } else { Rank::King };
-            let sp = Card::new(Suit::Diamonds, low);
-            if rules.superpiglets && hands.iter().any(|h| h.count(sp) == 2) {
-                o.power[sp.index()] = 220;
+        let from_deal = rules.piglets_when == PigletsWhen::Deal;
+        if from_deal && o.piglets_possible(rules) && hands.iter().any(|h| h.count(Card::DA) == 2) {
+            o.promote_piglets();
+            if rules.superpiglets && hands.iter().any(|h| h.count(Order::superpiglet(rules)) == 2) {
+                o.promote_superpiglets(rules);
             }
         }
         o
+    }
+
+    /// Whether piglets can count in this order: the rules have them and
+    /// the foxes are trumps.
+    pub fn piglets_possible(&self, rules: &Rules) -> bool {
+        rules.piglets && self.class[Card::DA.index()] == Class::Trump
+    }
+
+    /// The superpiglet card: the nine of diamonds, without nines the king.
+    pub fn superpiglet(rules: &Rules) -> Card {
+        Card::new(Suit::Diamonds, if rules.nines { Rank::Nine } else { Rank::King })
+    }
+
+    /// The foxes become the highest trumps (piglets).
+    pub fn promote_piglets(&mut self) {
+        self.power[Card::DA.index()] = 210;
+    }
+
+    /// The superpiglet cards rank above the piglets.
+    pub fn promote_superpiglets(&mut self, rules: &Rules) {
+        self.power[Order::superpiglet(rules).index()] = 220;
     }
 
     /// The foxes rank as plain foxes again (house rule

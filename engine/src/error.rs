@@ -1,6 +1,6 @@
 //! Why an action was refused.
 
-use crate::announce::Call;
+use crate::announce::{Call, Declaration};
 use crate::card::Card;
 use crate::contract::Class;
 use crate::seat::{Party, Seat};
@@ -128,6 +128,33 @@ pub enum ActionError {
         seat: Seat,
         /// A trump given back.
         trump: Card,
+    },
+    /// Piglets force an announcement (`piglets_announce`) before playing on.
+    #[error("seat {seat} must announce first: piglets make an announcement compulsory")]
+    MustAnnouncePiglets {
+        /// Who owes it.
+        seat: Seat,
+    },
+    /// The house rules do not have this declaration.
+    #[error("{what} is not in this table's rules")]
+    SayNotInRules {
+        /// The declaration.
+        what: Declaration,
+    },
+    /// The seat's hand does not allow the declaration now (or piglets
+    /// must be said before superpiglets).
+    #[error("seat {seat} cannot say {what} now")]
+    CannotSay {
+        /// Who tried.
+        seat: Seat,
+        /// The declaration.
+        what: Declaration,
+    },
+    /// Said already in this deal.
+    #[error("{what} has been said already")]
+    AlreadySaid {
+        /// The declaration.
+        what: Declaration,
     },
     /// No announcement before a wedding is clarified.
     #[error("seat {seat} cannot announce before the wedding is clarified")]

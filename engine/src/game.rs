@@ -2,12 +2,12 @@
 //! announcements. Every input is either a legal step or a typed error that
 //! leaves the game unchanged.
 
-use crate::announce::{Announcement, Call, Level};
+use crate::announce::{Announcement, Call, Declaration, Level, Said};
 use crate::card::{Card, Rank, Suit};
 use crate::cards::Cards;
 use crate::contract::{Bid, Contract, Order, Reservation};
 use crate::error::ActionError;
-use crate::rules::{Dulle, ReDeadline, Rules, SoloPriority, WeddingRule};
+use crate::rules::{Dulle, PigletsWhen, ReDeadline, Rules, SoloPriority, WeddingRule};
 use crate::score::{self, Score};
 use crate::seat::{Party, Seat};
 
@@ -65,6 +65,8 @@ pub enum Action {
     Play(Card),
     /// Announce for one's own party.
     Announce(Call),
+    /// Say something the house rules have (half a chicken, piglets).
+    Say(Declaration),
 }
 
 /// A completed trick.
@@ -162,6 +164,10 @@ pub struct Game {
     level: [Option<Level>; 2],
     late: [bool; 2],
     mandatory: Option<Seat>,
+    /// The mandatory announcement is owed for piglets (not a first trick).
+    piglets_owed: bool,
+    said: [Said; 3],
+    n_said: u8,
     plays: u8,
 }
 
@@ -268,6 +274,9 @@ impl Game {
             level: [None; 2],
             late: [false; 2],
             mandatory: None,
+            piglets_owed: false,
+            said: [Said { seat: Seat::ALL[0], what: Declaration::HalfChicken, after_plays: 0, after_anns: 0 }; 3],
+            n_said: 0,
             plays: 0,
         }
     }
@@ -341,6 +350,10 @@ impl Game {
     pub fn announcements(&self) -> &[Announcement] {
         &self.anns[..self.n_anns as usize]
     }
+    /// The declarations said so far (half a chicken, piglets), in order.
+    pub fn said(&self) -> &[Said] {
+        &self.said[..self.n_said as usize]
+    }
     /// The highest level each party has announced (`[re, kontra]`).
     pub fn levels(&self) -> [Option<Level>; 2] {
         self.level
@@ -399,6 +412,7 @@ impl Game {
             Action::Return(c) => self.give_back(seat, c),
             Action::Play(c) => self.play(seat, c),
             Action::Announce(c) => self.announce(seat, c),
+            Action::Say(d) => self.say(seat, d),
         }
     }
 
@@ -555,6 +569,73 @@ impl Game {
         self.phase = Phase::Playing;
         self.to_act = leader;
         self.trick = CurrentTrick { leader, cards: [Card::CQ; 4], len: 0 };
+        // house rule: piglets counting from the deal force an announcement
+        if self.order.power(Card::DA) > 200
+            && let Some(holder) = Seat::ALL.into_iter().find(|s| self.hands[s.index()].count(Card::DA) == 2)
+        {
+            self.owe_for_piglets(holder);
+        }
+    }
+
+    /// Under `piglets_announce`: the piglets' holder owes an announcement,
+    /// unless its party has announced (or a wedding is not clarified yet).
+    fn owe_for_piglets(&mut self, holder: Seat) {
+        if self.rules.piglets_announce
+            && self.clarified
+            && self.mandatory.is_none()
+            && self.level[self.party(holder).index()].is_none()
+        {
+            self.mandatory = Some(holder);
+            self.piglets_owed = true;
+        }
+    }
+
+    /// Whether a seat may say a declaration now.
+    pub fn check_say(&self, seat: Seat, what: Declaration) -> Result<(), ActionError> {
+        match self.phase {
+            Phase::Playing => {}
+            Phase::Finished | Phase::Redeal(_) => return Err(ActionError::DealOver),
+            now => return Err(ActionError::WrongPhase { seat, what: "say that", now: phase_name(now) }),
+        }
+        let r = &self.rules;
+        let in_rules = match what {
+            Declaration::HalfChicken => r.half_chicken,
+            Declaration::Piglets => r.piglets && r.piglets_when == PigletsWhen::Play,
+            Declaration::Superpiglets => r.piglets && r.superpiglets && r.piglets_when == PigletsWhen::Play,
+        };
+        if !in_rules {
+            return Err(ActionError::SayNotInRules { what });
+        }
+        if self.said().iter().any(|s| s.what == what) {
+            return Err(ActionError::AlreadySaid { what });
+        }
+        let hand = self.hands[seat.index()];
+        let can = match what {
+            Declaration::HalfChicken => hand.count(Card::new(Suit::Diamonds, Rank::Ten)) == 2,
+            Declaration::Piglets => self.order.piglets_possible(r) && hand.count(Card::DA) == 2,
+            Declaration::Superpiglets => {
+                self.said().iter().any(|s| s.what == Declaration::Piglets)
+                    && self.order.power(Card::DA) > 200
+                    && hand.count(Order::superpiglet(r)) == 2
+            }
+        };
+        if can { Ok(()) } else { Err(ActionError::CannotSay { seat, what }) }
+    }
+
+    /// Says a declaration: piglets and superpiglets count from now on.
+    pub fn say(&mut self, seat: Seat, what: Declaration) -> Result<(), ActionError> {
+        self.check_say(seat, what)?;
+        self.said[self.n_said as usize] = Said { seat, what, after_plays: self.plays, after_anns: self.n_anns };
+        self.n_said += 1;
+        match what {
+            Declaration::HalfChicken => {}
+            Declaration::Piglets => {
+                self.order.promote_piglets();
+                self.owe_for_piglets(seat);
+            }
+            Declaration::Superpiglets => self.order.promote_superpiglets(&self.rules),
+        }
+        Ok(())
     }
 
     /// How many cards the pauper puts down: three, or all trumps when a
@@ -673,6 +754,9 @@ impl Game {
         self.expect_phase(seat, Phase::Playing, "play a card")?;
         self.expect_turn(seat)?;
         if self.mandatory == Some(seat) {
+            if self.piglets_owed {
+                return Err(ActionError::MustAnnouncePiglets { seat });
+            }
             return Err(ActionError::MustAnnounce { seat, points: self.tricks[self.n_tricks as usize - 1].points() });
         }
         let hand = self.hands[seat.index()];
@@ -747,6 +831,7 @@ impl Game {
         if let Some(th) = self.rules.mandatory_announcement
             && t == first_trick
             && self.clarified
+            && self.mandatory.is_none()
             && trick.points() >= th as u32
             && !last
         {
@@ -767,6 +852,7 @@ impl Game {
         if last {
             self.phase = Phase::Finished;
             self.mandatory = None;
+            self.piglets_owed = false;
         }
     }
 
@@ -852,6 +938,7 @@ impl Game {
         self.n_anns += 1;
         if self.mandatory.is_some_and(|m| self.party(m) == party) {
             self.mandatory = None;
+            self.piglets_owed = false;
         }
         Ok(())
     }
@@ -915,6 +1002,7 @@ impl Game {
             Phase::Playing => {
                 v.extend(self.legal_cards(seat).iter().map(Action::Play));
                 v.extend(self.legal_calls(seat).into_iter().map(Action::Announce));
+                v.extend(Declaration::ALL.into_iter().filter(|d| self.check_say(seat, *d).is_ok()).map(Action::Say));
             }
             _ => {}
         }
@@ -931,7 +1019,10 @@ impl Game {
             if self.mandatory == Some(s) {
                 match self.legal_calls(s).first() {
                     Some(c) => self.announce(s, *c).expect("listed as legal"),
-                    None => self.mandatory = None,
+                    None => {
+                        self.mandatory = None;
+                        self.piglets_owed = false;
+                    }
                 }
                 continue;
             }

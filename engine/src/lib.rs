@@ -60,7 +60,7 @@ pub(crate) fn cut(text: &str) -> String {
     }
 }
 
-pub use announce::{Announcement, Call, Level, ParseCallError};
+pub use announce::{Announcement, Call, Declaration, Level, ParseCallError, Said};
 pub use card::{Card, ParseCardError, Rank, Suit};
 pub use cards::Cards;
 pub use contract::{Bid, Class, Contract, Order, Reservation, SoloKind, Trumps};
@@ -73,10 +73,12 @@ pub use playout::{playout, random_game};
 pub use record::{Record, RecordError, ReplayResult};
 pub use rng::{Rng, deal, deal_with, forehand};
 pub use rules::{
-    BockSet, BockTrigger, Dulle, Extra, ExtraSet, KEYS, KeyInfo, Preset, ReDeadline, ReKontra, RuleEntry, RuleError,
-    Rules, SoloPriority, SoloSet, ValueKind, WeddingRule, key_table,
+    BockSet, BockStacking, BockTrigger, Dulle, Extra, ExtraSet, KEYS, KeyInfo, PigletsWhen, Preset, ReDeadline,
+    ReKontra, RuleEntry, RuleError, Rules, SoloPriority, SoloSet, ValueKind, WeddingRule, key_table,
 };
 pub use score::{Breakdown, Extras, Facts, Item, Reason, Score, evaluate};
 pub use seat::{Party, Seat};
-pub use session::{Deal, DealStart, NextDeal, Outcome, Scored, Session, SessionError, SheetRow, triggers_bock};
+pub use session::{
+    Deal, DealStart, NextDeal, Outcome, Scored, Session, SessionError, SheetRow, bock_factor, triggers_bock,
+};
 pub use view::{PublicView, SeatView, SeenBid, SeenPoverty};

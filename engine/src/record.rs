@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::announce::Announcement;
+use crate::announce::{Announcement, Said};
 use crate::card::Card;
 use crate::cards::Cards;
 use crate::contract::{Bid, Reservation};
@@ -200,10 +200,12 @@ fn check_fields(m: &Map<String, Value>, allowed: &[&str]) -> Result<(), String> 
 
 fn action_of(v: &Value) -> Result<(Seat, Action), String> {
     let Value::Object(m) = v else { return Err("an action must be an object".into()) };
-    check_fields(m, &["seat", "play", "announce", "give", "poverty", "return", "bid"])?;
+    check_fields(m, &["seat", "play", "announce", "say", "give", "poverty", "return", "bid"])?;
     let seat = seat_of(m.get("seat"))?;
-    let kinds: Vec<&str> =
-        ["play", "announce", "give", "poverty", "return", "bid"].into_iter().filter(|k| m.contains_key(*k)).collect();
+    let kinds: Vec<&str> = ["play", "announce", "say", "give", "poverty", "return", "bid"]
+        .into_iter()
+        .filter(|k| m.contains_key(*k))
+        .collect();
     if kinds.len() != 1 {
         return Err("an action needs exactly one of play, announce, give, poverty, return".into());
     }
@@ -215,6 +217,12 @@ fn action_of(v: &Value) -> Result<(Seat, Action), String> {
     let action = match kinds[0] {
         "play" => Action::Play(text()?.parse().map_err(|e: crate::card::ParseCardError| e.to_string())?),
         "announce" => Action::Announce(text()?.parse().map_err(|e: crate::announce::ParseCallError| e.to_string())?),
+        "say" => {
+            let name = text()?;
+            Action::Say(crate::announce::Declaration::from_name(name).ok_or_else(|| {
+                format!("unknown declaration '{}'; allowed: half-chicken, piglets, superpiglets", crate::quoted(name))
+            })?)
+        }
         "give" => Action::Give(cards_of(val)?),
         "return" => Action::Return(cards_of(val)?),
         "bid" => {
@@ -386,7 +394,7 @@ impl Record {
                 }
             }
         }
-        actions.extend(history(&plays_of(g.tricks(), g.current_trick()), g.announcements()));
+        actions.extend(history(&plays_of(g.tricks(), g.current_trick()), g.announcements(), g.said()));
         Record { rules: *g.rules(), dealer: g.dealer(), hands: *g.dealt(), bids: Some(bids), actions, aborted: None }
     }
 
@@ -432,6 +440,7 @@ impl Record {
                     Action::Answer(true) => json!({"seat": seat, "poverty": "accept"}),
                     Action::Answer(false) => json!({"seat": seat, "poverty": "decline"}),
                     Action::Bid(b) => json!({"seat": seat, "bid": b.name()}),
+                    Action::Say(d) => json!({"seat": seat, "say": d.name()}),
                 }
             })
             .collect();
@@ -480,19 +489,29 @@ pub fn plays_of(tricks: &[Trick], current: &CurrentTrick) -> Vec<(Seat, Card)> {
     plays
 }
 
-/// The plays and announcements of a deal as actions in the order they
-/// happened: each announcement before the card played after it.
-pub fn history(plays: &[(Seat, Card)], announcements: &[Announcement]) -> Vec<(Seat, Action)> {
-    let mut out = Vec::with_capacity(plays.len() + announcements.len());
-    let mut ai = 0;
-    for (pi, (s, c)) in plays.iter().enumerate() {
-        while ai < announcements.len() && announcements[ai].after_plays as usize == pi {
-            out.push((announcements[ai].seat, Action::Announce(announcements[ai].call())));
-            ai += 1;
+/// The plays, announcements and declarations of a deal as actions in the
+/// order they happened: each announcement and declaration before the card
+/// played after it, a declaration after the announcements made before it.
+pub fn history(plays: &[(Seat, Card)], announcements: &[Announcement], said: &[Said]) -> Vec<(Seat, Action)> {
+    let mut out = Vec::with_capacity(plays.len() + announcements.len() + said.len());
+    let (mut ai, mut si) = (0, 0);
+    let spoken = |pi: usize, ai: &mut usize, si: &mut usize, out: &mut Vec<(Seat, Action)>| loop {
+        let say_due = said.get(*si).is_some_and(|s| s.after_plays as usize <= pi && s.after_anns as usize <= *ai);
+        if say_due {
+            out.push((said[*si].seat, Action::Say(said[*si].what)));
+            *si += 1;
+        } else if announcements.get(*ai).is_some_and(|a| a.after_plays as usize <= pi) {
+            out.push((announcements[*ai].seat, Action::Announce(announcements[*ai].call())));
+            *ai += 1;
+        } else {
+            break;
         }
+    };
+    for (pi, (s, c)) in plays.iter().enumerate() {
+        spoken(pi, &mut ai, &mut si, &mut out);
         out.push((*s, Action::Play(*c)));
     }
-    out.extend(announcements[ai..].iter().map(|a| (a.seat, Action::Announce(a.call()))));
+    spoken(usize::MAX, &mut ai, &mut si, &mut out);
     out
 }
 
@@ -670,4 +689,4 @@ pub fn replay_str(text: &str) -> Result<ReplayResult, RecordError> {
 
 // Keep every key reachable from records (a compile-time reminder that the
 // record's rules object takes exactly the house-rule keys).
-const _: () = assert!(KEYS.len() == 30);
+const _: () = assert!(KEYS.len() == 34);

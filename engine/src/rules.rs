@@ -45,6 +45,27 @@ pub enum SoloPriority {
     Last,
 }
 
+/// When piglets count (`piglets_when`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum PigletsWhen {
+    /// From the deal: both foxes in one hand are the highest trumps at
+    /// once (the table learns it when the first is played).
+    Deal,
+    /// Only once their holder says "piglets" during play (any time while
+    /// holding both); until then the foxes rank as usual.
+    Play,
+}
+
+/// What a Bock trigger during Bock deals does (`bock_stacking`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum BockStacking {
+    /// The new round is played after the Bock deals still pending.
+    Extend,
+    /// The new round starts with the next deal; a deal two rounds cover
+    /// counts four times (Doppelbock), three rounds eight times.
+    Stack,
+}
+
 /// Until when Re and Kontra may be announced by themselves (not as a
 /// reply).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -365,6 +386,24 @@ pub const KEYS: &[KeyInfo] = &[
         kind: ValueKind::OnOff,
     },
     KeyInfo {
+        name: "piglets_when",
+        allowed: "deal, play",
+        meaning: "with piglets: deal, both foxes in one hand rank highest from the deal on; play, only once their holder says piglets during play (superpiglets likewise, after piglets)",
+        kind: ValueKind::Word,
+    },
+    KeyInfo {
+        name: "piglets_announce",
+        allowed: "off, on",
+        meaning: "with piglets: their holder must announce (Re or Kontra for its party) before playing on, once the piglets count, unless its party has announced (not in a wedding before it is clarified)",
+        kind: ValueKind::OnOff,
+    },
+    KeyInfo {
+        name: "half_chicken",
+        allowed: "off, on",
+        meaning: "a player holding both tens of diamonds may say half a chicken during play; it changes nothing and is shown at the table",
+        kind: ValueKind::OnOff,
+    },
+    KeyInfo {
         name: "throw_in_nines",
         allowed: "off, 5 to 8",
         meaning: "a hand with that many nines may be thrown in; the same dealer redeals",
@@ -466,6 +505,12 @@ pub const KEYS: &[KeyInfo] = &[
         meaning: "with bock on, what starts a round of Bock: 120:120, a lost Re, a lost Kontra, a trick of four plain hearts cards, a lost declared solo",
         kind: ValueKind::List,
     },
+    KeyInfo {
+        name: "bock_stacking",
+        allowed: "extend, stack",
+        meaning: "with bock on, a trigger during Bock deals: extend plays the new round after the pending ones; stack starts it with the next deal, so deals two rounds cover count four times (Doppelbock)",
+        kind: ValueKind::Word,
+    },
 ];
 
 /// A set of solo kinds.
@@ -537,6 +582,12 @@ pub struct Rules {
     pub superpiglets: bool,
     /// Only the first fox played is a piglet.
     pub piglets_first_only: bool,
+    /// When piglets count: from the deal or once said.
+    pub piglets_when: PigletsWhen,
+    /// Piglets force an announcement.
+    pub piglets_announce: bool,
+    /// Half a chicken may be said.
+    pub half_chicken: bool,
     /// Throw in with that many nines.
     pub throw_in_nines: Option<u8>,
     /// Throw in with that many kings.
@@ -572,6 +623,8 @@ pub struct Rules {
     pub re_deadline: ReDeadline,
     /// What starts a round of Bock.
     pub bock_triggers: BockSet,
+    /// Bock inside Bock: extend or stack.
+    pub bock_stacking: BockStacking,
 }
 
 impl Default for Rules {
@@ -648,6 +701,9 @@ impl Rules {
             piglets: false,
             superpiglets: false,
             piglets_first_only: false,
+            piglets_when: PigletsWhen::Deal,
+            piglets_announce: false,
+            half_chicken: false,
             throw_in_nines: None,
             throw_in_kings: None,
             throw_in_low_trumps: None,
@@ -665,6 +721,7 @@ impl Rules {
             announce_on_turn: false,
             re_deadline: ReDeadline::BeforeSecondCard,
             bock_triggers,
+            bock_stacking: BockStacking::Extend,
         };
         match p {
             Preset::Ddv => ddv,
@@ -745,6 +802,15 @@ impl Rules {
             "piglets" => self.piglets = boolean(&v)?,
             "superpiglets" => self.superpiglets = boolean(&v)?,
             "piglets_first_only" => self.piglets_first_only = boolean(&v)?,
+            "piglets_when" => {
+                self.piglets_when = match v.as_str() {
+                    "deal" => PigletsWhen::Deal,
+                    "play" => PigletsWhen::Play,
+                    _ => return Err(bad()),
+                }
+            }
+            "piglets_announce" => self.piglets_announce = boolean(&v)?,
+            "half_chicken" => self.half_chicken = boolean(&v)?,
             "throw_in_nines" => self.throw_in_nines = off_or(&v, 5, 8)?,
             "throw_in_kings" => self.throw_in_kings = off_or(&v, 5, 8)?,
             "throw_in_low_trumps" => self.throw_in_low_trumps = off_or(&v, 0, 3)?,
@@ -795,6 +861,13 @@ impl Rules {
                 }
                 self.bock_triggers = s;
             }
+            "bock_stacking" => {
+                self.bock_stacking = match v.as_str() {
+                    "extend" => BockStacking::Extend,
+                    "stack" => BockStacking::Stack,
+                    _ => return Err(bad()),
+                }
+            }
             _ => unreachable!("every key in KEYS is handled"),
         }
         Ok(())
@@ -827,6 +900,13 @@ impl Rules {
             "piglets" => onoff(self.piglets),
             "superpiglets" => onoff(self.superpiglets),
             "piglets_first_only" => onoff(self.piglets_first_only),
+            "piglets_when" => match self.piglets_when {
+                PigletsWhen::Deal => "deal",
+                PigletsWhen::Play => "play",
+            }
+            .to_string(),
+            "piglets_announce" => onoff(self.piglets_announce),
+            "half_chicken" => onoff(self.half_chicken),
             "throw_in_nines" => opt_num(self.throw_in_nines),
             "throw_in_kings" => opt_num(self.throw_in_kings),
             "throw_in_low_trumps" => opt_num(self.throw_in_low_trumps),
@@ -856,6 +936,11 @@ impl Rules {
             }
             .to_string(),
             "bock_triggers" => list_text(self.bock_triggers.iter().map(|t| t.key())),
+            "bock_stacking" => match self.bock_stacking {
+                BockStacking::Extend => "extend",
+                BockStacking::Stack => "stack",
+            }
+            .to_string(),
             _ => return Err(RuleError::UnknownKey { key: crate::quoted(key) }),
         })
     }

@@ -17,7 +17,10 @@
 //! - **Bock** (`rules.bock`). What `rules.bock_triggers` lists (by
 //!   default a 120:120 split or a lost Re/Kontra announcement; a trick of
 //!   plain hearts and a lost solo may be added) adds a round of deals (one
-//!   per player) that count double.
+//!   per player) that count double. A trigger during Bock deals adds its
+//!   round after the pending ones (`bock_stacking extend`) or lets it start
+//!   with the next deal (`stack`): a deal two rounds cover counts four
+//!   times (Doppelbock).
 //! - **The list length** (`rules.games_per_session`, 0 = open-ended). It
 //!   counts every scored deal, compulsory solos included: the DDV list of
 //!   four players is 24 deals, 20 of them with the dealer passing on and 4
@@ -52,7 +55,7 @@ use crate::contract::{Bid, Contract, Reservation};
 use crate::error::ActionError;
 use crate::game::{Action, Game, Phase, RedealReason};
 use crate::player::{ByPlayer, MAX_PLAYERS, MIN_PLAYERS, Player};
-use crate::rules::{BockTrigger, Rules};
+use crate::rules::{BockStacking, BockTrigger, Rules};
 use crate::score::Score;
 use crate::seat::{Party, Seat};
 
@@ -107,9 +110,30 @@ pub struct SheetRow {
     pub scores: ByPlayer<i64>,
     /// Whether it counted double (Bock).
     pub bock: bool,
+    /// How many Bock rounds covered it (2 or more only with
+    /// `bock_stacking stack`; 0 in rows stored before rounds were kept).
+    #[serde(default, skip_serializing_if = "at_most_one")]
+    pub bock_rounds: u8,
     /// The number the deal's record was filed under (given to
     /// [`Session::finish`]).
     pub record: u32,
+}
+
+impl SheetRow {
+    /// What the game's score was multiplied by: 1, 2 for Bock, 4 for
+    /// Doppelbock, ...
+    pub fn factor(&self) -> i64 {
+        bock_factor(self.bock_rounds.max(u8::from(self.bock)))
+    }
+}
+
+fn at_most_one(n: &u8) -> bool {
+    *n <= 1
+}
+
+/// 2 to the power of the Bock rounds covering a deal (at most 2^6).
+pub fn bock_factor(rounds: u8) -> i64 {
+    1 << rounds.min(6)
 }
 
 /// The deal being played: its game and who plays which seat.
@@ -117,7 +141,7 @@ pub struct SheetRow {
 pub struct Deal {
     seats: [Player; 4],
     game: Game,
-    bock: bool,
+    bock: u8,
     forced: Option<Player>,
 }
 
@@ -144,6 +168,11 @@ impl Deal {
 
     /// Whether the deal counts double.
     pub fn bock(&self) -> bool {
+        self.bock > 0
+    }
+
+    /// How many Bock rounds cover the deal (2 or more: Doppelbock).
+    pub fn bock_rounds(&self) -> u8 {
         self.bock
     }
 
@@ -164,6 +193,8 @@ pub struct DealStart {
     pub seats: [Player; 4],
     /// Whether it counts double.
     pub bock: bool,
+    /// How many Bock rounds cover it (2 or more: Doppelbock).
+    pub bock_rounds: u8,
     /// The player forced to play a compulsory solo, if any.
     pub forced: Option<Player>,
 }
@@ -212,7 +243,8 @@ pub struct Session {
     sheet: Vec<SheetRow>,
     totals: ByPlayer<i64>,
     duty_left: ByPlayer<u8>,
-    bock_left: u32,
+    /// Per upcoming Bock deal, how many rounds cover it (front: the next).
+    bock: Vec<u8>,
     deal: Option<Deal>,
     over: bool,
 }
@@ -231,7 +263,7 @@ impl Session {
             sheet: Vec::new(),
             totals: ByPlayer::filled(players, 0),
             duty_left: ByPlayer::filled(players, rules.compulsory_solos),
-            bock_left: 0,
+            bock: Vec::new(),
             deal: None,
             over: false,
         })
@@ -269,7 +301,13 @@ impl Session {
 
     /// Deals that still count double.
     pub fn bock_left(&self) -> u32 {
-        self.bock_left
+        self.bock.len() as u32
+    }
+
+    /// Per Bock deal still to come, how many rounds cover it (front: the
+    /// next deal scored).
+    pub fn bock_rounds(&self) -> &[u8] {
+        &self.bock
     }
 
     /// Whether the session has ended.
@@ -323,9 +361,16 @@ impl Session {
         let dealer = self.dealer;
         let seats = [dealer.plus(1, n), dealer.plus(2, n), dealer.plus(3, n), dealer.plus(4, n)];
         let game = Game::deal(*rules, Seat::new(3), seed());
-        let bock = self.bock_left > 0;
-        self.deal = Some(Deal { seats, game, bock, forced });
-        Ok(NextDeal::Dealt(DealStart { number: self.deals + 1, dealer, seats, bock, forced }))
+        let bock_rounds = self.bock.first().copied().unwrap_or(0);
+        self.deal = Some(Deal { seats, game, bock: bock_rounds, forced });
+        Ok(NextDeal::Dealt(DealStart {
+            number: self.deals + 1,
+            dealer,
+            seats,
+            bock: bock_rounds > 0,
+            bock_rounds,
+            forced,
+        }))
     }
 
     /// A bid made to fit the session: a solo by a player who still owes a
@@ -403,7 +448,7 @@ impl Session {
         let deal = self.deal.take().expect("checked above");
         let g = &deal.game;
         let n = self.players();
-        let factor = if deal.bock { 2 } else { 1 };
+        let factor = bock_factor(deal.bock);
         let mut scores = ByPlayer::filled(n, 0i64);
         for s in Seat::ALL {
             scores[deal.player(s)] = i64::from(score.scores[s.index()]) * factor;
@@ -413,7 +458,14 @@ impl Session {
             self.totals[p] += d;
         }
         self.deals += 1;
-        let row = SheetRow { deal: self.deals, contract: g.contract().name(), scores, bock: deal.bock, record };
+        let row = SheetRow {
+            deal: self.deals,
+            contract: g.contract().name(),
+            scores,
+            bock: deal.bock > 0,
+            bock_rounds: deal.bock,
+            record,
+        };
         self.sheet.push(row.clone());
         // a compulsory solo is counted, and the same dealer deals again
         let declarer = g.declarer().filter(|d| {
@@ -428,12 +480,18 @@ impl Session {
             }
             None => self.dealer = self.dealer.plus(1, n),
         }
-        // Bock: a 120:120 split or a lost Re/Kontra starts a round of Bock
-        if deal.bock {
-            self.bock_left = self.bock_left.saturating_sub(1);
+        // Bock: a trigger (by default a 120:120 split or a lost Re/Kontra)
+        // starts a round of Bock, after the pending deals or on them
+        if deal.bock > 0 && !self.bock.is_empty() {
+            self.bock.remove(0);
         }
         let bock_added = if g.rules().bock && triggers_bock(g, &score) { n as u32 } else { 0 };
-        self.bock_left += bock_added;
+        for i in 0..bock_added as usize {
+            match g.rules().bock_stacking {
+                BockStacking::Stack if i < self.bock.len() => self.bock[i] = self.bock[i].saturating_add(1),
+                _ => self.bock.push(1),
+            }
+        }
         Ok(Outcome::Scored(Box::new(Scored { row, score, deal, compulsory, bock_added })))
     }
 
@@ -479,6 +537,9 @@ struct SessionData {
     totals: ByPlayer<i64>,
     duty_left: ByPlayer<u8>,
     bock_left: u32,
+    /// Rounds per pending Bock deal, where one is covered by more than one.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    bock_stack: Vec<u8>,
     deal: Option<DealData>,
     over: bool,
 }
@@ -489,6 +550,8 @@ struct DealData {
     #[serde(with = "game_serde", rename = "record")]
     game: Game,
     bock: bool,
+    #[serde(default, skip_serializing_if = "at_most_one")]
+    bock_rounds: u8,
     forced: Option<Player>,
 }
 
@@ -500,8 +563,15 @@ impl From<Session> for SessionData {
             sheet: s.sheet,
             totals: s.totals,
             duty_left: s.duty_left,
-            bock_left: s.bock_left,
-            deal: s.deal.map(|d| DealData { seats: d.seats, game: d.game, bock: d.bock, forced: d.forced }),
+            bock_left: s.bock.len() as u32,
+            bock_stack: if s.bock.iter().any(|r| *r > 1) { s.bock } else { Vec::new() },
+            deal: s.deal.map(|d| DealData {
+                seats: d.seats,
+                game: d.game,
+                bock: d.bock > 0,
+                bock_rounds: d.bock,
+                forced: d.forced,
+            }),
             over: s.over,
         }
     }
@@ -528,6 +598,13 @@ impl TryFrom<SessionData> for Session {
         if d.over && d.deal.is_some() {
             return Err(Inconsistent("a deal is running in a session that is over"));
         }
+        if d.bock_left > 100_000 {
+            return Err(Inconsistent("more Bock deals pending than any list has"));
+        }
+        let bock = if d.bock_stack.is_empty() { vec![1; d.bock_left as usize] } else { d.bock_stack };
+        if bock.len() != d.bock_left as usize || bock.contains(&0) {
+            return Err(Inconsistent("the Bock rounds do not match the Bock deals left"));
+        }
         let deal = match d.deal {
             Some(x) => {
                 let mut seen = [false; MAX_PLAYERS];
@@ -539,7 +616,8 @@ impl TryFrom<SessionData> for Session {
                 if x.forced.is_some_and(|f| !x.seats.contains(&f)) {
                     return Err(Inconsistent("the forced player does not play"));
                 }
-                Some(Deal { seats: x.seats, game: x.game, bock: x.bock, forced: x.forced })
+                let bock = if x.bock_rounds > 0 { x.bock_rounds } else { u8::from(x.bock) };
+                Some(Deal { seats: x.seats, game: x.game, bock, forced: x.forced })
             }
             None => None,
         };
@@ -549,7 +627,7 @@ impl TryFrom<SessionData> for Session {
             sheet: d.sheet,
             totals: d.totals,
             duty_left: d.duty_left,
-            bock_left: d.bock_left,
+            bock,
             deal,
             over: d.over,
         })

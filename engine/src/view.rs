@@ -4,12 +4,12 @@
 //! reachable. A `PublicView` holds no card of any hand; a `SeatView`
 //! holds exactly one hand, its own.
 
-use crate::announce::Announcement;
+use crate::announce::{Announcement, Declaration, Said};
 use crate::card::{Card, Rank, Suit};
 use crate::cards::Cards;
 use crate::contract::{Bid, Contract, Order, Reservation};
 use crate::game::{Action, CurrentTrick, Game, Phase, Trick};
-use crate::rules::Rules;
+use crate::rules::{PigletsWhen, Rules};
 use crate::seat::{Party, Seat};
 
 /// A bid as the table sees it.
@@ -64,6 +64,8 @@ pub struct PublicView {
     pub trick: CurrentTrick,
     /// Announcements so far.
     pub announcements: Vec<Announcement>,
+    /// Declarations said so far (half a chicken, piglets).
+    pub said: Vec<Said>,
     /// Each seat's party as far as the table knows it.
     pub parties: [Option<Party>; 4],
     /// Cards in each hand.
@@ -102,7 +104,7 @@ pub struct SeatView {
 impl PublicView {
     /// The plays and announcements so far as actions, in order.
     pub fn history(&self) -> Vec<(Seat, Action)> {
-        crate::record::history(&crate::record::plays_of(&self.tricks, &self.trick), &self.announcements)
+        crate::record::history(&crate::record::plays_of(&self.tricks, &self.trick), &self.announcements, &self.said)
     }
 }
 
@@ -139,7 +141,9 @@ fn order_known(g: &Game, knows_piglets: bool, knows_super: bool) -> Order {
             known_hands[1].insert(sup);
         }
     }
-    let mut o = Order::for_deal(g.contract(), g.rules(), &known_hands);
+    // what is known counts as if from the deal (said piglets included)
+    let rules = Rules { piglets_when: PigletsWhen::Deal, ..*g.rules() };
+    let mut o = Order::for_deal(g.contract(), &rules, &known_hands);
     if g.rules().piglets_first_only && g.fox_played() {
         o.demote_piglets(g.contract());
     }
@@ -212,8 +216,12 @@ impl Game {
             returned: p.returned.len(),
         });
         let (pig, sup) = piglet_cards(self.rules());
-        let seen_pig = self.order().power(pig) > 200 && played(self).any(|(_, c)| c == pig);
-        let seen_sup = seen_pig && self.order().power(sup) > 210 && played(self).any(|(_, c)| c == sup);
+        let says = |d: Declaration| self.said().iter().any(|s| s.what == d);
+        let seen_pig =
+            self.order().power(pig) > 200 && (says(Declaration::Piglets) || played(self).any(|(_, c)| c == pig));
+        let seen_sup = seen_pig
+            && self.order().power(sup) > 210
+            && (says(Declaration::Superpiglets) || played(self).any(|(_, c)| c == sup));
         PublicView {
             rules: *self.rules(),
             dealer: self.dealer(),
@@ -226,6 +234,7 @@ impl Game {
             tricks: self.tricks().to_vec(),
             trick: *self.current_trick(),
             announcements: self.announcements().to_vec(),
+            said: self.said().to_vec(),
             parties,
             hand_sizes: Seat::ALL.map(|s| self.hand(s).len()),
             mandatory: self.mandatory_announcement(),

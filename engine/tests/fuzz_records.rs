@@ -1018,7 +1018,11 @@ fn rule_values(key: &str) -> &'static [&'static str] {
         | "poverty_return_trumps"
         | "dullen"
         | "mandatory_further"
-        | "piglets_first_only" => &["on", "off"],
+        | "piglets_first_only"
+        | "piglets_announce"
+        | "half_chicken" => &["on", "off"],
+        "piglets_when" => &["deal", "play"],
+        "bock_stacking" => &["extend", "stack"],
         "solo_priority" => &["first", "last"],
         "re_deadline" => &["before-second-card", "before-first-card"],
         "throw_in_low_trumps" => &["off", "0", "3"],

@@ -67,6 +67,20 @@ const HOUSE: &[(&str, &[(&str, &str)])] = &[
     ("throw_in_low_trumps=3,throw_in_low_points=50", &[("throw_in_low_trumps", "3"), ("throw_in_low_points", "50")]),
     ("solo_priority=last,solo_double=on", &[("solo_priority", "last"), ("solo_double", "on")]),
     (
+        "piglets_when=play,piglets_announce,half_chicken",
+        &[
+            ("piglets", "on"),
+            ("superpiglets", "on"),
+            ("piglets_when", "play"),
+            ("piglets_announce", "on"),
+            ("half_chicken", "on"),
+        ],
+    ),
+    (
+        "piglets_announce,mandatory_announcement=30",
+        &[("piglets", "on"), ("piglets_announce", "on"), ("mandatory_announcement", "30")],
+    ),
+    (
         "everything",
         &[
             ("dulle", "second-wins-except-last"),
@@ -93,6 +107,9 @@ const HOUSE: &[(&str, &[(&str, &str)])] = &[
             ("re_deadline", "before-first-card"),
             ("bock", "on"),
             ("bock_triggers", "tie lost-re lost-kontra heart-trick lost-solo"),
+            ("bock_stacking", "stack"),
+            ("piglets_announce", "on"),
+            ("half_chicken", "on"),
         ],
     ),
 ];
@@ -445,7 +462,7 @@ fn check_legal_is_accepted(g: &Game, rng: &mut Rng) -> TestResult {
             prop_assert!(!legal.is_empty(), "seat {} is on turn with nothing to do", s);
         } else {
             prop_assert!(
-                legal.iter().all(|a| matches!(a, Action::Announce(_))),
+                legal.iter().all(|a| matches!(a, Action::Announce(_) | Action::Say(_))),
                 "seat {} not on turn may {:?}",
                 s,
                 legal

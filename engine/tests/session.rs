@@ -254,9 +254,76 @@ proptest! {
     }
 
     #[test]
+    fn bock_stacking_extends_or_stacks_the_rounds(players in 4usize..=5, stack: bool, seed: u64) {
+        let p = play(players, bock_rules(stack), seed, 30);
+        // the model: per pending Bock deal, the rounds that cover it
+        let mut queue: Vec<u8> = Vec::new();
+        for (start, ending) in &p.deals {
+            let rounds = queue.first().copied().unwrap_or(0);
+            prop_assert_eq!(start.bock_rounds, rounds);
+            prop_assert_eq!(start.bock, rounds > 0);
+            let Ending::Scored(sc) = ending else { continue };
+            prop_assert_eq!(sc.row.bock_rounds, rounds);
+            prop_assert_eq!(sc.row.factor(), 1i64 << rounds);
+            for (i, s) in Seat::ALL.into_iter().enumerate() {
+                let player = sc.deal.player(s);
+                prop_assert_eq!(sc.row.scores[player], i64::from(sc.score.scores[i]) << rounds);
+            }
+            if rounds > 0 {
+                queue.remove(0);
+            }
+            for i in 0..sc.bock_added as usize {
+                if stack && i < queue.len() { queue[i] += 1 } else { queue.push(1) }
+            }
+        }
+        prop_assert_eq!(p.session.bock_rounds(), queue.as_slice());
+        if !stack {
+            prop_assert!(p.session.sheet().iter().all(|r| r.bock_rounds <= 1), "extend never doubles twice");
+        }
+        // the pending rounds survive the store
+        let back: Session = serde_json::from_str(&serde_json::to_string(&p.session).unwrap()).unwrap();
+        prop_assert_eq!(back.bock_rounds(), queue.as_slice());
+    }
+
+    #[test]
     fn refused_steps_change_nothing(variant in 0..VARIANTS, seed: u64) {
         check_refusals(rules(variant), seed)?;
     }
+}
+
+fn bock_rules(stack: bool) -> Rules {
+    let mut r = Rules::preset(Preset::Ddv);
+    r.set("bock", "on").unwrap();
+    r.set("bock_triggers", "tie lost-re lost-kontra heart-trick lost-solo").unwrap();
+    r.set("bock_stacking", if stack { "stack" } else { "extend" }).unwrap();
+    r.set("games_per_session", "0").unwrap();
+    r
+}
+
+/// A trigger during Bock deals: stacked, the deals both rounds cover count
+/// four times (Doppelbock) and the list is no longer; extended, every Bock
+/// deal counts double and the Bock deals add up.
+#[test]
+fn doppelbock_counts_four_times_where_extend_counts_twice() {
+    let mut found = 0;
+    for seed in 0..400u64 {
+        let stacked = play(4, bock_rules(true), seed, 16);
+        let extended = play(4, bock_rules(false), seed, 16);
+        let Some(row) = stacked.session.sheet().iter().find(|r| r.bock_rounds >= 2) else { continue };
+        assert_eq!(row.factor(), 4 << (row.bock_rounds - 2));
+        assert!(row.bock, "a Doppelbock deal is a Bock deal");
+        // the same deals, extended: nothing counts more than double, and
+        // more Bock deals are owed or played in all
+        assert!(extended.session.sheet().iter().all(|r| r.factor() <= 2));
+        let bock_deals =
+            |p: &Played| p.session.sheet().iter().filter(|r| r.bock).count() as u32 + p.session.bock_left();
+        assert!(bock_deals(&extended) > bock_deals(&stacked), "seed {seed}");
+        found += 1;
+        if found == 3 {
+            return;
+        }
+    }
+    panic!("no Doppelbock in 400 random lists ({found} found)");
 }
 
 fn check_refusals(rules: Rules, seed: u64) -> TestResult {

@@ -54,7 +54,10 @@ bid-solo-command = solo { $kind ->
     [aces] fleischlos
    *[kings] könige
 }
-bock = Bock: zählt doppelt.
+bock = { $factor ->
+    [2] Bock: zählt doppelt.
+   *[other] Doppelbock: zählt { $factor }-fach.
+}
 
 ## Was geschah (die Tischnachricht)
 
@@ -75,6 +78,16 @@ event-trick-won = Stich an { $name } ({ $points } { $points ->
    *[other] Augen
 })
 event-announced = { $name }: { $call }!
+event-said = { $name }: { $what ->
+    [half-chicken] halbes Hähnchen! (beide Karo-Zehnen; es ändert nichts)
+    [piglets] Schweinchen! (beide Füchse sind jetzt die höchsten Trümpfe)
+   *[superpiglets] Superschweinchen! (sie stehen jetzt über den Schweinchen)
+}
+declaration = { $what ->
+    [half-chicken] halbes Hähnchen
+    [piglets] Schweinchen
+   *[superpiglets] Superschweinchen
+}
 event-poverty = { $step ->
     [gave] { $name } legt die Armut ab.
     [accepted] { $name } nimmt die Armut.
@@ -206,6 +219,7 @@ your-turn = du bist dran
 score-none = Noch keine Liste.
 score-game = Spiel
 score-bock = Bock
+score-doppelbock = Doppelbock
 score-check = Kontrolle: Summe { $sum }{ $parity ->
     [yes] , alle gerade oder alle ungerade
    *[no] {""}
@@ -246,6 +260,22 @@ rule-must-announce = { $points } { $points ->
     [one] Auge
    *[other] Augen
 } im ersten Stich: du musst zuerst ansagen (Pflichtansage)
+rule-must-announce-piglets = Schweinchen verpflichten zur Ansage: sage zuerst an
+rule-say-not-in-rules = { $what ->
+    [half-chicken] das halbe Hähnchen ist
+    [piglets] Schweinchen ansagen ist
+   *[superpiglets] Superschweinchen ansagen ist
+} nicht in den Hausregeln dieses Tisches
+rule-cannot-say = das kannst du jetzt nicht sagen: { $what ->
+    [half-chicken] dazu brauchst du beide Karo-Zehnen auf der Hand
+    [piglets] dazu brauchst du beide Füchse auf der Hand (und die Füchse müssen Trumpf sein)
+   *[superpiglets] erst müssen Schweinchen angesagt sein, und du brauchst beide Superschweinchen-Karten auf der Hand
+}
+rule-already-said = { $what ->
+    [half-chicken] das halbe Hähnchen
+    [piglets] Schweinchen
+   *[superpiglets] Superschweinchen
+} wurde in diesem Spiel schon gesagt
 rule-wedding-needs-queens = eine Hochzeit braucht beide Kreuz-Damen
 rule-off = { $what ->
     [poverty] Armut ist
@@ -334,6 +364,7 @@ expected = { $type ->
     [card] eine Karte (z. B. CQ, H10, ♣Q, kreuz dame)
     [cards] mindestens eine Karte (z. B. C9 S9 H9)
     [call] eine Ansage (re, kontra, keine 90, keine 60, keine 30, schwarz)
+    [declaration] was du sagst (halbes hähnchen, schweinchen, superschweinchen)
     [bid] ein Vorbehalt (gesund, hochzeit, armut, schmeißen, solo ART)
     [level] eine Stufe (einfach, stark, zufall)
     [lang] eine Sprache (en, de)
@@ -379,6 +410,7 @@ help-hand = dein Blatt zeigen (nur für dich)
 help-bid = Vorbehalt: gesund, hochzeit, armut, schmeißen oder solo karo/herz/pik/kreuz/damen/buben/fleischlos
 help-play = eine Karte spielen: CQ, H10, ♣Q, ♥10, kreuz dame, herz zehn (oder nur die Karte)
 help-announce = für deine Partei ansagen: re, kontra, keine 90, keine 60, keine 30, schwarz
+help-say = sagen, was die Hausregeln erlauben (halbes hähnchen: beide Karo-Zehnen)
 help-poverty = der Armut-Tausch (armut allein ist der Vorbehalt)
 help-table = den Tisch zeigen
 help-score = die Spielliste zeigen

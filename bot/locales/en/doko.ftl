@@ -53,7 +53,10 @@ bid-solo-command = solo { $kind ->
     [aces] aces
    *[kings] kings
 }
-bock = Bock: counts double.
+bock = { $factor ->
+    [2] Bock: counts double.
+   *[other] Doppelbock: counts { $factor } times.
+}
 
 ## What happened (the table message)
 
@@ -74,6 +77,16 @@ event-trick-won = Trick to { $name } ({ $points } { $points ->
    *[other] points
 })
 event-announced = { $name }: { $call }!
+event-said = { $name }: { $what ->
+    [half-chicken] half a chicken! (both tens of diamonds; it changes nothing)
+    [piglets] piglets! (both foxes are now the highest trumps)
+   *[superpiglets] superpiglets! (they now rank above the piglets)
+}
+declaration = { $what ->
+    [half-chicken] half a chicken
+    [piglets] piglets
+   *[superpiglets] superpiglets
+}
 event-poverty = { $step ->
     [gave] { $name } puts the poverty down.
     [accepted] { $name } takes the poverty.
@@ -205,6 +218,7 @@ your-turn = your turn
 score-none = No session yet.
 score-game = game
 score-bock = Bock
+score-doppelbock = Doppelbock
 score-check = Check: sum { $sum }{ $parity ->
     [yes] , all even or all odd
    *[no] {""}
@@ -245,6 +259,22 @@ rule-must-announce = { $points } { $points ->
     [one] point
    *[other] points
 } in the first trick: you must announce first (Pflichtansage)
+rule-must-announce-piglets = piglets make an announcement compulsory: announce first
+rule-say-not-in-rules = { $what ->
+    [half-chicken] half a chicken is
+    [piglets] saying piglets is
+   *[superpiglets] saying superpiglets is
+} not in this table's house rules
+rule-cannot-say = you cannot say that now: { $what ->
+    [half-chicken] it needs both tens of diamonds in your hand
+    [piglets] it needs both foxes in your hand (and the foxes must be trumps)
+   *[superpiglets] piglets must be said first, and it needs both of the superpiglet cards in your hand
+}
+rule-already-said = { $what ->
+    [half-chicken] half a chicken
+    [piglets] piglets
+   *[superpiglets] superpiglets
+} has been said already in this deal
 rule-wedding-needs-queens = a wedding needs both queens of clubs
 rule-off = { $what ->
     [poverty] poverty is
@@ -333,6 +363,7 @@ expected = { $type ->
     [card] a card (e.g. CQ, H10, ♣Q, kreuz dame)
     [cards] cards (e.g. C9 S9 H9)
     [call] an announcement (re, kontra, no90, no60, no30, schwarz)
+    [declaration] what to say (half-chicken, piglets, superpiglets)
     [bid] a reservation (healthy, wedding, poverty, throw-in, solo KIND)
     [level] a computer level (basic, strong, random)
     [lang] a language (en, de)
@@ -378,6 +409,7 @@ help-hand = show your hand (privately)
 help-bid = answer the reservation query (solo kinds: diamonds hearts spades clubs queens jacks aces kings)
 help-play = play a card: CQ, H10, ♣Q, ♥10, kreuz dame, herz zehn (or just the card)
 help-announce = announce for your party (keine 90 and so on also work)
+help-say = say what the house rules allow (half-chicken: both tens of diamonds)
 help-poverty = the poverty exchange (poverty alone is the reservation)
 help-table = show the table
 help-score = show the score sheet

@@ -1,6 +1,6 @@
 //! What happened at the table, as data for rendering.
 
-use doko_engine::{Action, Bid, Call, Card, Contract, Item, Party, RedealReason};
+use doko_engine::{Action, Bid, Call, Card, Contract, Declaration, Item, Party, RedealReason};
 
 /// A poverty step as the table sees it (the cards stay private).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -34,10 +34,18 @@ pub enum Event {
         number: u32,
         /// The dealer's name.
         dealer: String,
-        /// Counts double.
-        bock: bool,
+        /// Bock rounds covering it: 0 none, 1 counts double, 2 four times
+        /// (Doppelbock), ...
+        bock: u8,
         /// A forced solo by this player.
         forced: Option<String>,
+    },
+    /// A player said a declaration (half a chicken, piglets).
+    Said {
+        /// Who.
+        name: String,
+        /// What.
+        what: Declaration,
     },
     /// A seat answered the reservation query (only healthy or not is public).
     Bid {
@@ -171,8 +179,8 @@ pub struct Summary {
     pub items: Vec<Item>,
     /// Points of this deal per session player (name, points).
     pub scores: Vec<(String, i64)>,
-    /// Counted double.
-    pub bock: bool,
+    /// Bock rounds that covered it (0 none, 1 double, 2 four times, ...).
+    pub bock: u8,
 }
 
 /// The public event of a game action.
@@ -181,6 +189,7 @@ pub(super) fn event_for(name: String, action: Action) -> Event {
         Action::Bid(b) => Event::Bid { name, reserved: b != Bid::Healthy },
         Action::Play(card) => Event::Played { name, card },
         Action::Announce(call) => Event::Announced { name, call },
+        Action::Say(what) => Event::Said { name, what },
         Action::Give(_) => Event::Poverty { name, step: PovertyMove::Gave },
         Action::Answer(true) => Event::Poverty { name, step: PovertyMove::Accepted },
         Action::Answer(false) => Event::Poverty { name, step: PovertyMove::Declined },

@@ -567,6 +567,7 @@ impl Table {
             Command::Bid(bid) => self.act_for(actor, Action::Bid(*bid), ctx, &mut ev)?,
             Command::Play(card) => self.act_for(actor, Action::Play(*card), ctx, &mut ev)?,
             Command::Announce(call) => self.act_for(actor, Action::Announce(*call), ctx, &mut ev)?,
+            Command::Say(what) => self.act_for(actor, Action::Say(*what), ctx, &mut ev)?,
             Command::Poverty(step) => {
                 let action = match step {
                     PovertyStep::Give(c) => Action::Give(cards_of(c)),

@@ -60,7 +60,7 @@ impl Table {
                 Event::Dealt {
                     number: d.number,
                     dealer: sess.name(d.dealer).to_string(),
-                    bock: d.bock,
+                    bock: d.bock_rounds,
                     forced: d.forced.map(|p| sess.name(p).to_string()),
                 }
             }),
@@ -129,6 +129,6 @@ fn summary(sess: &TableSession, s: &Scored) -> Summary {
         value: s.score.game_value,
         items: s.score.breakdown.items().to_vec(),
         scores: sess.names().iter().cloned().zip(s.row.scores.iter().copied()).collect(),
-        bock: s.row.bock,
+        bock: s.row.bock_rounds.max(u8::from(s.row.bock)),
     }
 }
