@@ -88,6 +88,7 @@ impl CommandKind {
             Command::Bid(_) => K::Bid,
             Command::Play(_) => K::Play,
             Command::Announce(_) | Command::Say(_) => K::Announce,
+            Command::Genscher(_) => K::Play,
             Command::Poverty(_) => K::Poverty,
             Command::Table => K::Table,
             Command::Score => K::Score,

@@ -168,6 +168,9 @@ pub enum Command {
     Announce(Call),
     /// Say what the house rules let one say (half a chicken, piglets).
     Say(Declaration),
+    /// Genscher (house rule): play the first king of diamonds and name a
+    /// new partner (a mention or the name shown at the table).
+    Genscher(String),
     /// A poverty step.
     Poverty(PovertyStep),
     /// Show the table.
@@ -664,6 +667,19 @@ pub const COMMANDS: &[CommandSpec] = &[
         build: |mut a| match a.take(0) {
             Some(ArgValue::Declaration(d)) => Ok(Command::Say(d)),
             _ => Err(ParseError::Missing { command: a.command, what: T::Declaration }),
+        },
+    },
+    CommandSpec {
+        name: "genscher",
+        slash: None,
+        group: None,
+        words: &[],
+        shortcuts: &[],
+        args: &[arg("partner", T::Player)],
+        admin: false,
+        build: |mut a| match a.take(0) {
+            Some(ArgValue::Text(p)) => Ok(Command::Genscher(p)),
+            _ => Err(ParseError::Missing { command: a.command, what: T::Player }),
         },
     },
     CommandSpec {
@@ -1361,6 +1377,8 @@ impl Command {
             Action::Play(c) => Command::Play(c),
             Action::Announce(c) => Command::Announce(c),
             Action::Say(d) => Command::Say(d),
+            // the table names the partner by seat
+            Action::Genscher(p) => Command::Genscher(format!("seat {}", p.index() + 1)),
             Action::Give(c) => Command::Poverty(PovertyStep::Give(c.iter().collect())),
             Action::Answer(true) => Command::Poverty(PovertyStep::Accept),
             Action::Answer(false) => Command::Poverty(PovertyStep::Decline),
@@ -1449,6 +1467,7 @@ impl fmt::Display for Command {
             Command::Play(c) => write!(f, "play {c}"),
             Command::Announce(c) => write!(f, "announce {c}"),
             Command::Say(d) => write!(f, "say {d}"),
+            Command::Genscher(p) => write!(f, "genscher {p}"),
             Command::Poverty(PovertyStep::Give(c)) => write!(f, "give {}", cards(c)),
             Command::Poverty(PovertyStep::Accept) => f.write_str("accept"),
             Command::Poverty(PovertyStep::Decline) => f.write_str("decline"),
@@ -1610,6 +1629,7 @@ mod tests {
             Command::Say(Declaration::HalfChicken),
             Command::Say(Declaration::Piglets),
             Command::Say(Declaration::Superpiglets),
+            Command::Genscher("ben".into()),
             Command::Poverty(PovertyStep::Give(vec![card("C9"), card("H10")])),
             Command::Poverty(PovertyStep::Accept),
             Command::Poverty(PovertyStep::Decline),

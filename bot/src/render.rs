@@ -102,6 +102,7 @@ pub fn events(t: &Table, ev: &[Event]) -> Option<String> {
             Event::Played { name, card } => tr!(l, "event-played", name = name, card = l.card(*card)),
             Event::TrickWon { name, points } => tr!(l, "event-trick-won", name = name, points = points),
             Event::Announced { name, call } => tr!(l, "event-announced", name = name, call = l.call(*call)),
+            Event::Genscher { name, partner } => tr!(l, "event-genscher", name = name, partner = partner),
             Event::Said { name, what } => tr!(l, "event-said", name = name, what = what.name()),
             Event::Poverty { name, step } => {
                 let step = match step {
@@ -346,6 +347,7 @@ pub fn hand(l: Lang, view: &SeatView) -> String {
             Action::Bid(b) => bid_word(l, *b),
             Action::Announce(c) => l.call(*c),
             Action::Say(d) => tr!(l, "declaration", what = d.name()),
+            Action::Genscher(_) => tr!(l, "choice-genscher"),
             Action::Answer(true) => tr!(l, "choice-accept"),
             Action::Answer(false) => tr!(l, "choice-decline"),
             Action::Give(c) => tr!(l, "choice-give", n = c.len()),
@@ -532,6 +534,7 @@ fn rule_text(
         }
         A::AfterLateReply { call, .. } => tr!(l, "rule-after-late-reply", call = l.call(*call)),
         A::MustAnnouncePiglets { .. } => tr!(l, "rule-must-announce-piglets"),
+        A::CannotGenscher { .. } => tr!(l, "rule-cannot-genscher"),
         A::SayNotInRules { what } => tr!(l, "rule-say-not-in-rules", what = what.name()),
         A::CannotSay { what, .. } => tr!(l, "rule-cannot-say", what = what.name()),
         A::AlreadySaid { what } => tr!(l, "rule-already-said", what = what.name()),

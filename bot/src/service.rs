@@ -282,7 +282,15 @@ fn stamp(t: &Table, user: &UserId) -> Option<String> {
 
 /// Whether a command is a move in the deal (what a stale click must not do).
 fn is_move(cmd: &Command) -> bool {
-    matches!(cmd, Command::Play(_) | Command::Bid(_) | Command::Announce(_) | Command::Say(_) | Command::Poverty(_))
+    matches!(
+        cmd,
+        Command::Play(_)
+            | Command::Bid(_)
+            | Command::Announce(_)
+            | Command::Say(_)
+            | Command::Genscher(_)
+            | Command::Poverty(_)
+    )
 }
 
 /// The platform-neutral bot.

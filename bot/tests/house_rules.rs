@@ -160,3 +160,69 @@ async fn players_say_half_a_chicken_and_piglets() {
     }
     panic!("no deal with both tens or both foxes in one hand in 60 tries: {found:?}");
 }
+
+/// `genscher`: the holder of both kings of diamonds, on turn with one
+/// playable, types `genscher NAME`; the table hears the new partner, the
+/// pair forms one party; anyone else is refused with what it takes.
+#[tokio::test]
+async fn a_player_plays_a_genscher_by_command() {
+    use doko_engine::{Action, Card, Rank, Suit};
+    let dk = Card::new(Suit::Diamonds, Rank::King);
+    for round in 0..80 {
+        let svc = Service::new(MemoryStore::default(), 500 + round);
+        let ch = ChannelId::new(Platform::Discord, "genscher");
+        let people: Vec<Actor> = ["Anna", "Ben", "Cleo", "Dora"]
+            .iter()
+            .enumerate()
+            .map(|(i, n)| person(&i.to_string(), n, i == 0))
+            .collect();
+        assert!(errors(&say(&svc, &ch, &people[0], "rules set genscher on").await).is_empty());
+        for p in &people {
+            assert!(errors(&say(&svc, &ch, p, "join").await).is_empty());
+        }
+        assert!(errors(&say(&svc, &ch, &people[0], "start").await).is_empty());
+        for _ in 0..4 {
+            let t = svc.table(&ch).await.unwrap().0;
+            let Some((user, _)) = t.person_to_act() else { break };
+            let who = people.iter().find(|p| p.user == user).unwrap();
+            assert!(errors(&say(&svc, &ch, who, "healthy").await).is_empty());
+        }
+        let t = svc.table(&ch).await.unwrap().0;
+        let Some(holder) = people.iter().find(|p| t.view_for(&p.user).unwrap().hand.count(dk) == 2) else { continue };
+        if t.game().unwrap().unwrap().contract() != doko_engine::Contract::Normal {
+            continue;
+        }
+        // play on until the holder is on turn with a king of diamonds playable
+        loop {
+            let t = svc.table(&ch).await.unwrap().0;
+            let (user, _) = t.person_to_act().unwrap();
+            let view = t.view_for(&user).unwrap();
+            if user == holder.user && view.legal.iter().any(|a| matches!(a, Action::Genscher(_))) {
+                break;
+            }
+            let who = people.iter().find(|p| p.user == user).unwrap();
+            let card = view.legal_cards().iter().find(|c| *c != dk).or_else(|| view.legal_cards().iter().next());
+            let text = match card {
+                Some(c) => format!("play {c}"),
+                None => format!("{}", doko_bot::Command::from_action(view.legal[0])),
+            };
+            assert!(errors(&say(&svc, &ch, who, &text).await).is_empty(), "{text}");
+        }
+        let partner = people.iter().find(|p| p.user != holder.user).unwrap();
+        let m = say(&svc, &ch, partner, &format!("genscher {}", holder.name)).await;
+        assert!(!errors(&m).is_empty(), "only the holder on turn: {m:?}");
+        let m = say(&svc, &ch, holder, &format!("genscher {}", partner.name)).await;
+        assert!(errors(&m).is_empty(), "{m:?}");
+        let heard = format!("takes {} as partner", partner.name);
+        assert!(m.iter().any(|m| m.text.contains(&heard)), "{m:?}");
+        let t = svc.table(&ch).await.unwrap().0;
+        let g = t.game().unwrap().unwrap();
+        let party = |p: &Actor| t.view_for(&p.user).unwrap().own_party;
+        assert_eq!(party(holder), party(partner), "one party");
+        assert!(g.genscher().is_some());
+        let rec = doko_engine::Record::from_game(&g).to_json();
+        assert!(rec.contains(r#""genscher":"#), "{rec}");
+        return;
+    }
+    panic!("no normal deal with both kings of diamonds in one hand in 80 tries");
+}

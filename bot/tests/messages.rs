@@ -236,6 +236,7 @@ fn every_event(t: &Table) -> Vec<Event> {
     ];
     ev.extend(Call::ALL.map(|call| Event::Announced { name: n("Anna"), call }));
     ev.extend(Declaration::ALL.map(|what| Event::Said { name: n("Dieter"), what }));
+    ev.push(Event::Genscher { name: n("Anna"), partner: n("Dieter") });
     ev.extend(
         [PovertyMove::Gave, PovertyMove::Accepted, PovertyMove::Declined, PovertyMove::Returned]
             .map(|step| Event::Poverty { name: n("Ben"), step }),
@@ -318,6 +319,7 @@ fn rule_errors(t: &Table) -> String {
         ActionError::MustFollow { seat: s, class: Class::Hearts, holds: "HA".parse().unwrap() },
         ActionError::MustAnnounce { seat: s, points: 35 },
         ActionError::MustAnnouncePiglets { seat: s },
+        ActionError::CannotGenscher { seat: s },
         ActionError::WeddingNeedsQueens { seat: s },
         ActionError::RuleOff { seat: s, what: "poverty" },
         ActionError::RuleOff { seat: s, what: "throwing in" },

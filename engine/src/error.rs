@@ -150,6 +150,14 @@ pub enum ActionError {
         /// The declaration.
         what: Declaration,
     },
+    /// A Genscher the rules or the situation do not allow.
+    #[error(
+        "seat {seat} cannot play a Genscher now: it takes the rule, a normal game (or a clarified wedding), both kings of diamonds with one playable now, and another player as partner"
+    )]
+    CannotGenscher {
+        /// Who tried.
+        seat: Seat,
+    },
     /// Said already in this deal.
     #[error("{what} has been said already")]
     AlreadySaid {

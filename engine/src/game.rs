@@ -67,6 +67,21 @@ pub enum Action {
     Announce(Call),
     /// Say something the house rules have (half a chicken, piglets).
     Say(Declaration),
+    /// Genscher (house rule): play the first king of diamonds and name
+    /// this seat as the new partner.
+    Genscher(Seat),
+}
+
+/// A Genscher as played: who, the partner named, and when (cards played
+/// before its king of diamonds).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Genscher {
+    /// The holder of both kings of diamonds.
+    pub seat: Seat,
+    /// The partner named.
+    pub partner: Seat,
+    /// Cards played before the king.
+    pub at_play: u8,
 }
 
 /// A completed trick.
@@ -168,6 +183,7 @@ pub struct Game {
     piglets_owed: bool,
     said: [Said; 3],
     n_said: u8,
+    genscher: Option<Genscher>,
     plays: u8,
 }
 
@@ -277,6 +293,7 @@ impl Game {
             piglets_owed: false,
             said: [Said { seat: Seat::ALL[0], what: Declaration::HalfChicken, after_plays: 0, after_anns: 0 }; 3],
             n_said: 0,
+            genscher: None,
             plays: 0,
         }
     }
@@ -350,6 +367,10 @@ impl Game {
     pub fn announcements(&self) -> &[Announcement] {
         &self.anns[..self.n_anns as usize]
     }
+    /// The Genscher played in this deal, if any.
+    pub fn genscher(&self) -> Option<Genscher> {
+        self.genscher
+    }
     /// The declarations said so far (half a chicken, piglets), in order.
     pub fn said(&self) -> &[Said] {
         &self.said[..self.n_said as usize]
@@ -413,7 +434,42 @@ impl Game {
             Action::Play(c) => self.play(seat, c),
             Action::Announce(c) => self.announce(seat, c),
             Action::Say(d) => self.say(seat, d),
+            Action::Genscher(p) => self.play_genscher(seat, p),
         }
+    }
+
+    /// Whether a seat may play a Genscher naming `partner` now.
+    pub fn check_genscher(&self, seat: Seat, partner: Seat) -> Result<(), ActionError> {
+        self.expect_phase(seat, Phase::Playing, "play a Genscher")?;
+        self.expect_turn(seat)?;
+        let king = Card::new(Suit::Diamonds, Rank::King);
+        // a silent solo looks like a normal game: the Genscher is allowed
+        // there too (and changes nothing)
+        let game = matches!(self.contract, Contract::Normal | Contract::SilentSolo)
+            || (self.contract == Contract::Wedding && self.clarified);
+        if !self.rules.genscher
+            || !game
+            || self.genscher.is_some()
+            || partner == seat
+            || self.hands[seat.index()].count(king) != 2
+            || !self.legal_cards(seat).contains(king)
+        {
+            return Err(ActionError::CannotGenscher { seat });
+        }
+        Ok(())
+    }
+
+    /// Plays a Genscher: the parties are formed anew (the holder and the
+    /// partner in the holder's party, keeping its name; in a silent solo
+    /// nothing changes), then the king of diamonds is played.
+    fn play_genscher(&mut self, seat: Seat, partner: Seat) -> Result<(), ActionError> {
+        self.check_genscher(seat, partner)?;
+        let pair = (1u8 << seat.index()) | (1u8 << partner.index());
+        if self.contract != Contract::SilentSolo {
+            self.re = if self.party(seat) == Party::Re { pair } else { 0b1111 & !pair };
+        }
+        self.genscher = Some(Genscher { seat, partner, at_play: self.plays });
+        self.play(seat, Card::new(Suit::Diamonds, Rank::King))
     }
 
     fn expect_phase(&self, seat: Seat, phase: Phase, what: &'static str) -> Result<(), ActionError> {
@@ -1003,6 +1059,11 @@ impl Game {
                 v.extend(self.legal_cards(seat).iter().map(Action::Play));
                 v.extend(self.legal_calls(seat).into_iter().map(Action::Announce));
                 v.extend(Declaration::ALL.into_iter().filter(|d| self.check_say(seat, *d).is_ok()).map(Action::Say));
+                if self.rules.genscher {
+                    v.extend(
+                        Seat::ALL.into_iter().filter(|p| self.check_genscher(seat, *p).is_ok()).map(Action::Genscher),
+                    );
+                }
             }
             _ => {}
         }

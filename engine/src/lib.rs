@@ -66,7 +66,8 @@ pub use cards::Cards;
 pub use contract::{Bid, Class, Contract, Order, Reservation, SoloKind, Trumps};
 pub use error::ActionError;
 pub use game::{
-    Action, CurrentTrick, DealError, Game, Phase, Poverty, RedealReason, Trick, combinations, normal_game_trumps,
+    Action, CurrentTrick, DealError, Game, Genscher, Phase, Poverty, RedealReason, Trick, combinations,
+    normal_game_trumps,
 };
 pub use player::{ByPlayer, MAX_PLAYERS, MIN_PLAYERS, Player};
 pub use playout::{playout, random_game};

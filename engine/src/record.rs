@@ -8,7 +8,7 @@ use crate::card::Card;
 use crate::cards::Cards;
 use crate::contract::{Bid, Reservation};
 use crate::error::ActionError;
-use crate::game::{Action, CurrentTrick, Game, Phase, Trick};
+use crate::game::{Action, CurrentTrick, Game, Genscher, Phase, Trick};
 use crate::rules::{KEYS, KeyInfo, Preset, Rules, ValueKind};
 use crate::score::Score;
 use crate::seat::{Party, Seat};
@@ -200,14 +200,14 @@ fn check_fields(m: &Map<String, Value>, allowed: &[&str]) -> Result<(), String> 
 
 fn action_of(v: &Value) -> Result<(Seat, Action), String> {
     let Value::Object(m) = v else { return Err("an action must be an object".into()) };
-    check_fields(m, &["seat", "play", "announce", "say", "give", "poverty", "return", "bid"])?;
+    check_fields(m, &["seat", "play", "announce", "say", "genscher", "give", "poverty", "return", "bid"])?;
     let seat = seat_of(m.get("seat"))?;
-    let kinds: Vec<&str> = ["play", "announce", "say", "give", "poverty", "return", "bid"]
+    let kinds: Vec<&str> = ["play", "announce", "say", "genscher", "give", "poverty", "return", "bid"]
         .into_iter()
         .filter(|k| m.contains_key(*k))
         .collect();
     if kinds.len() != 1 {
-        return Err("an action needs exactly one of play, announce, give, poverty, return".into());
+        return Err("an action needs exactly one of play, announce, say, genscher, give, poverty, return".into());
     }
     let val = &m[kinds[0]];
     let text = || match val {
@@ -223,6 +223,7 @@ fn action_of(v: &Value) -> Result<(Seat, Action), String> {
                 format!("unknown declaration '{}'; allowed: half-chicken, piglets, superpiglets", crate::quoted(name))
             })?)
         }
+        "genscher" => Action::Genscher(seat_of(Some(val)).map_err(|e| format!("genscher: {e}"))?),
         "give" => Action::Give(cards_of(val)?),
         "return" => Action::Return(cards_of(val)?),
         "bid" => {
@@ -394,7 +395,7 @@ impl Record {
                 }
             }
         }
-        actions.extend(history(&plays_of(g.tricks(), g.current_trick()), g.announcements(), g.said()));
+        actions.extend(history(&plays_of(g.tricks(), g.current_trick()), g.announcements(), g.said(), g.genscher()));
         Record { rules: *g.rules(), dealer: g.dealer(), hands: *g.dealt(), bids: Some(bids), actions, aborted: None }
     }
 
@@ -441,6 +442,7 @@ impl Record {
                     Action::Answer(false) => json!({"seat": seat, "poverty": "decline"}),
                     Action::Bid(b) => json!({"seat": seat, "bid": b.name()}),
                     Action::Say(d) => json!({"seat": seat, "say": d.name()}),
+                    Action::Genscher(p) => json!({"seat": seat, "genscher": p.index()}),
                 }
             })
             .collect();
@@ -492,7 +494,12 @@ pub fn plays_of(tricks: &[Trick], current: &CurrentTrick) -> Vec<(Seat, Card)> {
 /// The plays, announcements and declarations of a deal as actions in the
 /// order they happened: each announcement and declaration before the card
 /// played after it, a declaration after the announcements made before it.
-pub fn history(plays: &[(Seat, Card)], announcements: &[Announcement], said: &[Said]) -> Vec<(Seat, Action)> {
+pub fn history(
+    plays: &[(Seat, Card)],
+    announcements: &[Announcement],
+    said: &[Said],
+    genscher: Option<Genscher>,
+) -> Vec<(Seat, Action)> {
     let mut out = Vec::with_capacity(plays.len() + announcements.len() + said.len());
     let (mut ai, mut si) = (0, 0);
     let spoken = |pi: usize, ai: &mut usize, si: &mut usize, out: &mut Vec<(Seat, Action)>| loop {
@@ -509,7 +516,11 @@ pub fn history(plays: &[(Seat, Card)], announcements: &[Announcement], said: &[S
     };
     for (pi, (s, c)) in plays.iter().enumerate() {
         spoken(pi, &mut ai, &mut si, &mut out);
-        out.push((*s, Action::Play(*c)));
+        match genscher {
+            // a Genscher plays its king of diamonds
+            Some(gs) if gs.at_play as usize == pi => out.push((*s, Action::Genscher(gs.partner))),
+            _ => out.push((*s, Action::Play(*c))),
+        }
     }
     spoken(usize::MAX, &mut ai, &mut si, &mut out);
     out
@@ -689,4 +700,4 @@ pub fn replay_str(text: &str) -> Result<ReplayResult, RecordError> {
 
 // Keep every key reachable from records (a compile-time reminder that the
 // record's rules object takes exactly the house-rule keys).
-const _: () = assert!(KEYS.len() == 34);
+const _: () = assert!(KEYS.len() == 35);

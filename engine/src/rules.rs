@@ -404,6 +404,12 @@ pub const KEYS: &[KeyInfo] = &[
         kind: ValueKind::OnOff,
     },
     KeyInfo {
+        name: "genscher",
+        allowed: "off, on",
+        meaning: "in a normal game (or a clarified wedding) the holder of both kings of diamonds may, playing the first of them, name any other player as partner: the two form its party (keeping its name), the other two the other; announcements stay with the party names, and the deal is scored by the parties at its end",
+        kind: ValueKind::OnOff,
+    },
+    KeyInfo {
         name: "throw_in_nines",
         allowed: "off, 5 to 8",
         meaning: "a hand with that many nines may be thrown in; the same dealer redeals",
@@ -588,6 +594,8 @@ pub struct Rules {
     pub piglets_announce: bool,
     /// Half a chicken may be said.
     pub half_chicken: bool,
+    /// Genscher: the holder of both kings of diamonds names a partner.
+    pub genscher: bool,
     /// Throw in with that many nines.
     pub throw_in_nines: Option<u8>,
     /// Throw in with that many kings.
@@ -704,6 +712,7 @@ impl Rules {
             piglets_when: PigletsWhen::Deal,
             piglets_announce: false,
             half_chicken: false,
+            genscher: false,
             throw_in_nines: None,
             throw_in_kings: None,
             throw_in_low_trumps: None,
@@ -811,6 +820,7 @@ impl Rules {
             }
             "piglets_announce" => self.piglets_announce = boolean(&v)?,
             "half_chicken" => self.half_chicken = boolean(&v)?,
+            "genscher" => self.genscher = boolean(&v)?,
             "throw_in_nines" => self.throw_in_nines = off_or(&v, 5, 8)?,
             "throw_in_kings" => self.throw_in_kings = off_or(&v, 5, 8)?,
             "throw_in_low_trumps" => self.throw_in_low_trumps = off_or(&v, 0, 3)?,
@@ -907,6 +917,7 @@ impl Rules {
             .to_string(),
             "piglets_announce" => onoff(self.piglets_announce),
             "half_chicken" => onoff(self.half_chicken),
+            "genscher" => onoff(self.genscher),
             "throw_in_nines" => opt_num(self.throw_in_nines),
             "throw_in_kings" => opt_num(self.throw_in_kings),
             "throw_in_low_trumps" => opt_num(self.throw_in_low_trumps),

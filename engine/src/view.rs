@@ -8,7 +8,7 @@ use crate::announce::{Announcement, Declaration, Said};
 use crate::card::{Card, Rank, Suit};
 use crate::cards::Cards;
 use crate::contract::{Bid, Contract, Order, Reservation};
-use crate::game::{Action, CurrentTrick, Game, Phase, Trick};
+use crate::game::{Action, CurrentTrick, Game, Genscher, Phase, Trick};
 use crate::rules::{PigletsWhen, Rules};
 use crate::seat::{Party, Seat};
 
@@ -66,6 +66,8 @@ pub struct PublicView {
     pub announcements: Vec<Announcement>,
     /// Declarations said so far (half a chicken, piglets).
     pub said: Vec<Said>,
+    /// The Genscher played, if any (the parties are open from then).
+    pub genscher: Option<Genscher>,
     /// Each seat's party as far as the table knows it.
     pub parties: [Option<Party>; 4],
     /// Cards in each hand.
@@ -104,7 +106,12 @@ pub struct SeatView {
 impl PublicView {
     /// The plays and announcements so far as actions, in order.
     pub fn history(&self) -> Vec<(Seat, Action)> {
-        crate::record::history(&crate::record::plays_of(&self.tricks, &self.trick), &self.announcements, &self.said)
+        crate::record::history(
+            &crate::record::plays_of(&self.tricks, &self.trick),
+            &self.announcements,
+            &self.said,
+            self.genscher,
+        )
     }
 }
 
@@ -208,6 +215,31 @@ impl Game {
         for a in self.announcements() {
             parties[a.seat.index()] = Some(a.party);
         }
+        if let Some(gs) = self.genscher()
+            && matches!(contract, Some(Contract::Normal))
+        {
+            // after a Genscher the pair is open; its party name is known
+            // from the holder's queen of clubs or announcements, or from an
+            // announcement made after it
+            let pair = |s: Seat| s == gs.seat || s == gs.partner;
+            let after = |a: &Announcement| a.after_plays > gs.at_play;
+            let known = if cq_by[gs.seat.index()] > 0 {
+                Some(Party::Re)
+            } else {
+                self.announcements().iter().find_map(|a| {
+                    if a.seat == gs.seat || (a.seat == gs.partner && after(a)) {
+                        Some(a.party)
+                    } else if !pair(a.seat) && after(a) {
+                        Some(a.party.other())
+                    } else {
+                        None
+                    }
+                })
+            };
+            for s in Seat::ALL {
+                parties[s.index()] = known.map(|p| if pair(s) { p } else { p.other() });
+            }
+        }
         let poverty = self.poverty().map(|p| SeenPoverty {
             pauper: p.pauper,
             given: p.given.len(),
@@ -235,6 +267,7 @@ impl Game {
             trick: *self.current_trick(),
             announcements: self.announcements().to_vec(),
             said: self.said().to_vec(),
+            genscher: self.genscher(),
             parties,
             hand_sizes: Seat::ALL.map(|s| self.hand(s).len()),
             mandatory: self.mandatory_announcement(),

@@ -1020,7 +1020,8 @@ fn rule_values(key: &str) -> &'static [&'static str] {
         | "mandatory_further"
         | "piglets_first_only"
         | "piglets_announce"
-        | "half_chicken" => &["on", "off"],
+        | "half_chicken"
+        | "genscher" => &["on", "off"],
         "piglets_when" => &["deal", "play"],
         "bock_stacking" => &["extend", "stack"],
         "solo_priority" => &["first", "last"],

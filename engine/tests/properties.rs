@@ -76,6 +76,7 @@ const HOUSE: &[(&str, &[(&str, &str)])] = &[
             ("half_chicken", "on"),
         ],
     ),
+    ("genscher=on", &[("genscher", "on")]),
     (
         "piglets_announce,mandatory_announcement=30",
         &[("piglets", "on"), ("piglets_announce", "on"), ("mandatory_announcement", "30")],
@@ -110,6 +111,7 @@ const HOUSE: &[(&str, &[(&str, &str)])] = &[
             ("bock_stacking", "stack"),
             ("piglets_announce", "on"),
             ("half_chicken", "on"),
+            ("genscher", "on"),
         ],
     ),
 ];
@@ -779,10 +781,12 @@ proptest! {
                     "public views differ for hidden hands\n{:?}\n{:?}\nvs\n{:?}",
                     Seat::ALL.map(|s| g.hand(s)), g.public_view(), h.public_view()
                 );
+                let (gv, hv) = (g.view(fixed), h.view(fixed));
                 prop_assert!(
-                    h.view(fixed) == g.view(fixed),
-                    "seat {}'s view differs for other seats' hidden hands\n{:?}\n{:?}\nvs\n{:?}",
-                    fixed, Seat::ALL.map(|s| g.hand(s)), g.view(fixed), h.view(fixed)
+                    hv == gv,
+                    "{}: seat {}'s view differs for other seats' hidden hands (order {}, legal {}, party {})\n{:?}\n{:?}\nvs\n{:?}",
+                    variants()[v].0, fixed, gv.order == hv.order, gv.legal == hv.legal, gv.own_party == hv.own_party,
+                    Seat::ALL.map(|s| g.hand(s)), gv, hv
                 );
             }
             Ok(())

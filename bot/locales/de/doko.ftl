@@ -78,6 +78,7 @@ event-trick-won = Stich an { $name } ({ $points } { $points ->
    *[other] Augen
 })
 event-announced = { $name }: { $call }!
+event-genscher = { $name }: Genscher! { $name } spielt den ersten Karo-König und nimmt { $partner } als Partner; die Parteien werden neu gebildet, die Ansagen bleiben bei den Parteinamen.
 event-said = { $name }: { $what ->
     [half-chicken] halbes Hähnchen! (beide Karo-Zehnen; es ändert nichts)
     [piglets] Schweinchen! (beide Füchse sind jetzt die höchsten Trümpfe)
@@ -201,6 +202,7 @@ hand-poverty-cards = Armut-Karten abgegeben/zurück: { $given } / { $returned }
 hand-can = Möglich: { $choices }
 hand-your-turn = Du bist dran: spiele eine [Karte].
 choice-accept = annehmen
+choice-genscher = genscher SPIELER (ersten Karo-König spielen, Partner wählen)
 choice-decline = ablehnen
 choice-give = gib KARTEN ({ $n } { $n ->
     [one] Karte
@@ -261,6 +263,7 @@ rule-must-announce = { $points } { $points ->
    *[other] Augen
 } im ersten Stich: du musst zuerst ansagen (Pflichtansage)
 rule-must-announce-piglets = Schweinchen verpflichten zur Ansage: sage zuerst an
+rule-cannot-genscher = ein Genscher braucht die Hausregel, ein Normalspiel, beide Karo-Könige (einer jetzt spielbar) und einen anderen Spieler als Partner
 rule-say-not-in-rules = { $what ->
     [half-chicken] das halbe Hähnchen ist
     [piglets] Schweinchen ansagen ist
@@ -411,6 +414,7 @@ help-bid = Vorbehalt: gesund, hochzeit, armut, schmeißen oder solo karo/herz/pi
 help-play = eine Karte spielen: CQ, H10, ♣Q, ♥10, kreuz dame, herz zehn (oder nur die Karte)
 help-announce = für deine Partei ansagen: re, kontra, keine 90, keine 60, keine 30, schwarz
 help-say = sagen, was die Hausregeln erlauben (halbes hähnchen: beide Karo-Zehnen)
+help-genscher = Genscher (Hausregel): ersten Karo-König spielen und einen Partner wählen
 help-poverty = der Armut-Tausch (armut allein ist der Vorbehalt)
 help-table = den Tisch zeigen
 help-score = die Spielliste zeigen

@@ -77,6 +77,7 @@ event-trick-won = Trick to { $name } ({ $points } { $points ->
    *[other] points
 })
 event-announced = { $name }: { $call }!
+event-genscher = { $name }: Genscher! { $name } plays the first king of diamonds and takes { $partner } as partner; the parties are formed anew, the announcements stay with the party names.
 event-said = { $name }: { $what ->
     [half-chicken] half a chicken! (both tens of diamonds; it changes nothing)
     [piglets] piglets! (both foxes are now the highest trumps)
@@ -200,6 +201,7 @@ hand-poverty-cards = Poverty cards given/returned: { $given } / { $returned }
 hand-can = You can: { $choices }
 hand-your-turn = Your turn: play a [card].
 choice-accept = accept
+choice-genscher = genscher PLAYER (play the first king of diamonds, name a partner)
 choice-decline = decline
 choice-give = give CARDS ({ $n } { $n ->
     [one] card
@@ -260,6 +262,7 @@ rule-must-announce = { $points } { $points ->
    *[other] points
 } in the first trick: you must announce first (Pflichtansage)
 rule-must-announce-piglets = piglets make an announcement compulsory: announce first
+rule-cannot-genscher = a Genscher needs the house rule, a normal game, both kings of diamonds with one playable now, and another player as partner
 rule-say-not-in-rules = { $what ->
     [half-chicken] half a chicken is
     [piglets] saying piglets is
@@ -410,6 +413,7 @@ help-bid = answer the reservation query (solo kinds: diamonds hearts spades club
 help-play = play a card: CQ, H10, ♣Q, ♥10, kreuz dame, herz zehn (or just the card)
 help-announce = announce for your party (keine 90 and so on also work)
 help-say = say what the house rules allow (half-chicken: both tens of diamonds)
+help-genscher = Genscher (house rule): play the first king of diamonds and name a partner
 help-poverty = the poverty exchange (poverty alone is the reservation)
 help-table = show the table
 help-score = show the score sheet

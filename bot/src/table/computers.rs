@@ -45,7 +45,7 @@ impl Table {
                 }
             };
             self.moves += 1;
-            ev.push(event_for(name, taken));
+            ev.push(event_for(name, taken, |s| self.seat_name(s)));
             self.after_action(ctx, &mut ev)?;
         }
         Ok(ev)

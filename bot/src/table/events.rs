@@ -1,6 +1,6 @@
 //! What happened at the table, as data for rendering.
 
-use doko_engine::{Action, Bid, Call, Card, Contract, Declaration, Item, Party, RedealReason};
+use doko_engine::{Action, Bid, Call, Card, Contract, Declaration, Item, Party, RedealReason, Seat};
 
 /// A poverty step as the table sees it (the cards stay private).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -39,6 +39,14 @@ pub enum Event {
         bock: u8,
         /// A forced solo by this player.
         forced: Option<String>,
+    },
+    /// A player played a Genscher: the first king of diamonds, naming a
+    /// new partner.
+    Genscher {
+        /// Who.
+        name: String,
+        /// The partner named.
+        partner: String,
     },
     /// A player said a declaration (half a chicken, piglets).
     Said {
@@ -183,9 +191,10 @@ pub struct Summary {
     pub bock: u8,
 }
 
-/// The public event of a game action.
-pub(super) fn event_for(name: String, action: Action) -> Event {
+/// The public event of a game action (`seat_name` names a game seat).
+pub(super) fn event_for(name: String, action: Action, seat_name: impl FnOnce(Seat) -> String) -> Event {
     match action {
+        Action::Genscher(p) => Event::Genscher { name, partner: seat_name(p) },
         Action::Bid(b) => Event::Bid { name, reserved: b != Bid::Healthy },
         Action::Play(card) => Event::Played { name, card },
         Action::Announce(call) => Event::Announced { name, call },

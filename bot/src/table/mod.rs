@@ -568,6 +568,18 @@ impl Table {
             Command::Play(card) => self.act_for(actor, Action::Play(*card), ctx, &mut ev)?,
             Command::Announce(call) => self.act_for(actor, Action::Announce(*call), ctx, &mut ev)?,
             Command::Say(what) => self.act_for(actor, Action::Say(*what), ctx, &mut ev)?,
+            Command::Genscher(who) => {
+                // a player by name or mention, or `seat N` of the deal (1-4)
+                let by_seat = who.strip_prefix("seat ").and_then(|n| n.trim().parse::<usize>().ok());
+                let partner = match by_seat {
+                    Some(n @ 1..=4) => Seat::new(n - 1),
+                    _ => {
+                        let ts = self.find_seat(who)?;
+                        self.game_seat(ts).ok_or(CommandError::SittingOut)?
+                    }
+                };
+                self.act_for(actor, Action::Genscher(partner), ctx, &mut ev)?
+            }
             Command::Poverty(step) => {
                 let action = match step {
                     PovertyStep::Give(c) => Action::Give(cards_of(c)),

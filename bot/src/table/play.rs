@@ -21,8 +21,14 @@ impl Table {
         let seat = self.my_seat(actor)?;
         let action = self.session_mut()?.act(seat, action)?;
         self.moves += 1;
-        ev.push(event_for(actor.name.clone(), action));
+        ev.push(event_for(actor.name.clone(), action, |s| self.seat_name(s)));
         self.after_action(ctx, ev)
+    }
+
+    /// The name of the player on a game seat of the deal being played.
+    pub(super) fn seat_name(&self, s: Seat) -> String {
+        let Some(ts) = &self.session else { return String::new() };
+        ts.session().deal().map(|d| ts.name(d.player(s)).to_string()).unwrap_or_default()
     }
 
     /// The game seat of a person who may act in the deal being played.
