@@ -310,7 +310,7 @@ impl ArgType {
             ArgType::Number => "N",
             ArgType::RuleKey => "KEY",
             ArgType::RuleValue => "VALUE",
-            ArgType::Preset => "ddv|casual",
+            ArgType::Preset => "ddv|casual|sharp|freedoko",
             ArgType::Step => "give|accept|decline|return",
             ArgType::Topic => "COMMAND",
             ArgType::Subcommand => "SUBCOMMAND",

@@ -226,3 +226,25 @@ async fn a_player_plays_a_genscher_by_command() {
     }
     panic!("no normal deal with both kings of diamonds in one hand in 80 tries");
 }
+
+/// `rules preset sharp|freedoko`: an admin picks a preset by name and
+/// `rules` shows its values; an unknown one names the four.
+#[tokio::test]
+async fn admins_pick_the_sharp_and_freedoko_presets() {
+    let svc = Service::new(MemoryStore::default(), 3);
+    let ch = ChannelId::new(Platform::Matrix, "presets");
+    let admin = person("a", "Anna", true);
+    for (preset, lines) in [
+        ("sharp", &["preset sharp", "  nines = false", "  mandatory_announcement = 30"][..]),
+        ("freedoko", &["preset freedoko", "  dulle = second-wins", "  bock_stacking = stack", "  re_kontra = doubles"]),
+    ] {
+        let m = say(&svc, &ch, &admin, &format!("rules preset {preset}")).await;
+        assert!(errors(&m).is_empty(), "{m:?}");
+        let shown: String = say(&svc, &ch, &admin, "rules").await.iter().map(|m| m.text.clone()).collect();
+        for l in lines {
+            assert!(shown.contains(l), "{l} in: {shown}");
+        }
+    }
+    let m = say(&svc, &ch, &admin, "rules preset turnier").await;
+    assert!(errors(&m).iter().any(|e| e.contains("ddv, casual, sharp, freedoko")), "{m:?}");
+}

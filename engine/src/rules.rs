@@ -204,17 +204,24 @@ pub enum Preset {
     /// A common home game: poverty, piglets, soloist leads, fox in the last
     /// trick, no compulsory solos.
     Casual,
+    /// Sharp Doppelkopf: the DDV rules without nines, with the forced
+    /// announcement at 30 points in the first trick.
+    Sharp,
+    /// FreeDoko's standard rules, for people who learned there.
+    Freedoko,
 }
 
 impl Preset {
     /// All presets.
-    pub const ALL: [Preset; 2] = [Preset::Ddv, Preset::Casual];
+    pub const ALL: [Preset; 4] = [Preset::Ddv, Preset::Casual, Preset::Sharp, Preset::Freedoko];
 
     /// The preset's name.
     pub const fn name(self) -> &'static str {
         match self {
             Preset::Ddv => "ddv",
             Preset::Casual => "casual",
+            Preset::Sharp => "sharp",
+            Preset::Freedoko => "freedoko",
         }
     }
 
@@ -247,7 +254,7 @@ pub enum RuleError {
         allowed: &'static str,
     },
     /// No such preset.
-    #[error("unknown preset '{0}'; presets: ddv, casual")]
+    #[error("unknown preset '{0}'; presets: ddv, casual, sharp, freedoko")]
     UnknownPreset(String),
 }
 
@@ -747,6 +754,35 @@ impl Rules {
                     ..ddv
                 }
             }
+            Preset::Sharp => Rules { preset: Preset::Sharp, nines: false, mandatory_announcement: Some(30), ..ddv },
+            Preset::Freedoko => {
+                // FreeDoko's hard-coded defaults (src/party/rule.cpp,
+                // Rule::reset_to_hardcoded)
+                let mut extra = extra;
+                extra.insert(Extra::FoxLastTrick);
+                extra.insert(Extra::CharlieCaught);
+                let mut all = solos;
+                all.insert(SoloKind::Kings);
+                let mut tie = BockSet::default();
+                tie.insert(BockTrigger::Tie);
+                Rules {
+                    preset: Preset::Freedoko,
+                    dulle: Dulle::SecondWins,
+                    solos: all,
+                    soloist_leads: true,
+                    poverty: true,
+                    piglets: true,
+                    throw_in_nines: Some(5),
+                    re_kontra: ReKontra::Doubles,
+                    extra_points: extra,
+                    compulsory_solos: 0,
+                    games_per_session: 80,
+                    bock: true,
+                    bock_triggers: tie,
+                    bock_stacking: BockStacking::Stack,
+                    ..ddv
+                }
+            }
         }
     }
 
@@ -983,14 +1019,20 @@ impl Rules {
 /// key, its value in each preset, the allowed values, how a record writes
 /// it, and its meaning.
 pub fn key_table() -> String {
-    let ddv = Rules::preset(Preset::Ddv);
-    let casual = Rules::preset(Preset::Casual);
-    let mut out = String::from(
-        "| key | `ddv` | `casual` | allowed values | in a record | meaning |\n|---|---|---|---|---|---|\n",
-    );
+    let presets = Preset::ALL.map(Rules::preset);
+    let mut out = String::from("| key |");
+    for p in Preset::ALL {
+        out.push_str(&format!(" `{}` |", p.name()));
+    }
+    out.push_str(" allowed values | in a record | meaning |\n|---|");
+    out.push_str(&"---|".repeat(Preset::ALL.len() + 3));
+    out.push('\n');
     for k in KEYS {
-        let (d, c) = (ddv.get(k.name).expect("a key"), casual.get(k.name).expect("a key"));
-        out.push_str(&format!("| `{}` | {d} | {c} | {} | {} | {} |\n", k.name, k.allowed, k.kind.json(), k.meaning));
+        out.push_str(&format!("| `{}` |", k.name));
+        for r in &presets {
+            out.push_str(&format!(" {} |", r.get(k.name).expect("a key")));
+        }
+        out.push_str(&format!(" {} | {} | {} |\n", k.allowed, k.kind.json(), k.meaning));
     }
     out
 }
@@ -1063,6 +1105,43 @@ mod tests {
         assert_eq!(r, Rules::default(), "a refused value changes nothing");
         assert!(matches!(r.set("foo", "1"), Err(RuleError::UnknownKey { .. })));
         assert!(r.set("foo", "1").unwrap_err().to_string().contains("dulle"));
+    }
+
+    #[test]
+    fn sharp_and_freedoko_differ_where_they_should() {
+        let d = Rules::preset(Preset::Ddv);
+        let differs = |p: Preset| -> Vec<&str> {
+            let r = Rules::preset(p);
+            KEYS.iter().filter(|k| r.get(k.name).unwrap() != d.get(k.name).unwrap()).map(|k| k.name).collect()
+        };
+        assert_eq!(differs(Preset::Sharp), ["nines", "mandatory_announcement"]);
+        assert_eq!(
+            differs(Preset::Freedoko),
+            [
+                "dulle",
+                "solos",
+                "soloist_leads",
+                "poverty",
+                "piglets",
+                "throw_in_nines",
+                "re_kontra",
+                "extra_points",
+                "compulsory_solos",
+                "games_per_session",
+                "bock",
+                "bock_triggers",
+                "bock_stacking"
+            ]
+        );
+        let f = Rules::preset(Preset::Freedoko);
+        assert_eq!(f.get("dulle").unwrap(), "second-wins");
+        assert_eq!(f.get("bock_triggers").unwrap(), "tie");
+        assert_eq!(Preset::from_name("FreeDoko").unwrap(), Preset::Freedoko);
+        // a record of a deal under each preset names it and reads back the same
+        for p in Preset::ALL {
+            let r = Rules::preset(p);
+            assert_eq!(crate::record::rules_from_json(Some(&crate::record::rules_to_json(&r))).unwrap(), r);
+        }
     }
 
     #[test]

@@ -120,7 +120,7 @@ const HOUSE: &[(&str, &[(&str, &str)])] = &[
 /// the house-rule variations.
 fn variants() -> Vec<(String, Rules)> {
     let mut out = Vec::new();
-    for preset in [Preset::Ddv, Preset::Casual] {
+    for preset in Preset::ALL {
         for nines in [true, false] {
             for (name, sets) in HOUSE {
                 let mut r = Rules::preset(preset);
@@ -137,7 +137,7 @@ fn variants() -> Vec<(String, Rules)> {
 }
 
 fn n_variants() -> usize {
-    2 * 2 * HOUSE.len()
+    Preset::ALL.len() * 2 * HOUSE.len()
 }
 
 // ---------------------------------------------------------------------

@@ -376,7 +376,7 @@ expected = { $type ->
     [number] eine Zahl
     [rule-key] ein Regelname (siehe regeln)
     [rule-value] ein Wert
-    [preset] ein Regelsatz (ddv, casual)
+    [preset] ein Regelsatz (ddv, casual, sharp, freedoko)
     [step] gib, annehmen, ablehnen oder zurück
     [topic] ein Befehl
     [player] ein Spieler (eine Erwähnung oder der Name am Tisch)

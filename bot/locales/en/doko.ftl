@@ -375,7 +375,7 @@ expected = { $type ->
     [number] a number
     [rule-key] a rule's key (see rules)
     [rule-value] a value
-    [preset] a preset (ddv, casual)
+    [preset] a preset (ddv, casual, sharp, freedoko)
     [step] give, accept, decline or return
     [topic] a command
     [player] a player (a mention or the name shown at the table)
