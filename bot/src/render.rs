@@ -456,15 +456,40 @@ pub fn stats(t: &Table) -> String {
 
 /// The rule set with what differs from the preset marked.
 pub fn rules(t: &Table) -> String {
-    let mut s = format!("{}\n", tr!(t.lang(), "rules-heading"));
-    s.push_str(&t.rules().to_string());
+    rules_parts(t).concat()
+}
+
+/// The most characters of one message of `rules`: every platform takes
+/// it (Discord at most 2,000).
+pub const RULES_PART_CHARS: usize = 1800;
+
+/// `rules`: every key with its value (`*` where it differs from the
+/// preset) and a line on what it means, in the table's language, in
+/// parts of at most [`RULES_PART_CHARS`] characters cut between lines.
+pub fn rules_parts(t: &Table) -> Vec<String> {
+    let l = t.lang();
+    let r = t.rules();
+    let mut lines = vec![tr!(l, "rules-heading"), format!("preset {}", r.preset.name())];
+    for e in r.entries() {
+        let mark = if e.differs { "*" } else { " " };
+        lines.push(format!("{mark} {} = {} - {}", e.key, e.value, tr!(l, "rule-about", key = e.key)));
+    }
     if let Some(g) = t.game().ok().flatten()
         && g.rules() != t.rules()
     {
-        s.push_str(&tr!(t.lang(), "rules-deal-differs"));
-        s.push('\n');
+        lines.push(tr!(l, "rules-deal-differs"));
     }
-    s
+    let mut parts: Vec<String> = vec![String::new()];
+    for line in lines {
+        let last = parts.last_mut().expect("one part at least");
+        if !last.is_empty() && last.chars().count() + line.chars().count() + 1 > RULES_PART_CHARS {
+            parts.push(String::new());
+        }
+        let last = parts.last_mut().expect("one part at least");
+        last.push_str(&line);
+        last.push('\n');
+    }
+    parts
 }
 
 /// A rule the engine enforced, told with names and card symbols.

@@ -1026,7 +1026,9 @@ fn compose(ch: &ChannelId, t: &Table, me: &UserId, cmd: &Command, events: &[Even
             }
             Command::Score => out.notices.push(notice(Kind::Score, render::score(t))),
             Command::Stats => out.notices.push(notice(Kind::Stats, render::stats(t))),
-            Command::Rules(RulesCmd::Show) => out.notices.push(notice(Kind::Rules, render::rules(t))),
+            Command::Rules(RulesCmd::Show) => {
+                out.notices.extend(render::rules_parts(t).into_iter().map(|p| notice(Kind::Rules, p)))
+            }
             Command::Record(_) => {}
             Command::Dm(on) => {
                 out.private.push(private(t, me, Kind::Help, if *on { tr!(l, "dm-on") } else { tr!(l, "dm-off") }))

@@ -398,6 +398,11 @@ fn every_message_kind_in_both_languages() {
         insta::assert_snapshot!(format!("score_{code}"), render::score(&session));
         insta::assert_snapshot!(format!("stats_{code}"), render::stats(&session));
         insta::assert_snapshot!(format!("rules_{code}"), render::rules(&session));
+        // every key with a line on it, in parts a platform takes whole
+        let parts = render::rules_parts(&session);
+        assert!(parts.len() >= 2, "{} characters in one part", parts[0].chars().count());
+        assert!(parts.iter().all(|p| p.chars().count() <= render::RULES_PART_CHARS && p.ends_with('\n')));
+        assert_eq!(parts.concat().lines().filter(|l| l.contains(" = ")).count(), doko_engine::KEYS.len());
         insta::assert_snapshot!(format!("events_{code}"), render::events(&session, &every_event(&session)).unwrap());
 
         let (t, _) = dealt(lang, 7);

@@ -234,6 +234,43 @@ stats-solos = Soli
 stats-points = Punkte
 rules-heading = Hausregeln (* weicht vom Regelsatz ab; Änderungen gelten ab dem nächsten Spiel):
 rules-deal-differs = (das laufende Spiel gilt mit den Regeln, mit denen es gegeben wurde)
+rule-about = { $key ->
+    [nines] 48 Karten; false: 40 ohne Neunen
+    [dulle] welche von zwei Dullen in einem Stich gewinnt
+    [dullen] off: die Herz-Zehnen sind Fehl, kein Trumpf
+    [solos] die Soli, die angesagt werden dürfen
+    [soloist_leads] bei einem Lustsolo spielt der Solist aus
+    [wedding] welcher Stich den Hochzeitspartner findet
+    [poverty] eine Hand mit wenig Trumpf darf Armut ansagen
+    [poverty_max_trumps] höchstens so viele Trümpfe für eine Armut
+    [poverty_fox_counts] die Füchse zählen für die Armut als Trumpf
+    [poverty_return_trumps] wer die Armut nimmt, darf Trumpf zurückgeben
+    [piglets] beide Füchse in einer Hand sind höchste Trümpfe
+    [superpiglets] beide Karo-Neunen stehen über den Schweinchen
+    [piglets_first_only] nur der zuerst gespielte Fuchs ist ein Schweinchen
+    [piglets_when] Schweinchen gelten ab dem Geben oder ab der Ansage
+    [piglets_announce] Schweinchen verpflichten zur Ansage
+    [half_chicken] beide Karo-Zehnen dürfen halbes Hähnchen sagen
+    [genscher] beide Karo-Könige: einen neuen Partner wählen
+    [throw_in_nines] mit so vielen Neunen darf man schmeißen
+    [throw_in_kings] mit so vielen Königen darf man schmeißen
+    [throw_in_low_trumps] mit höchstens so vielen Trümpfen darf man schmeißen
+    [throw_in_low_points] mit weniger Augen darf man schmeißen
+    [re_kontra] Re und Kontra zählen plus 2 oder doppelt
+    [extra_points] welche Sonderpunkte zählen (Normalspiele)
+    [mandatory_announcement] so viele Augen im 1. Stich erzwingen eine Ansage
+    [mandatory_further] die Pflichtansage geht eine Stufe weiter
+    [compulsory_solos] Pflichtsoli je Spieler und Liste
+    [games_per_session] Spiele einer Liste (0: offen)
+    [bock] ein Auslöser macht die nächste Runde zu Bock
+    [turn_timeout] Sekunden Bedenkzeit (0: keine)
+    [solo_double] angesagte Soli zählen doppelt
+    [solo_priority] von gleichen Soli gewinnt das erste oder letzte
+    [announce_on_turn] Ansagen nur, wenn man am Zug ist
+    [re_deadline] Re/Kontra bis zur ersten oder zweiten Karte
+    [bock_triggers] was eine Bockrunde auslöst
+   *[bock_stacking] Bock im Bock: anhängen oder stapeln (Doppelbock)
+}
 rules-unknown-key = unbekannte Regel „{ $key }“; die Regeln sind: { $keys }
 rules-bad-value = „{ $value }“ ist kein Wert von { $key }; erlaubt: { $allowed }
 rules-unknown-preset = unbekannter Regelsatz „{ $name }“; Regelsätze: { $presets }

@@ -233,6 +233,43 @@ stats-solos = solos
 stats-points = points
 rules-heading = House rules (* differs from the preset; changes apply from the next deal):
 rules-deal-differs = (the deal being played uses the rules it was dealt with)
+rule-about = { $key ->
+    [nines] 48 cards; false: 40 without nines
+    [dulle] which of two hearts tens in one trick wins
+    [dullen] off: the hearts tens are plain hearts, no trumps
+    [solos] the solos that may be bid
+    [soloist_leads] a free solo's player leads the first trick
+    [wedding] which trick finds the wedding partner
+    [poverty] a hand with few trumps may declare poverty
+    [poverty_max_trumps] the most trumps a poverty hand holds
+    [poverty_fox_counts] the foxes count as trumps for poverty
+    [poverty_return_trumps] the taker may give trumps back
+    [piglets] both foxes in one hand are the highest trumps
+    [superpiglets] both diamond nines rank above the piglets
+    [piglets_first_only] only the first fox played is a piglet
+    [piglets_when] piglets count from the deal, or once said in play
+    [piglets_announce] piglets force an announcement
+    [half_chicken] both tens of diamonds may say half a chicken
+    [genscher] both kings of diamonds: name a new partner
+    [throw_in_nines] a hand with that many nines may be thrown in
+    [throw_in_kings] a hand with that many kings may be thrown in
+    [throw_in_low_trumps] a hand with at most that many trumps may throw in
+    [throw_in_low_points] a hand of fewer card points may throw in
+    [re_kontra] Re and Kontra add 2 points or double
+    [extra_points] which extra points count (normal games)
+    [mandatory_announcement] that many points in trick 1 force an announcement
+    [mandatory_further] the forced announcement goes one level further
+    [compulsory_solos] compulsory solos per player per list
+    [games_per_session] deals in a list (0: open-ended)
+    [bock] a trigger makes the next round count double
+    [turn_timeout] seconds a player has to act (0: none)
+    [solo_double] declared solos count double
+    [solo_priority] of equal solo bids the first or last wins
+    [announce_on_turn] announcements only on one's own turn
+    [re_deadline] Re/Kontra until the first or the second card
+    [bock_triggers] what starts a round of Bock
+   *[bock_stacking] Bock in Bock: extend, or stack (Doppelbock)
+}
 rules-unknown-key = unknown rule '{ $key }'; the rules are: { $keys }
 rules-bad-value = '{ $value }' is not a value of { $key }; allowed: { $allowed }
 rules-unknown-preset = unknown preset '{ $name }'; presets: { $presets }
