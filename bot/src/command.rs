@@ -9,7 +9,7 @@
 
 use std::fmt;
 
-use doko_engine::{Bid, Call, Card, Declaration, Preset, Rank, Reservation, SoloKind, Suit};
+use doko_engine::{Bid, Call, Card, Declaration, Preset, Rank, Reservation, SoloKind, Suit, WeddingRule};
 use serde::{Deserialize, Serialize};
 
 use crate::lang::Lang;
@@ -346,7 +346,11 @@ impl ArgType {
         match self {
             ArgType::Bid => {
                 let mut out = vec![(v("healthy"), tr!(lang, "bid-word", bid = "healthy"))];
-                for r in [Reservation::Wedding, Reservation::Poverty, Reservation::ThrowIn] {
+                for r in [Reservation::Wedding(None), Reservation::Poverty, Reservation::ThrowIn] {
+                    out.push((Bid::Reserve(r).name(), lang.reservation(r)));
+                }
+                for k in WeddingRule::ALL {
+                    let r = Reservation::Wedding(Some(k));
                     out.push((Bid::Reserve(r).name(), lang.reservation(r)));
                 }
                 for k in SoloKind::ALL {
@@ -1311,13 +1315,31 @@ fn solo_kind(w: &str) -> Option<SoloKind> {
     })
 }
 
+/// The kind of a chosen wedding's clarification trick (`first-trump`,
+/// `trumpf`, `fehl`, `fremd`).
+fn wedding_kind(w: &str) -> Option<WeddingRule> {
+    Some(match w {
+        "first-foreign" | "foreign" | "fremd" | "erster-fremder" => WeddingRule::FirstForeign,
+        "first-fail" | "fail" | "fehl" | "erster-fehl" => WeddingRule::FirstFail,
+        "first-trump" | "trump" | "trumpf" | "erster-trumpf" => WeddingRule::FirstTrump,
+        _ => return None,
+    })
+}
+
 /// A reservation answer and the words it took (`solo queens` takes two).
 fn parse_bid(command: &'static str, words: &[&str]) -> Result<(Bid, usize), ParseError> {
     let bad = |w: &str, expected| ParseError::Bad { command, arg: w.to_string(), expected };
     let Some(first) = words.first() else { return Err(ParseError::Missing { command, what: ArgType::Bid }) };
     Ok(match *first {
         "healthy" | "gesund" | "fine" | "ok" => (Bid::Healthy, 1),
-        "wedding" | "hochzeit" | "marriage" => (Bid::Reserve(Reservation::Wedding), 1),
+        "wedding" | "hochzeit" | "marriage" => match words.get(1).and_then(|w| wedding_kind(w)) {
+            Some(k) => (Bid::Reserve(Reservation::Wedding(Some(k))), 2),
+            None => (Bid::Reserve(Reservation::Wedding(None)), 1),
+        },
+        w if w.starts_with("wedding-") || w.starts_with("hochzeit-") => {
+            let kind = w.split_once('-').and_then(|(_, k)| wedding_kind(k)).ok_or_else(|| bad(w, ArgType::Bid))?;
+            (Bid::Reserve(Reservation::Wedding(Some(kind))), 1)
+        }
         "poverty" | "armut" => (Bid::Reserve(Reservation::Poverty), 1),
         "throw-in" | "throwin" | "schmeissen" | "schmeißen" | "werfen" => (Bid::Reserve(Reservation::ThrowIn), 1),
         "solo" => {
@@ -1539,7 +1561,9 @@ mod tests {
         for (text, cmd) in [
             ("bid healthy", Command::Bid(Bid::Healthy)),
             ("gesund", Command::Bid(Bid::Healthy)),
-            ("vorbehalt hochzeit", Command::Bid(Bid::Reserve(Reservation::Wedding))),
+            ("vorbehalt hochzeit", Command::Bid(Bid::Reserve(Reservation::Wedding(None)))),
+            ("hochzeit trumpf", Command::Bid(Bid::Reserve(Reservation::Wedding(Some(WeddingRule::FirstTrump))))),
+            ("bid wedding-first-fail", Command::Bid(Bid::Reserve(Reservation::Wedding(Some(WeddingRule::FirstFail))))),
             ("armut", Command::Bid(Bid::Reserve(Reservation::Poverty))),
             ("solo damen", solo(SoloKind::Queens)),
             ("solo buben", solo(SoloKind::Jacks)),
@@ -1623,7 +1647,8 @@ mod tests {
             Command::Back,
             Command::Hand,
             Command::Bid(Bid::Healthy),
-            Command::Bid(Bid::Reserve(Reservation::Wedding)),
+            Command::Bid(Bid::Reserve(Reservation::Wedding(None))),
+            Command::Bid(Bid::Reserve(Reservation::Wedding(Some(WeddingRule::FirstTrump)))),
             Command::Bid(Bid::Reserve(Reservation::Poverty)),
             Command::Bid(Bid::Reserve(Reservation::ThrowIn)),
             Command::Say(Declaration::HalfChicken),

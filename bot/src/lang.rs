@@ -84,7 +84,8 @@ impl Lang {
     /// A reservation's name (a compulsory solo marked so).
     pub fn reservation(self, r: Reservation) -> String {
         match r {
-            Reservation::Wedding => tr!(self, "reservation", what = "wedding"),
+            Reservation::Wedding(None) => tr!(self, "reservation", what = "wedding"),
+            Reservation::Wedding(Some(k)) => tr!(self, "reservation-wedding-chosen", kind = k.key()),
             Reservation::Poverty => tr!(self, "reservation", what = "poverty"),
             Reservation::ThrowIn => tr!(self, "reservation", what = "throw-in"),
             Reservation::Solo { kind, duty: false } => self.solo(kind),

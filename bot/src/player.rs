@@ -46,7 +46,7 @@ impl BasicPlayer {
         let legal_bids: Vec<Bid> =
             v.legal.iter().filter_map(|a| if let Action::Bid(b) = a { Some(*b) } else { None }).collect();
         let allowed = |b: Bid| legal_bids.contains(&b);
-        let wedding = Bid::Reserve(Reservation::Wedding);
+        let wedding = Bid::Reserve(Reservation::Wedding(None));
         if allowed(wedding) {
             return Action::Bid(wedding);
         }

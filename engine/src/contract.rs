@@ -4,7 +4,7 @@ use std::fmt;
 
 use crate::card::{Card, Rank, Suit};
 use crate::cards::Cards;
-use crate::rules::{PigletsWhen, Rules};
+use crate::rules::{PigletsWhen, Rules, WeddingRule};
 
 /// The kinds of solo.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -134,8 +134,9 @@ pub enum Trumps {
 /// A reservation (Vorbehalt).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Reservation {
-    /// Wedding: both queens of clubs.
-    Wedding,
+    /// Wedding: both queens of clubs; with `wedding_choose` the kind of
+    /// clarification trick named with it (`None`: the rules' `wedding`).
+    Wedding(Option<WeddingRule>),
     /// Poverty: few trumps.
     Poverty,
     /// Throw the hand in (too many nines or kings); the same dealer redeals.
@@ -154,7 +155,7 @@ impl Reservation {
     /// to the earlier seat in bidding order.
     pub const fn precedence(self) -> u8 {
         match self {
-            Reservation::Wedding => 1,
+            Reservation::Wedding(_) => 1,
             Reservation::Poverty => 2,
             Reservation::Solo { duty: false, .. } => 3,
             Reservation::Solo { duty: true, .. } => 4,
@@ -178,7 +179,8 @@ impl Bid {
     pub fn name(self) -> String {
         match self {
             Bid::Healthy => "healthy".into(),
-            Bid::Reserve(Reservation::Wedding) => "wedding".into(),
+            Bid::Reserve(Reservation::Wedding(None)) => "wedding".into(),
+            Bid::Reserve(Reservation::Wedding(Some(k))) => format!("wedding-{}", k.key()),
             Bid::Reserve(Reservation::Poverty) => "poverty".into(),
             Bid::Reserve(Reservation::ThrowIn) => "throw-in".into(),
             Bid::Reserve(Reservation::Solo { kind, .. }) => format!("solo-{}", kind.key()),
@@ -189,9 +191,13 @@ impl Bid {
     pub fn from_name(s: &str, duty: bool) -> Option<Bid> {
         let b = match s.to_ascii_lowercase().as_str() {
             "healthy" => Bid::Healthy,
-            "wedding" => Bid::Reserve(Reservation::Wedding),
+            "wedding" => Bid::Reserve(Reservation::Wedding(None)),
             "poverty" => Bid::Reserve(Reservation::Poverty),
             "throw-in" => Bid::Reserve(Reservation::ThrowIn),
+            other if other.starts_with("wedding-") => {
+                let kind = WeddingRule::ALL.into_iter().find(|k| other.strip_prefix("wedding-") == Some(k.key()))?;
+                Bid::Reserve(Reservation::Wedding(Some(kind)))
+            }
             other => {
                 let k = SoloKind::from_key(other.strip_prefix("solo-")?)?;
                 return Some(Bid::Reserve(Reservation::Solo { kind: k, duty }));

@@ -254,7 +254,7 @@ fn any_action(b: &mut Bytes<'_>, g: &Game) -> (Seat, Action) {
     let action = match (op >> 2) % 6 {
         0 => Action::Bid(match b.below(5) {
             0 => Bid::Healthy,
-            1 => Bid::Reserve(Reservation::Wedding),
+            1 => Bid::Reserve(Reservation::Wedding(None)),
             2 => Bid::Reserve(Reservation::Poverty),
             3 => Bid::Reserve(Reservation::ThrowIn),
             _ => {

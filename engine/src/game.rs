@@ -184,6 +184,8 @@ pub struct Game {
     said: [Said; 3],
     n_said: u8,
     genscher: Option<Genscher>,
+    /// The wedding's clarification trick (the rules', or as chosen).
+    wedding_rule: WeddingRule,
     plays: u8,
 }
 
@@ -294,6 +296,7 @@ impl Game {
             said: [Said { seat: Seat::ALL[0], what: Declaration::HalfChicken, after_plays: 0, after_anns: 0 }; 3],
             n_said: 0,
             genscher: None,
+            wedding_rule: rules.wedding,
             plays: 0,
         }
     }
@@ -492,7 +495,10 @@ impl Game {
         let hand = self.hands[seat.index()];
         let Bid::Reserve(r) = bid else { return Ok(()) };
         match r {
-            Reservation::Wedding => {
+            Reservation::Wedding(choice) => {
+                if choice.is_some() && !self.rules.wedding_choose {
+                    return Err(ActionError::RuleOff { seat, what: "choosing the wedding trick" });
+                }
                 if hand.count(Card::CQ) != 2 {
                     return Err(ActionError::WeddingNeedsQueens { seat });
                 }
@@ -595,7 +601,8 @@ impl Game {
                 }
                 self.start_play(forehand);
             }
-            Some((s, Reservation::Wedding)) => {
+            Some((s, Reservation::Wedding(choice))) => {
+                self.wedding_rule = choice.unwrap_or(self.rules.wedding);
                 self.contract = Contract::Wedding;
                 self.declarer = Some(s);
                 self.re = 1 << s.index();
@@ -868,7 +875,7 @@ impl Game {
         if !self.clarified {
             let declarer = self.declarer.expect("wedding has a declarer");
             let led_trump = self.order.is_trump(cards[0]);
-            let qualifies = match self.rules.wedding {
+            let qualifies = match self.wedding_rule {
                 WeddingRule::FirstForeign => true,
                 WeddingRule::FirstFail => !led_trump,
                 WeddingRule::FirstTrump => led_trump,
@@ -1015,7 +1022,8 @@ impl Game {
         }
         let mut v = Vec::with_capacity(20);
         v.push(Bid::Healthy);
-        for r in [Reservation::Wedding, Reservation::Poverty, Reservation::ThrowIn] {
+        let chosen = WeddingRule::ALL.map(|k| Reservation::Wedding(Some(k)));
+        for r in [Reservation::Wedding(None), Reservation::Poverty, Reservation::ThrowIn].into_iter().chain(chosen) {
             if self.check_bid(seat, Bid::Reserve(r)).is_ok() {
                 v.push(Bid::Reserve(r));
             }

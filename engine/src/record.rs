@@ -700,4 +700,4 @@ pub fn replay_str(text: &str) -> Result<ReplayResult, RecordError> {
 
 // Keep every key reachable from records (a compile-time reminder that the
 // record's rules object takes exactly the house-rule keys).
-const _: () = assert!(KEYS.len() == 35);
+const _: () = assert!(KEYS.len() == 36);

@@ -27,6 +27,21 @@ pub enum WeddingRule {
     FirstTrump,
 }
 
+impl WeddingRule {
+    /// Every kind of clarification trick.
+    pub const ALL: [WeddingRule; 3] = [WeddingRule::FirstForeign, WeddingRule::FirstFail, WeddingRule::FirstTrump];
+
+    /// The value's name in the `wedding` key (and after `wedding-` in a
+    /// chosen wedding's bid).
+    pub const fn key(self) -> &'static str {
+        match self {
+            WeddingRule::FirstForeign => "first-foreign",
+            WeddingRule::FirstFail => "first-fail",
+            WeddingRule::FirstTrump => "first-trump",
+        }
+    }
+}
+
 /// How Re and Kontra raise the game value.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum ReKontra {
@@ -351,6 +366,12 @@ pub const KEYS: &[KeyInfo] = &[
         kind: ValueKind::Word,
     },
     KeyInfo {
+        name: "wedding_choose",
+        allowed: "off, on",
+        meaning: "the wedding player names the clarification trick with the bid: wedding-first-foreign, wedding-first-fail or wedding-first-trump (a plain wedding bid keeps the wedding key's)",
+        kind: ValueKind::OnOff,
+    },
+    KeyInfo {
         name: "poverty",
         allowed: "off, on",
         meaning: "a player with at most poverty_max_trumps trumps may declare poverty",
@@ -581,6 +602,8 @@ pub struct Rules {
     pub soloist_leads: bool,
     /// Wedding clarification.
     pub wedding: WeddingRule,
+    /// The wedding player may name the clarification trick.
+    pub wedding_choose: bool,
     /// Poverty may be declared.
     pub poverty: bool,
     /// At most this many trumps for poverty.
@@ -709,6 +732,7 @@ impl Rules {
             solos,
             soloist_leads: false,
             wedding: WeddingRule::FirstForeign,
+            wedding_choose: false,
             poverty: false,
             poverty_max_trumps: 3,
             poverty_fox_counts: true,
@@ -840,6 +864,7 @@ impl Rules {
                     _ => return Err(bad()),
                 }
             }
+            "wedding_choose" => self.wedding_choose = boolean(&v)?,
             "poverty" => self.poverty = boolean(&v)?,
             "poverty_max_trumps" => self.poverty_max_trumps = range(&v, 0, 5)? as u8,
             "poverty_fox_counts" => self.poverty_fox_counts = boolean(&v)?,
@@ -933,12 +958,8 @@ impl Rules {
             "solos" => list_text(self.solos.iter().map(|k| k.key())),
             "soloist_leads" => self.soloist_leads.to_string(),
             "dullen" => onoff(self.dullen),
-            "wedding" => match self.wedding {
-                WeddingRule::FirstForeign => "first-foreign",
-                WeddingRule::FirstFail => "first-fail",
-                WeddingRule::FirstTrump => "first-trump",
-            }
-            .to_string(),
+            "wedding" => self.wedding.key().to_string(),
+            "wedding_choose" => onoff(self.wedding_choose),
             "poverty" => onoff(self.poverty),
             "poverty_max_trumps" => self.poverty_max_trumps.to_string(),
             "poverty_fox_counts" => onoff(self.poverty_fox_counts),

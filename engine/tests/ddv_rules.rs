@@ -48,7 +48,7 @@ fn bid_all(g: &mut Game, bids: [Bid; 4]) {
 }
 
 const H: Bid = Bid::Healthy;
-const WEDDING: Bid = Bid::Reserve(Reservation::Wedding);
+const WEDDING: Bid = Bid::Reserve(Reservation::Wedding(None));
 
 /// Plays one trick: cards in order from the seat on turn.
 fn trick(g: &mut Game, cs: [&str; 4]) {

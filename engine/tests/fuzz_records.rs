@@ -904,7 +904,7 @@ fn arbitrary_action(g: &Game, rng: &mut Rng) -> (Seat, Action) {
     let a = match rng.below(6) {
         0 => Action::Bid(match rng.below(5) {
             0 => Bid::Healthy,
-            1 => Bid::Reserve(Reservation::Wedding),
+            1 => Bid::Reserve(Reservation::Wedding(None)),
             2 => Bid::Reserve(Reservation::Poverty),
             3 => Bid::Reserve(Reservation::ThrowIn),
             _ => Bid::Reserve(Reservation::Solo { kind: SoloKind::ALL[rng.below(8)], duty: rng.below(2) == 0 }),
@@ -1021,7 +1021,8 @@ fn rule_values(key: &str) -> &'static [&'static str] {
         | "piglets_first_only"
         | "piglets_announce"
         | "half_chicken"
-        | "genscher" => &["on", "off"],
+        | "genscher"
+        | "wedding_choose" => &["on", "off"],
         "piglets_when" => &["deal", "play"],
         "bock_stacking" => &["extend", "stack"],
         "solo_priority" => &["first", "last"],
@@ -1061,7 +1062,7 @@ fn random_rules(rng: &mut Rng) -> Rules {
 fn random_bid(rng: &mut Rng) -> Bid {
     match rng.below(5) {
         0 => Bid::Healthy,
-        1 => Bid::Reserve(Reservation::Wedding),
+        1 => Bid::Reserve(Reservation::Wedding(None)),
         2 => Bid::Reserve(Reservation::Poverty),
         3 => Bid::Reserve(Reservation::ThrowIn),
         _ => Bid::Reserve(Reservation::Solo { kind: SoloKind::ALL[rng.below(8)], duty: rng.below(2) == 0 }),

@@ -909,3 +909,56 @@ fn genscher_forms_the_parties_anew() {
     bid_all(&mut solo_game, [solo(SoloKind::Diamonds, false), H, H, H]);
     assert_eq!(solo_game.act(s0, Action::Genscher(s2)), Err(ActionError::CannotGenscher { seat: s0 }));
 }
+
+/// `wedding_choose`: the wedding player names the clarification trick
+/// with the bid; a clubs trick won by another player finds the partner
+/// under the plain rule and under first-fail, not under first-trump.
+/// Off: a chosen wedding is refused.
+#[test]
+fn the_wedding_player_names_the_clarification_trick() {
+    use doko_engine::WeddingRule;
+    // seat 2 holds both queens of clubs
+    let mut h = hands();
+    let (q, ten) = (cards("CQ"), cards("C10"));
+    h[0] = h[0].without_mask(q).checked_add(ten).unwrap();
+    h[2] = h[2].without_mask(ten).checked_add(q).unwrap();
+    let wedding = |k: Option<WeddingRule>| Bid::Reserve(Reservation::Wedding(k));
+    let deal = |sets: &[(&str, &str)], bid: Bid| -> Result<Game, ActionError> {
+        let mut g = Game::new(rules(sets), Seat::new(3), h).unwrap();
+        for (i, b) in [H, H, bid, H].into_iter().enumerate() {
+            g.act(Seat::new(i), Action::Bid(b))?;
+        }
+        Ok(g)
+    };
+    assert_eq!(
+        deal(&[], wedding(Some(WeddingRule::FirstTrump))).map(|_| ()),
+        Err(ActionError::RuleOff { seat: Seat::new(2), what: "choosing the wedding trick" })
+    );
+    let on = [("wedding_choose", "on")];
+    let g = Game::new(rules(&on), Seat::new(3), h).unwrap();
+    let mut g2 = g.clone();
+    for s in [0, 1] {
+        g2.act(Seat::new(s), Action::Bid(H)).unwrap();
+    }
+    let offered = g2.legal_bids(Seat::new(2));
+    for k in WeddingRule::ALL {
+        assert!(offered.contains(&wedding(Some(k))), "{k:?} offered");
+    }
+    let clarified_after_clubs = |bid: Bid| {
+        let mut g = deal(&on, bid).unwrap();
+        g.play(Seat::new(0), "CA".parse().unwrap()).unwrap();
+        for s in 1..4 {
+            let c = g.legal_cards(Seat::new(s)).iter().next().unwrap();
+            g.play(Seat::new(s), c).unwrap();
+        }
+        assert_ne!(g.tricks()[0].winner, Seat::new(2));
+        (g.is_clarified(), g)
+    };
+    assert!(clarified_after_clubs(wedding(None)).0, "the table's rule: the first foreign trick");
+    assert!(clarified_after_clubs(wedding(Some(WeddingRule::FirstFail))).0);
+    let (clarified, g) = clarified_after_clubs(wedding(Some(WeddingRule::FirstTrump)));
+    assert!(!clarified, "a clubs trick does not find the partner of a first-trump wedding");
+    let text = Record::from_game(&g).to_json();
+    assert!(text.contains(r#""bid":"wedding-first-trump""#), "{text}");
+    assert_eq!(Record::from_json(&text).unwrap().to_game().unwrap(), g);
+}

@@ -77,6 +77,7 @@ const HOUSE: &[(&str, &[(&str, &str)])] = &[
         ],
     ),
     ("genscher=on", &[("genscher", "on")]),
+    ("wedding_choose=on,wedding=first-trump", &[("wedding_choose", "on"), ("wedding", "first-trump")]),
     (
         "piglets_announce,mandatory_announcement=30",
         &[("piglets", "on"), ("piglets_announce", "on"), ("mandatory_announcement", "30")],
@@ -112,6 +113,7 @@ const HOUSE: &[(&str, &[(&str, &str)])] = &[
             ("piglets_announce", "on"),
             ("half_chicken", "on"),
             ("genscher", "on"),
+            ("wedding_choose", "on"),
         ],
     ),
 ];
@@ -398,7 +400,7 @@ proptest! {
 fn all_bids() -> Vec<Bid> {
     let mut v = vec![
         Bid::Healthy,
-        Bid::Reserve(Reservation::Wedding),
+        Bid::Reserve(Reservation::Wedding(None)),
         Bid::Reserve(Reservation::Poverty),
         Bid::Reserve(Reservation::ThrowIn),
     ];

@@ -33,6 +33,11 @@ reservation = { $what ->
    *[throw-in] Schmeißen
 }
 reservation-duty-solo = { $solo } (Pflichtsolo)
+reservation-wedding-chosen = Hochzeit, { $kind ->
+    [first-foreign] der erste fremde Stich
+    [first-fail] der erste Fehlstich
+   *[first-trump] der erste Trumpfstich
+} findet den Partner
 reservations = Vorbehalte
 contract = { $contract ->
     [normal] Normalspiel
@@ -241,6 +246,7 @@ rule-about = { $key ->
     [solos] die Soli, die angesagt werden dürfen
     [soloist_leads] bei einem Lustsolo spielt der Solist aus
     [wedding] welcher Stich den Hochzeitspartner findet
+    [wedding_choose] der Hochzeiter nennt diesen Stich mit dem Vorbehalt
     [poverty] eine Hand mit wenig Trumpf darf Armut ansagen
     [poverty_max_trumps] höchstens so viele Trümpfe für eine Armut
     [poverty_fox_counts] die Füchse zählen für die Armut als Trumpf

@@ -32,6 +32,11 @@ reservation = { $what ->
    *[throw-in] throw-in (schmeißen)
 }
 reservation-duty-solo = { $solo } (compulsory)
+reservation-wedding-chosen = wedding (Hochzeit), { $kind ->
+    [first-foreign] the first trick another player wins
+    [first-fail] the first non-trump trick
+   *[first-trump] the first trump trick
+} finds the partner
 reservations = reservations
 contract = { $contract ->
     [normal] normal game
@@ -240,6 +245,7 @@ rule-about = { $key ->
     [solos] the solos that may be bid
     [soloist_leads] a free solo's player leads the first trick
     [wedding] which trick finds the wedding partner
+    [wedding_choose] the wedding player names that trick with the bid
     [poverty] a hand with few trumps may declare poverty
     [poverty_max_trumps] the most trumps a poverty hand holds
     [poverty_fox_counts] the foxes count as trumps for poverty
