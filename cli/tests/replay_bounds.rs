@@ -20,7 +20,10 @@ fn dir() -> PathBuf {
 /// `stdin` piped in; the output and the peak resident memory in KiB (when
 /// measured).
 fn replay(arg: &str, stdin: Option<&[u8]>, dir: &Path) -> (Output, Option<u64>) {
-    let report = dir.join("time.txt");
+    // one report file per run: the tests run side by side in one directory
+    static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let report = dir.join(format!("time-{n}.txt"));
     let _ = std::fs::remove_file(&report);
     let timed = Path::new("/usr/bin/time").exists();
     let mut cmd = if timed {
