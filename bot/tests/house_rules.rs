@@ -95,36 +95,42 @@ async fn admins_set_the_new_keys_and_the_table_plays_by_them() {
     assert_eq!(json["rules"]["bock_triggers"], serde_json::json!(["tie", "heart-trick", "lost-solo"]));
 }
 
+/// A service seeded `seed` with four people at a table in `ch` whose admin
+/// (the first) set `rules`; a deal started and everybody said healthy.
+async fn healthy_deal(seed: u64, ch: &ChannelId, rules: &[(&str, &str)]) -> (Service<MemoryStore>, Vec<Actor>) {
+    let svc = Service::new(MemoryStore::default(), seed);
+    let people: Vec<Actor> =
+        ["Anna", "Ben", "Cleo", "Dora"].iter().enumerate().map(|(i, n)| person(&i.to_string(), n, i == 0)).collect();
+    for (k, v) in rules {
+        assert!(errors(&say(&svc, ch, &people[0], &format!("rules set {k} {v}")).await).is_empty());
+    }
+    for p in &people {
+        assert!(errors(&say(&svc, ch, p, "join").await).is_empty());
+    }
+    assert!(errors(&say(&svc, ch, &people[0], "start").await).is_empty());
+    for _ in 0..4 {
+        let t = svc.table(ch).await.unwrap().0;
+        let Some((user, _)) = t.person_to_act() else { break };
+        let who = people.iter().find(|p| p.user == user).unwrap();
+        assert!(errors(&say(&svc, ch, who, "healthy").await).is_empty());
+    }
+    (svc, people)
+}
+
 /// `say`: with `half_chicken` and piglets said during play, the player
 /// holding both tens of diamonds (or both foxes) says so by command, in
 /// English or German, out of turn too; the table hears it; anybody else
 /// is refused with what it takes; the foxes count as piglets from then.
 #[tokio::test]
 async fn players_say_half_a_chicken_and_piglets() {
-    use doko_engine::{Card, Rank, Suit};
-    let d10 = Card::new(Suit::Diamonds, Rank::Ten);
+    use doko_engine::Card;
+    let d10 = Card::D10;
     let mut found = [false; 2];
     for round in 0..60 {
-        let svc = Service::new(MemoryStore::default(), 100 + round);
         let ch = ChannelId::new(Platform::Matrix, "say");
-        let people: Vec<Actor> = ["Anna", "Ben", "Cleo", "Dora"]
-            .iter()
-            .enumerate()
-            .map(|(i, n)| person(&i.to_string(), n, i == 0))
-            .collect();
-        for (k, v) in [("half_chicken", "on"), ("piglets", "on"), ("piglets_when", "play")] {
-            assert!(errors(&say(&svc, &ch, &people[0], &format!("rules set {k} {v}")).await).is_empty());
-        }
-        for p in &people {
-            assert!(errors(&say(&svc, &ch, p, "join").await).is_empty());
-        }
-        assert!(errors(&say(&svc, &ch, &people[0], "start").await).is_empty());
-        for _ in 0..4 {
-            let t = svc.table(&ch).await.unwrap().0;
-            let Some((user, _)) = t.person_to_act() else { break };
-            let who = people.iter().find(|p| p.user == user).unwrap();
-            assert!(errors(&say(&svc, &ch, who, "healthy").await).is_empty());
-        }
+        let (svc, people) =
+            healthy_deal(100 + round, &ch, &[("half_chicken", "on"), ("piglets", "on"), ("piglets_when", "play")])
+                .await;
         let t = svc.table(&ch).await.unwrap().0;
         let hand = |p: &Actor| t.view_for(&p.user).unwrap().hand;
         if let Some(holder) = people.iter().find(|p| hand(p).count(d10) == 2) {
@@ -166,27 +172,11 @@ async fn players_say_half_a_chicken_and_piglets() {
 /// pair forms one party; anyone else is refused with what it takes.
 #[tokio::test]
 async fn a_player_plays_a_genscher_by_command() {
-    use doko_engine::{Action, Card, Rank, Suit};
-    let dk = Card::new(Suit::Diamonds, Rank::King);
+    use doko_engine::{Action, Card};
+    let dk = Card::DK;
     for round in 0..80 {
-        let svc = Service::new(MemoryStore::default(), 500 + round);
         let ch = ChannelId::new(Platform::Discord, "genscher");
-        let people: Vec<Actor> = ["Anna", "Ben", "Cleo", "Dora"]
-            .iter()
-            .enumerate()
-            .map(|(i, n)| person(&i.to_string(), n, i == 0))
-            .collect();
-        assert!(errors(&say(&svc, &ch, &people[0], "rules set genscher on").await).is_empty());
-        for p in &people {
-            assert!(errors(&say(&svc, &ch, p, "join").await).is_empty());
-        }
-        assert!(errors(&say(&svc, &ch, &people[0], "start").await).is_empty());
-        for _ in 0..4 {
-            let t = svc.table(&ch).await.unwrap().0;
-            let Some((user, _)) = t.person_to_act() else { break };
-            let who = people.iter().find(|p| p.user == user).unwrap();
-            assert!(errors(&say(&svc, &ch, who, "healthy").await).is_empty());
-        }
+        let (svc, people) = healthy_deal(500 + round, &ch, &[("genscher", "on")]).await;
         let t = svc.table(&ch).await.unwrap().0;
         let Some(holder) = people.iter().find(|p| t.view_for(&p.user).unwrap().hand.count(dk) == 2) else { continue };
         if t.game().unwrap().unwrap().contract() != doko_engine::Contract::Normal {

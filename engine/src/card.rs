@@ -140,6 +140,10 @@ impl Card {
     pub const HA: Card = Card::new(Suit::Hearts, Rank::Ace);
     /// The king of hearts.
     pub const HK: Card = Card::new(Suit::Hearts, Rank::King);
+    /// The king of diamonds (Genscher).
+    pub const DK: Card = Card::new(Suit::Diamonds, Rank::King);
+    /// The ten of diamonds (half a chicken).
+    pub const D10: Card = Card::new(Suit::Diamonds, Rank::Ten);
 
     /// The card of a suit and rank.
     pub const fn new(suit: Suit, rank: Rank) -> Card {

@@ -445,7 +445,6 @@ impl Game {
     pub fn check_genscher(&self, seat: Seat, partner: Seat) -> Result<(), ActionError> {
         self.expect_phase(seat, Phase::Playing, "play a Genscher")?;
         self.expect_turn(seat)?;
-        let king = Card::new(Suit::Diamonds, Rank::King);
         // a silent solo looks like a normal game: the Genscher is allowed
         // there too (and changes nothing)
         let game = matches!(self.contract, Contract::Normal | Contract::SilentSolo)
@@ -454,8 +453,8 @@ impl Game {
             || !game
             || self.genscher.is_some()
             || partner == seat
-            || self.hands[seat.index()].count(king) != 2
-            || !self.legal_cards(seat).contains(king)
+            || self.hands[seat.index()].count(Card::DK) != 2
+            || !self.legal_cards(seat).contains(Card::DK)
         {
             return Err(ActionError::CannotGenscher { seat });
         }
@@ -472,7 +471,7 @@ impl Game {
             self.re = if self.party(seat) == Party::Re { pair } else { 0b1111 & !pair };
         }
         self.genscher = Some(Genscher { seat, partner, at_play: self.plays });
-        self.play(seat, Card::new(Suit::Diamonds, Rank::King))
+        self.play(seat, Card::DK)
     }
 
     fn expect_phase(&self, seat: Seat, phase: Phase, what: &'static str) -> Result<(), ActionError> {
@@ -674,7 +673,7 @@ impl Game {
         }
         let hand = self.hands[seat.index()];
         let can = match what {
-            Declaration::HalfChicken => hand.count(Card::new(Suit::Diamonds, Rank::Ten)) == 2,
+            Declaration::HalfChicken => hand.count(Card::D10) == 2,
             Declaration::Piglets => self.order.piglets_possible(r) && hand.count(Card::DA) == 2,
             Declaration::Superpiglets => {
                 self.said().iter().any(|s| s.what == Declaration::Piglets)

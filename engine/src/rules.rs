@@ -856,14 +856,7 @@ impl Rules {
             }
             "soloist_leads" => self.soloist_leads = boolean(&v)?,
             "dullen" => self.dullen = boolean(&v)?,
-            "wedding" => {
-                self.wedding = match v.as_str() {
-                    "first-foreign" => WeddingRule::FirstForeign,
-                    "first-fail" => WeddingRule::FirstFail,
-                    "first-trump" => WeddingRule::FirstTrump,
-                    _ => return Err(bad()),
-                }
-            }
+            "wedding" => self.wedding = WeddingRule::ALL.into_iter().find(|k| k.key() == v).ok_or_else(bad)?,
             "wedding_choose" => self.wedding_choose = boolean(&v)?,
             "poverty" => self.poverty = boolean(&v)?,
             "poverty_max_trumps" => self.poverty_max_trumps = range(&v, 0, 5)? as u8,

@@ -123,7 +123,13 @@ impl SheetRow {
     /// What the game's score was multiplied by: 1, 2 for Bock, 4 for
     /// Doppelbock, ...
     pub fn factor(&self) -> i64 {
-        bock_factor(self.bock_rounds.max(u8::from(self.bock)))
+        bock_factor(self.rounds())
+    }
+
+    /// How many Bock rounds covered it (a row stored before rounds were
+    /// kept counts one when it was Bock).
+    pub fn rounds(&self) -> u8 {
+        self.bock_rounds.max(u8::from(self.bock))
     }
 }
 
@@ -616,7 +622,7 @@ impl TryFrom<SessionData> for Session {
                 if x.forced.is_some_and(|f| !x.seats.contains(&f)) {
                     return Err(Inconsistent("the forced player does not play"));
                 }
-                let bock = if x.bock_rounds > 0 { x.bock_rounds } else { u8::from(x.bock) };
+                let bock = x.bock_rounds.max(u8::from(x.bock));
                 Some(Deal { seats: x.seats, game: x.game, bock, forced: x.forced })
             }
             None => None,

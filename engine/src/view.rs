@@ -5,7 +5,7 @@
 //! holds exactly one hand, its own.
 
 use crate::announce::{Announcement, Declaration, Said};
-use crate::card::{Card, Rank, Suit};
+use crate::card::Card;
 use crate::cards::Cards;
 use crate::contract::{Bid, Contract, Order, Reservation};
 use crate::game::{Action, CurrentTrick, Game, Genscher, Phase, Trick};
@@ -131,8 +131,7 @@ fn played(g: &Game) -> impl Iterator<Item = (Seat, Card)> {
 }
 
 fn piglet_cards(rules: &Rules) -> (Card, Card) {
-    let low = if rules.nines { Rank::Nine } else { Rank::King };
-    (Card::DA, Card::new(Suit::Diamonds, low))
+    (Card::DA, Order::superpiglet(rules))
 }
 
 /// The order with piglets only as far as `knows` (which cards' special

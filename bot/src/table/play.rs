@@ -135,6 +135,6 @@ fn summary(sess: &TableSession, s: &Scored) -> Summary {
         value: s.score.game_value,
         items: s.score.breakdown.items().to_vec(),
         scores: sess.names().iter().cloned().zip(s.row.scores.iter().copied()).collect(),
-        bock: s.row.bock_rounds.max(u8::from(s.row.bock)),
+        bock: s.row.rounds(),
     }
 }
