@@ -101,6 +101,8 @@ impl Lang {
             Contract::SilentSolo => tr!(self, "contract", contract = "silent-solo"),
             Contract::Poverty => tr!(self, "contract", contract = "poverty"),
             Contract::Solo(k) => self.solo(k),
+            Contract::BlackSow(None) => tr!(self, "contract", contract = "black-sow"),
+            Contract::BlackSow(Some(k)) => tr!(self, "contract-black-sow-solo", solo = self.solo(k)),
         }
     }
 }

@@ -75,6 +75,22 @@ impl BasicPlayer {
         Action::Bid(Bid::Healthy)
     }
 
+    /// Schwarze Sau: the allowed solo in which the hand left holds the
+    /// most trumps (of equal counts, the higher ones).
+    fn sow_solo(&self, v: &SeatView) -> Action {
+        let strength = |b: &Bid| match b {
+            Bid::Reserve(Reservation::Solo { kind, .. }) => {
+                let order = Order::new(kind.trumps());
+                let trumps: Vec<Card> = v.hand.iter().filter(|c| order.is_trump(*c)).collect();
+                (trumps.len(), trumps.iter().map(|c| u32::from(order.power(*c))).sum::<u32>())
+            }
+            _ => (0, 0),
+        };
+        let best =
+            v.legal.iter().filter_map(|a| if let Action::Bid(b) = a { Some(*b) } else { None }).max_by_key(strength);
+        best.map_or(v.legal[0], Action::Bid)
+    }
+
     fn exchange(&self, v: &SeatView) -> Action {
         let trumps = normal_game_trumps();
         let best = v.legal.iter().copied().min_by_key(|a| match a {
@@ -187,6 +203,7 @@ impl Player for BasicPlayer {
     fn decide(&mut self, v: &SeatView) -> Action {
         match v.public.phase {
             Phase::Bidding => self.bid(v),
+            Phase::SowChoice => self.sow_solo(v),
             Phase::PovertyGive | Phase::PovertyOffer | Phase::PovertyReturn => self.exchange(v),
             _ => {
                 if v.public.to_act == Some(v.seat) {

@@ -102,6 +102,9 @@ pub fn events(t: &Table, ev: &[Event]) -> Option<String> {
             Event::Played { name, card } => tr!(l, "event-played", name = name, card = l.card(*card)),
             Event::TrickWon { name, points } => tr!(l, "event-trick-won", name = name, points = points),
             Event::Announced { name, call } => tr!(l, "event-announced", name = name, call = l.call(*call)),
+            Event::SowStarted => tr!(l, "event-sow-started"),
+            Event::SowTaken(name) => tr!(l, "event-sow-taken", name = name),
+            Event::SowSolo { name, kind } => tr!(l, "event-sow-solo", name = name, solo = l.solo(*kind)),
             Event::Genscher { name, partner } => tr!(l, "event-genscher", name = name, partner = partner),
             Event::Said { name, what } => tr!(l, "event-said", name = name, what = what.name()),
             Event::Poverty { name, step } => {
@@ -304,6 +307,7 @@ fn phase_key(p: Phase) -> &'static str {
         Phase::PovertyGive => "poverty-give",
         Phase::PovertyOffer => "poverty-offer",
         Phase::PovertyReturn => "poverty-return",
+        Phase::SowChoice => "sow-choice",
         Phase::Playing => "playing",
         Phase::Finished | Phase::Redeal(_) => "over",
     }
@@ -383,9 +387,13 @@ fn sheet_contract(l: Lang, name: &str) -> String {
         "wedding" => l.contract(Contract::Wedding),
         "silent-solo" => l.contract(Contract::SilentSolo),
         "poverty" => l.contract(Contract::Poverty),
+        "black-sow" => l.contract(Contract::BlackSow(None)),
         other => match other.strip_prefix("solo-").and_then(doko_engine::SoloKind::from_key) {
             Some(k) => l.solo(k),
-            None => other.to_string(),
+            None => match other.strip_prefix("black-sow-").and_then(doko_engine::SoloKind::from_key) {
+                Some(k) => l.contract(Contract::BlackSow(Some(k))),
+                None => other.to_string(),
+            },
         },
     }
 }
@@ -548,6 +556,8 @@ fn rule_text(
         A::MustGiveTrumps { keeps, .. } => tr!(l, "rule-must-give-trumps", card = l.card(*keeps)),
         A::MustReturnOtherCards { trump, .. } => tr!(l, "rule-must-return-other-cards", card = l.card(*trump)),
         A::BeforeClarification { .. } => tr!(l, "rule-before-clarification"),
+        A::BeforeSowSolo { .. } => tr!(l, "rule-before-sow-solo"),
+        A::MustChooseSolo { .. } => tr!(l, "rule-must-choose-solo"),
         A::WrongParty { party, call, .. } => {
             tr!(l, "rule-wrong-party", party = l.party(*party), call = l.call(*call))
         }

@@ -238,3 +238,113 @@ async fn admins_pick_the_sharp_and_freedoko_presets() {
     let m = say(&svc, &ch, &admin, "rules preset turnier").await;
     assert!(errors(&m).iter().any(|e| e.contains("ddv, casual, sharp, freedoko")), "{m:?}");
 }
+
+/// `black_sow`: players declare and decline a poverty by command, the
+/// table hears the Schwarze Sau; play goes on until the second queen of
+/// spades falls; its taker (and nobody else) chooses the solo with `solo
+/// KIND` (German here), the table hears it, the deal is scored as that
+/// solo and the sheet and record say so.
+#[tokio::test]
+async fn a_declined_poverty_becomes_a_schwarze_sau_by_command() {
+    use doko_bot::Command;
+    use doko_engine::{Action, Bid, Contract, Phase, Reservation, SoloKind};
+    let poverty = Action::Bid(Bid::Reserve(Reservation::Poverty));
+    for round in 0..200u64 {
+        let ch = ChannelId::new(Platform::Discord, "sau");
+        let svc = Service::new(MemoryStore::default(), 900 + round);
+        let people: Vec<Actor> = ["Anna", "Ben", "Cleo", "Dora"]
+            .iter()
+            .enumerate()
+            .map(|(i, n)| person(&i.to_string(), n, i == 0))
+            .collect();
+        for (k, v) in [("poverty", "on"), ("black_sow", "on"), ("poverty_max_trumps", "5")] {
+            assert!(errors(&say(&svc, &ch, &people[0], &format!("rules set {k} {v}")).await).is_empty());
+        }
+        for p in &people {
+            assert!(errors(&say(&svc, &ch, p, "join").await).is_empty());
+        }
+        assert!(errors(&say(&svc, &ch, &people[0], "start").await).is_empty());
+        let who = |user: &UserId| people.iter().find(|p| &p.user == user).unwrap();
+        // the first who may declares poverty, the others are healthy
+        let mut declared = false;
+        for _ in 0..4 {
+            let t = svc.table(&ch).await.unwrap().0;
+            let (user, _) = t.person_to_act().unwrap();
+            let view = t.view_for(&user).unwrap();
+            let text = if !declared && view.legal.contains(&poverty) { "armut" } else { "gesund" };
+            declared |= text == "armut";
+            assert!(errors(&say(&svc, &ch, who(&user), text).await).is_empty(), "{text}");
+        }
+        let t = svc.table(&ch).await.unwrap().0;
+        if t.game().unwrap().unwrap().contract() != Contract::Poverty {
+            continue;
+        }
+        // the pauper puts cards down; all three decline
+        let mut heard = String::new();
+        for _ in 0..4 {
+            let t = svc.table(&ch).await.unwrap().0;
+            let (user, _) = t.person_to_act().unwrap();
+            let view = t.view_for(&user).unwrap();
+            let text = if view.legal.contains(&Action::Answer(false)) {
+                "decline".to_string()
+            } else {
+                Command::from_action(view.legal[0]).to_string()
+            };
+            let m = say(&svc, &ch, who(&user), &text).await;
+            assert!(errors(&m).is_empty(), "{text}: {m:?}");
+            heard.extend(m.iter().map(|m| m.text.clone()));
+        }
+        assert!(heard.contains("Nobody takes the poverty: Schwarze Sau!"), "{heard}");
+        // play on, the first legal card each time, until the choice
+        let taker = loop {
+            let t = svc.table(&ch).await.unwrap().0;
+            let g = t.game().unwrap().unwrap();
+            let (user, _) = t.person_to_act().unwrap();
+            if g.phase() == Phase::SowChoice {
+                break who(&user).clone();
+            }
+            assert_eq!(g.contract(), Contract::BlackSow(None));
+            let view = t.view_for(&user).unwrap();
+            assert_eq!(view.own_party, None, "nobody has a party yet");
+            let m = say(&svc, &ch, who(&user), &Command::from_action(view.legal[0]).to_string()).await;
+            assert!(errors(&m).is_empty(), "{m:?}");
+            if svc.table(&ch).await.unwrap().0.game().unwrap().unwrap().phase() == Phase::SowChoice {
+                let text: String = m.iter().map(|m| m.text.clone()).collect();
+                assert!(text.contains("took the second queen of spades and chooses the solo"), "{text}");
+            }
+        };
+        let t = svc.table(&ch).await.unwrap().0;
+        let hand: String = doko_bot::render::hand(doko_bot::Lang::En, &t.view_for(&taker.user).unwrap());
+        assert!(hand.contains("solo spades") && hand.contains("solo queens"), "{hand}");
+        let other = people.iter().find(|p| p.user != taker.user).unwrap();
+        assert_eq!(errors(&say(&svc, &ch, other, "solo pik").await).len(), 1, "only the taker chooses");
+        let m = say(&svc, &ch, &taker, "healthy").await;
+        assert!(errors(&m).iter().any(|e| e.contains("choose one of the allowed solos")), "{m:?}");
+        let m = say(&svc, &ch, &taker, "solo pik").await;
+        assert!(errors(&m).is_empty(), "{m:?}");
+        let heard: String = m.iter().map(|m| m.text.clone()).collect();
+        assert!(heard.contains(&format!("{} plays spades solo (Schwarze Sau)", taker.name)), "{heard}");
+        let g = svc.table(&ch).await.unwrap().0.game().unwrap().unwrap();
+        assert_eq!(g.contract(), Contract::BlackSow(Some(SoloKind::Spades)));
+        // to the end of the deal
+        let mut heard = String::new();
+        loop {
+            let t = svc.table(&ch).await.unwrap().0;
+            if t.game().unwrap().is_none_or(|g| g.plays() == 0) {
+                break;
+            }
+            let (user, _) = t.person_to_act().unwrap();
+            let view = t.view_for(&user).unwrap();
+            let m = say(&svc, &ch, who(&user), &Command::from_action(view.legal[0]).to_string()).await;
+            assert!(errors(&m).is_empty(), "{m:?}");
+            heard.extend(m.iter().map(|m| m.text.clone()));
+        }
+        assert!(heard.contains("Schwarze Sau, spades solo"), "{heard}");
+        let sheet: String = say(&svc, &ch, &people[0], "score").await.iter().map(|m| m.text.clone()).collect();
+        assert!(sheet.contains("Schwarze Sau"), "{sheet}");
+        let rec: String = say(&svc, &ch, &people[0], "record").await.iter().map(|m| m.text.clone()).collect();
+        assert!(rec.contains(r#""bid":"solo-spades""#), "{rec}");
+        return;
+    }
+    panic!("no poverty in 200 deals");
+}

@@ -237,6 +237,11 @@ fn every_event(t: &Table) -> Vec<Event> {
     ev.extend(Call::ALL.map(|call| Event::Announced { name: n("Anna"), call }));
     ev.extend(Declaration::ALL.map(|what| Event::Said { name: n("Dieter"), what }));
     ev.push(Event::Genscher { name: n("Anna"), partner: n("Dieter") });
+    ev.extend([
+        Event::SowStarted,
+        Event::SowTaken(n("Clara")),
+        Event::SowSolo { name: n("Clara"), kind: doko_engine::SoloKind::Spades },
+    ]);
     ev.extend(
         [PovertyMove::Gave, PovertyMove::Accepted, PovertyMove::Declined, PovertyMove::Returned]
             .map(|step| Event::Poverty { name: n("Ben"), step }),
@@ -320,6 +325,8 @@ fn rule_errors(t: &Table) -> String {
         ActionError::MustAnnounce { seat: s, points: 35 },
         ActionError::MustAnnouncePiglets { seat: s },
         ActionError::CannotGenscher { seat: s },
+        ActionError::BeforeSowSolo { seat: s },
+        ActionError::MustChooseSolo { seat: s },
         ActionError::WeddingNeedsQueens { seat: s },
         ActionError::RuleOff { seat: s, what: "poverty" },
         ActionError::RuleOff { seat: s, what: "throwing in" },

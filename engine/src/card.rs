@@ -142,6 +142,8 @@ impl Card {
     pub const HK: Card = Card::new(Suit::Hearts, Rank::King);
     /// The king of diamonds (Genscher).
     pub const DK: Card = Card::new(Suit::Diamonds, Rank::King);
+    /// The queen of spades (the second one makes the Schwarze Sau).
+    pub const SQ: Card = Card::new(Suit::Spades, Rank::Queen);
     /// The ten of diamonds (half a chicken).
     pub const D10: Card = Card::new(Suit::Diamonds, Rank::Ten);
 

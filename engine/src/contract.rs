@@ -90,19 +90,24 @@ pub enum Contract {
     Poverty,
     /// A declared solo.
     Solo(SoloKind),
+    /// Schwarze Sau (house rule `black_sow`): a poverty nobody took,
+    /// played everyone for themselves until the second queen of spades
+    /// falls; then the solo its taker chose (`None` before the choice, or
+    /// when the taker plays on alone in the normal order).
+    BlackSow(Option<SoloKind>),
 }
 
 impl Contract {
     /// The trump structure.
     pub const fn trumps(self) -> Trumps {
         match self {
-            Contract::Solo(k) => k.trumps(),
+            Contract::Solo(k) | Contract::BlackSow(Some(k)) => k.trumps(),
             _ => Trumps::Suit(Suit::Diamonds),
         }
     }
 
     /// The record/JSON name: `normal`, `wedding`, `silent-solo`, `poverty`,
-    /// `solo-<kind>`.
+    /// `solo-<kind>`, `black-sow` or `black-sow-<kind>`.
     pub fn name(self) -> String {
         match self {
             Contract::Normal => "normal".into(),
@@ -110,6 +115,8 @@ impl Contract {
             Contract::SilentSolo => "silent-solo".into(),
             Contract::Poverty => "poverty".into(),
             Contract::Solo(k) => format!("solo-{}", k.key()),
+            Contract::BlackSow(None) => "black-sow".into(),
+            Contract::BlackSow(Some(k)) => format!("black-sow-{}", k.key()),
         }
     }
 }

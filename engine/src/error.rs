@@ -164,6 +164,19 @@ pub enum ActionError {
         /// The declaration.
         what: Declaration,
     },
+    /// Schwarze Sau: no announcement before the solo is chosen.
+    #[error("seat {seat} cannot announce in a Schwarze Sau before its solo is chosen")]
+    BeforeSowSolo {
+        /// Who tried.
+        seat: Seat,
+    },
+    /// Schwarze Sau: the taker of the second queen of spades must choose
+    /// one of the allowed solos (not healthy, not another reservation).
+    #[error("seat {seat} took the second queen of spades and must choose a solo the rules allow")]
+    MustChooseSolo {
+        /// The taker.
+        seat: Seat,
+    },
     /// No announcement before a wedding is clarified.
     #[error("seat {seat} cannot announce before the wedding is clarified")]
     BeforeClarification {

@@ -25,6 +25,9 @@ pub enum Phase {
     PovertyReturn,
     /// Tricks are being played.
     Playing,
+    /// Schwarze Sau (house rule): the taker of the second queen of spades
+    /// chooses the solo played from the next trick on.
+    SowChoice,
     /// All tricks played; the deal can be scored.
     Finished,
     /// The deal is void and the same dealer deals again.
@@ -186,6 +189,8 @@ pub struct Game {
     genscher: Option<Genscher>,
     /// The wedding's clarification trick (the rules', or as chosen).
     wedding_rule: WeddingRule,
+    /// Cards played when a Schwarze Sau's solo was chosen.
+    sow_at: u8,
     plays: u8,
 }
 
@@ -297,6 +302,7 @@ impl Game {
             n_said: 0,
             genscher: None,
             wedding_rule: rules.wedding,
+            sow_at: 0,
             plays: 0,
         }
     }
@@ -386,7 +392,12 @@ impl Game {
     pub fn plays(&self) -> usize {
         self.plays as usize
     }
-    /// Whether a wedding has been clarified (always true for other contracts).
+    /// Cards played before a Schwarze Sau's solo was chosen, once it was.
+    pub fn sow_solo_at(&self) -> Option<usize> {
+        matches!(self.contract, Contract::BlackSow(Some(_))).then_some(self.sow_at as usize)
+    }
+    /// Whether a wedding has been clarified, or a Schwarze Sau's soloist
+    /// found (always true for other contracts).
     pub fn is_clarified(&self) -> bool {
         self.clarified
     }
@@ -430,6 +441,7 @@ impl Game {
     /// Takes one action by a seat. On error nothing changes.
     pub fn act(&mut self, seat: Seat, action: Action) -> Result<(), ActionError> {
         match action {
+            Action::Bid(b) if self.phase == Phase::SowChoice => self.choose_sow(seat, b),
             Action::Bid(b) => self.bid(seat, b),
             Action::Give(c) => self.give(seat, c),
             Action::Answer(a) => self.answer(seat, a),
@@ -739,12 +751,48 @@ impl Game {
             self.phase = Phase::PovertyReturn;
         } else {
             pov.declined += 1;
-            if seat.next() == pov.pauper {
+            if seat.next() == pov.pauper && self.rules.black_sow {
+                self.start_black_sow();
+            } else if seat.next() == pov.pauper {
                 self.phase = Phase::Redeal(RedealReason::PovertyDeclined);
             } else {
                 self.to_act = seat.next();
             }
         }
+        Ok(())
+    }
+
+    /// Schwarze Sau: a poverty nobody took is played. The pauper takes the
+    /// cards put down back; everyone plays for themselves in the normal
+    /// order until the second queen of spades falls.
+    fn start_black_sow(&mut self) {
+        let pov = self.poverty.expect("poverty phase");
+        let h = &mut self.hands[pov.pauper.index()];
+        *h = h.checked_add(pov.given).expect("the pauper's own cards");
+        self.contract = Contract::BlackSow(None);
+        self.declarer = None;
+        self.re = 0;
+        self.clarified = false;
+        self.start_play(self.forehand());
+    }
+
+    /// Schwarze Sau: the taker of the second queen of spades names the
+    /// solo (a free one the rules allow); it is played from the next
+    /// trick on, which the taker leads.
+    fn choose_sow(&mut self, seat: Seat, bid: Bid) -> Result<(), ActionError> {
+        self.expect_turn(seat)?;
+        let Bid::Reserve(Reservation::Solo { kind, duty: false }) = bid else {
+            return Err(ActionError::MustChooseSolo { seat });
+        };
+        if !self.rules.solos.contains(kind) {
+            return Err(ActionError::SoloNotAllowed { seat, kind: kind.key() });
+        }
+        self.contract = Contract::BlackSow(Some(kind));
+        self.clarified = true;
+        self.shift = self.n_tricks - 1;
+        self.sow_at = self.plays;
+        self.order = Order::for_deal(self.contract, &self.rules, &self.hands);
+        self.phase = Phase::Playing;
         Ok(())
     }
 
@@ -871,7 +919,24 @@ impl Game {
         self.trick = CurrentTrick { leader: winner, cards: [Card::CQ; 4], len: 0 };
         self.to_act = winner;
 
-        if !self.clarified {
+        if self.contract == Contract::BlackSow(None) && !self.clarified && cards.contains(&Card::SQ) {
+            // the trick with the second queen of spades: its taker is the
+            // soloist and chooses the solo (in the last trick, or without
+            // allowed solos, plays on alone in the normal order)
+            let fallen: usize = self.tricks().iter().map(|t| t.cards.iter().filter(|c| **c == Card::SQ).count()).sum();
+            if fallen == 2 {
+                self.declarer = Some(winner);
+                self.re = 1 << winner.index();
+                if last || self.rules.solos.is_empty() {
+                    self.clarified = true;
+                    self.shift = t as u8;
+                } else {
+                    self.phase = Phase::SowChoice;
+                }
+            }
+        }
+
+        if !self.clarified && self.contract == Contract::Wedding {
             let declarer = self.declarer.expect("wedding has a declarer");
             let led_trump = self.order.is_trump(cards[0]);
             let qualifies = match self.wedding_rule {
@@ -935,7 +1000,11 @@ impl Game {
             now => return Err(ActionError::WrongPhase { seat, what: "announce", now: phase_name(now) }),
         }
         if !self.clarified {
-            return Err(ActionError::BeforeClarification { seat });
+            return Err(if self.contract == Contract::Wedding {
+                ActionError::BeforeClarification { seat }
+            } else {
+                ActionError::BeforeSowSolo { seat }
+            });
         }
         if self.rules.announce_on_turn && self.to_act != seat {
             return Err(ActionError::NotYourTurn { seat, turn: self.to_act });
@@ -1016,6 +1085,9 @@ impl Game {
 
     /// The bids a seat may make now.
     pub fn legal_bids(&self, seat: Seat) -> Vec<Bid> {
+        if self.phase == Phase::SowChoice && seat == self.to_act {
+            return self.rules.solos.iter().map(|kind| Bid::Reserve(Reservation::Solo { kind, duty: false })).collect();
+        }
         if self.phase != Phase::Bidding || seat != self.to_act {
             return Vec::new();
         }
@@ -1041,7 +1113,7 @@ impl Game {
     pub fn legal_actions(&self, seat: Seat) -> Vec<Action> {
         let mut v: Vec<Action> = Vec::new();
         match self.phase {
-            Phase::Bidding => v.extend(self.legal_bids(seat).into_iter().map(Action::Bid)),
+            Phase::Bidding | Phase::SowChoice => v.extend(self.legal_bids(seat).into_iter().map(Action::Bid)),
             Phase::PovertyGive if seat == self.to_act => {
                 let hand = self.hands[seat.index()];
                 let trumps = hand.with_mask(self.poverty_trumps());
@@ -1082,8 +1154,13 @@ impl Game {
     /// Plays random legal cards (and the owed announcements) to the end
     /// of the deal. For simulations.
     pub fn random_playout(&mut self, rng: &mut crate::rng::Rng) {
-        while self.phase == Phase::Playing {
+        while matches!(self.phase, Phase::Playing | Phase::SowChoice) {
             let s = self.to_act;
+            if self.phase == Phase::SowChoice {
+                let solos = self.legal_bids(s);
+                self.choose_sow(s, solos[rng.below(solos.len())]).expect("listed as legal");
+                continue;
+            }
             if self.mandatory == Some(s) {
                 match self.legal_calls(s).first() {
                     Some(c) => self.announce(s, *c).expect("listed as legal"),
@@ -1108,6 +1185,7 @@ fn phase_name(p: Phase) -> &'static str {
         Phase::PovertyOffer => "the poverty is being offered",
         Phase::PovertyReturn => "the poverty cards are to be returned",
         Phase::Playing => "the cards are being played",
+        Phase::SowChoice => "the taker of the second queen of spades is choosing a solo",
         Phase::Finished | Phase::Redeal(_) => "the deal is over",
     }
 }

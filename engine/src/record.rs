@@ -190,9 +190,7 @@ fn cards_of(v: &Value) -> Result<Cards, String> {
 fn check_fields(m: &Map<String, Value>, allowed: &[&str]) -> Result<(), String> {
     for k in m.keys() {
         if !allowed.contains(&k.as_str()) {
-            // a bid in `actions` is read (the writer can produce one) but not advertised
-            let shown: Vec<&str> = allowed.iter().copied().filter(|a| *a != "bid").collect();
-            return Err(format!("unknown field '{}' (allowed: {})", crate::quoted(k), shown.join(", ")));
+            return Err(format!("unknown field '{}' (allowed: {})", crate::quoted(k), allowed.join(", ")));
         }
     }
     Ok(())
@@ -207,7 +205,7 @@ fn action_of(v: &Value) -> Result<(Seat, Action), String> {
         .filter(|k| m.contains_key(*k))
         .collect();
     if kinds.len() != 1 {
-        return Err("an action needs exactly one of play, announce, say, genscher, give, poverty, return".into());
+        return Err("an action needs exactly one of play, announce, say, genscher, give, poverty, return, bid".into());
     }
     let val = &m[kinds[0]];
     let text = || match val {
@@ -395,7 +393,25 @@ impl Record {
                 }
             }
         }
-        actions.extend(history(&plays_of(g.tricks(), g.current_trick()), g.announcements(), g.said(), g.genscher()));
+        let mut steps = history(&plays_of(g.tricks(), g.current_trick()), g.announcements(), g.said(), g.genscher());
+        if let (Some(at), crate::contract::Contract::BlackSow(Some(kind)), Some(taker)) =
+            (g.sow_solo_at(), g.contract(), g.declarer())
+        {
+            // a Schwarze Sau's solo: chosen right after the card that
+            // completed the trick with the second queen of spades
+            let mut cards = 0;
+            let pos = steps
+                .iter()
+                .position(|(_, a)| {
+                    if matches!(a, Action::Play(_) | Action::Genscher(_)) {
+                        cards += 1;
+                    }
+                    cards == at
+                })
+                .map_or(steps.len(), |i| i + 1);
+            steps.insert(pos, (taker, Action::Bid(Bid::Reserve(Reservation::Solo { kind, duty: false }))));
+        }
+        actions.extend(steps);
         Record { rules: *g.rules(), dealer: g.dealer(), hands: *g.dealt(), bids: Some(bids), actions, aborted: None }
     }
 
@@ -700,4 +716,4 @@ pub fn replay_str(text: &str) -> Result<ReplayResult, RecordError> {
 
 // Keep every key reachable from records (a compile-time reminder that the
 // record's rules object takes exactly the house-rule keys).
-const _: () = assert!(KEYS.len() == 36);
+const _: () = assert!(KEYS.len() == 37);

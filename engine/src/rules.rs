@@ -438,6 +438,12 @@ pub const KEYS: &[KeyInfo] = &[
         kind: ValueKind::OnOff,
     },
     KeyInfo {
+        name: "black_sow",
+        allowed: "off, on",
+        meaning: "with poverty: when every player declines a poverty, the deal is played instead of dealt again, everyone for themselves until the second queen of spades falls; whoever takes that trick chooses a solo (one the rules allow), played from the next trick on and scored as a solo with every trick taken so far (Schwarze Sau; without allowed solos, or in the last trick, the taker plays alone in the normal order)",
+        kind: ValueKind::OnOff,
+    },
+    KeyInfo {
         name: "throw_in_nines",
         allowed: "off, 5 to 8",
         meaning: "a hand with that many nines may be thrown in; the same dealer redeals",
@@ -512,7 +518,7 @@ pub const KEYS: &[KeyInfo] = &[
     KeyInfo {
         name: "solo_double",
         allowed: "off, on",
-        meaning: "a declared solo (free or compulsory) counts double; a silent solo and a wedding without partner do not",
+        meaning: "a declared solo (free or compulsory) counts double, and so does a Schwarze Sau's; a silent solo and a wedding without partner do not",
         kind: ValueKind::OnOff,
     },
     KeyInfo {
@@ -555,6 +561,10 @@ impl SoloSet {
     /// Whether the set holds a kind.
     pub const fn contains(self, k: SoloKind) -> bool {
         self.0 & (1 << k as u8) != 0
+    }
+    /// Whether no kind is allowed.
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
     }
     /// Adds a kind.
     pub fn insert(&mut self, k: SoloKind) {
@@ -626,6 +636,9 @@ pub struct Rules {
     pub half_chicken: bool,
     /// Genscher: the holder of both kings of diamonds names a partner.
     pub genscher: bool,
+    /// Schwarze Sau: a declined poverty is played, and the taker of the
+    /// second queen of spades chooses a solo.
+    pub black_sow: bool,
     /// Throw in with that many nines.
     pub throw_in_nines: Option<u8>,
     /// Throw in with that many kings.
@@ -744,6 +757,7 @@ impl Rules {
             piglets_announce: false,
             half_chicken: false,
             genscher: false,
+            black_sow: false,
             throw_in_nines: None,
             throw_in_kings: None,
             throw_in_low_trumps: None,
@@ -875,6 +889,7 @@ impl Rules {
             "piglets_announce" => self.piglets_announce = boolean(&v)?,
             "half_chicken" => self.half_chicken = boolean(&v)?,
             "genscher" => self.genscher = boolean(&v)?,
+            "black_sow" => self.black_sow = boolean(&v)?,
             "throw_in_nines" => self.throw_in_nines = off_or(&v, 5, 8)?,
             "throw_in_kings" => self.throw_in_kings = off_or(&v, 5, 8)?,
             "throw_in_low_trumps" => self.throw_in_low_trumps = off_or(&v, 0, 3)?,
@@ -968,6 +983,7 @@ impl Rules {
             "piglets_announce" => onoff(self.piglets_announce),
             "half_chicken" => onoff(self.half_chicken),
             "genscher" => onoff(self.genscher),
+            "black_sow" => onoff(self.black_sow),
             "throw_in_nines" => opt_num(self.throw_in_nines),
             "throw_in_kings" => opt_num(self.throw_in_kings),
             "throw_in_low_trumps" => opt_num(self.throw_in_low_trumps),

@@ -332,9 +332,11 @@ pub(crate) fn score(g: &Game) -> Score {
         against_the_elders: g.rules().extra_points.contains(Extra::AgainstTheElders),
         extras,
     });
-    // house rule: a declared solo counts double (one more item of the
-    // value so far, so the breakdown still sums to the game value)
-    if g.rules().solo_double && matches!(g.contract(), Contract::Solo(_)) && s.game_value != 0 {
+    // house rule: a declared solo (and a Schwarze Sau's) counts double
+    // (one more item of the value so far, so the breakdown still sums to
+    // the game value)
+    let solo = matches!(g.contract(), Contract::Solo(_) | Contract::BlackSow(_));
+    if g.rules().solo_double && solo && s.game_value != 0 {
         let persp = s.winner.unwrap_or(Party::Re);
         let (party, points) = if s.game_value > 0 { (persp, s.game_value) } else { (persp.other(), -s.game_value) };
         s.breakdown.push(Reason::SoloDouble, party, points);

@@ -385,6 +385,10 @@ impl Session {
     /// all). Returns the bid as it counts.
     pub fn check_bid(&self, seat: Seat, bid: Bid) -> Result<Bid, SessionError> {
         let deal = self.deal.as_ref().ok_or(SessionError::NoDeal)?;
+        if deal.game.phase() == crate::game::Phase::SowChoice {
+            // a Schwarze Sau's solo is no compulsory solo
+            return Ok(bid);
+        }
         let player = deal.player(seat);
         let rules = deal.game.rules();
         let owes = self.duty_left[player] > 0 && rules.compulsory_solos > 0;

@@ -161,7 +161,15 @@ impl Game {
     pub fn public_view(&self) -> PublicView {
         let bidding = self.phase() == Phase::Bidding;
         let mut bids = [None; 4];
-        let decided = if bidding { None } else { self.declarer() };
+        let decided = if bidding {
+            None
+        } else if matches!(self.contract(), Contract::BlackSow(_)) {
+            // the reservation that decided was the pauper's, whoever
+            // took the second queen of spades
+            self.poverty().map(|p| p.pauper)
+        } else {
+            self.declarer()
+        };
         let silent = self.contract() == Contract::SilentSolo;
         for s in Seat::ALL {
             bids[s.index()] = self.bids()[s.index()].map(|b| match b {
@@ -179,7 +187,7 @@ impl Game {
             }
         }
         let silent_revealed = silent && cq_by.contains(&2);
-        let in_play = matches!(self.phase(), Phase::Playing | Phase::Finished);
+        let in_play = matches!(self.phase(), Phase::Playing | Phase::SowChoice | Phase::Finished);
         let contract = if bidding {
             None
         } else if silent && !silent_revealed {
@@ -192,6 +200,14 @@ impl Game {
             Some(Contract::Solo(_)) | Some(Contract::SilentSolo) if in_play => {
                 for s in Seat::ALL {
                     parties[s.index()] = Some(self.party(s));
+                }
+            }
+            // Schwarze Sau: everyone alone until the soloist is found
+            Some(Contract::BlackSow(_)) if in_play => {
+                if self.is_clarified() {
+                    for s in Seat::ALL {
+                        parties[s.index()] = Some(self.party(s));
+                    }
                 }
             }
             Some(Contract::Wedding) | Some(Contract::Poverty) if in_play => {
@@ -279,7 +295,7 @@ impl Game {
     pub fn view(&self, seat: Seat) -> SeatView {
         let public = self.public_view();
         let hand = self.hand(seat);
-        let in_play = matches!(self.phase(), Phase::Playing | Phase::Finished);
+        let in_play = matches!(self.phase(), Phase::Playing | Phase::SowChoice | Phase::Finished);
         let own_party = if self.phase() == Phase::Bidding || !self.is_clarified() && self.declarer() != Some(seat) {
             // before the contract is known (or in an unclarified wedding)
             // a seat knows only what its queens of clubs tell in a normal game

@@ -1022,6 +1022,7 @@ fn rule_values(key: &str) -> &'static [&'static str] {
         | "piglets_announce"
         | "half_chicken"
         | "genscher"
+        | "black_sow"
         | "wedding_choose" => &["on", "off"],
         "piglets_when" => &["deal", "play"],
         "bock_stacking" => &["extend", "stack"],

@@ -43,8 +43,10 @@ contract = { $contract ->
     [normal] Normalspiel
     [wedding] Hochzeit
     [silent-solo] stilles Solo
+    [black-sow] Schwarze Sau
    *[poverty] Armut
 }
+contract-black-sow-solo = Schwarze Sau, { $solo }
 bid-word = { $bid ->
     [healthy] gesund
    *[reserved] Vorbehalt
@@ -83,6 +85,9 @@ event-trick-won = Stich an { $name } ({ $points } { $points ->
    *[other] Augen
 })
 event-announced = { $name }: { $call }!
+event-sow-started = Niemand nimmt die Armut: Schwarze Sau! Jeder spielt für sich, bis die zweite Pik-Dame fällt; wer diesen Stich bekommt, wählt ein Solo, das mit allen bisherigen Stichen zählt.
+event-sow-taken = { $name } hat die zweite Pik-Dame gefangen und wählt das Solo.
+event-sow-solo = { $name } spielt { $solo } (Schwarze Sau) ab dem nächsten Stich allein gegen die anderen drei.
 event-genscher = { $name }: Genscher! { $name } spielt den ersten Karo-König und nimmt { $partner } als Partner; die Parteien werden neu gebildet, die Ansagen bleiben bei den Parteinamen.
 event-said = { $name }: { $what ->
     [half-chicken] halbes Hähnchen! (beide Karo-Zehnen; es ändert nichts)
@@ -195,6 +200,7 @@ table-to-act = { $phase ->
     [poverty-give] { $name } legt die Armut ab.
     [poverty-offer] { $name } nimmt die Armut oder lehnt ab.
     [poverty-return] { $name } gibt Karten zurück.
+    [sow-choice] { $name } wählt das Solo (Schwarze Sau).
    *[playing] { $name } ist am Zug.
 }
 table-must-announce = { $name } muss zuerst ansagen (Pflichtansage).
@@ -258,6 +264,7 @@ rule-about = { $key ->
     [piglets_announce] Schweinchen verpflichten zur Ansage
     [half_chicken] beide Karo-Zehnen dürfen halbes Hähnchen sagen
     [genscher] beide Karo-Könige: einen neuen Partner wählen
+    [black_sow] eine abgelehnte Armut wird gespielt; wer die zweite Pik-Dame fängt, wählt ein Solo
     [throw_in_nines] mit so vielen Neunen darf man schmeißen
     [throw_in_kings] mit so vielen Königen darf man schmeißen
     [throw_in_low_trumps] mit höchstens so vielen Trümpfen darf man schmeißen
@@ -353,6 +360,8 @@ rule-exchange-count = genau { $expected } { $expected ->
 } abgeben (nicht { $got })
 rule-must-give-trumps = lege alle Trümpfe ab (du behältst { $card })
 rule-must-return-other-cards = gib andere Karten als Trümpfe zurück ({ $card } ist Trumpf)
+rule-before-sow-solo = keine Ansage in der Schwarzen Sau, bevor das Solo gewählt ist
+rule-must-choose-solo = du hast die zweite Pik-Dame gefangen: wähle eines der erlaubten Soli
 rule-before-clarification = keine Ansage, bevor die Hochzeit geklärt ist
 rule-wrong-party = du spielst { $party }: du kannst nicht { $call } ansagen
 rule-already-announced = { $party } hat schon { $call } angesagt

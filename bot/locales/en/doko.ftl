@@ -42,8 +42,10 @@ contract = { $contract ->
     [normal] normal game
     [wedding] wedding (Hochzeit)
     [silent-solo] silent solo
+    [black-sow] Schwarze Sau
    *[poverty] poverty (Armut)
 }
+contract-black-sow-solo = Schwarze Sau, { $solo }
 bid-word = { $bid ->
     [healthy] healthy
    *[reserved] reservation
@@ -82,6 +84,9 @@ event-trick-won = Trick to { $name } ({ $points } { $points ->
    *[other] points
 })
 event-announced = { $name }: { $call }!
+event-sow-started = Nobody takes the poverty: Schwarze Sau! Everyone plays for themselves until the second queen of spades falls; whoever takes that trick chooses a solo, which counts with every trick taken so far.
+event-sow-taken = { $name } took the second queen of spades and chooses the solo.
+event-sow-solo = { $name } plays { $solo } (Schwarze Sau) from the next trick on, against the other three.
 event-genscher = { $name }: Genscher! { $name } plays the first king of diamonds and takes { $partner } as partner; the parties are formed anew, the announcements stay with the party names.
 event-said = { $name }: { $what ->
     [half-chicken] half a chicken! (both tens of diamonds; it changes nothing)
@@ -194,6 +199,7 @@ table-to-act = { $phase ->
     [poverty-give] { $name } to put down the poverty.
     [poverty-offer] { $name } to accept or decline the poverty.
     [poverty-return] { $name } to return cards.
+    [sow-choice] { $name } to choose the solo (Schwarze Sau).
    *[playing] { $name } to play.
 }
 table-must-announce = { $name } must announce first (Pflichtansage).
@@ -257,6 +263,7 @@ rule-about = { $key ->
     [piglets_announce] piglets force an announcement
     [half_chicken] both tens of diamonds may say half a chicken
     [genscher] both kings of diamonds: name a new partner
+    [black_sow] a declined poverty is played; the second queen of spades' taker picks a solo
     [throw_in_nines] a hand with that many nines may be thrown in
     [throw_in_kings] a hand with that many kings may be thrown in
     [throw_in_low_trumps] a hand with at most that many trumps may throw in
@@ -352,6 +359,8 @@ rule-exchange-count = pass exactly { $expected } { $expected ->
 } (not { $got })
 rule-must-give-trumps = put down all your trumps (you keep { $card })
 rule-must-return-other-cards = give back other cards than trumps ({ $card } is a trump)
+rule-before-sow-solo = no announcement in a Schwarze Sau before its solo is chosen
+rule-must-choose-solo = you took the second queen of spades: choose one of the allowed solos
 rule-before-clarification = no announcement before the wedding is clarified
 rule-wrong-party = you play { $party }: you cannot announce { $call }
 rule-already-announced = { $party } has already announced { $call }

@@ -45,7 +45,8 @@ impl Table {
                 }
             };
             self.moves += 1;
-            ev.push(event_for(name, taken, |s| self.seat_name(s)));
+            let mid_deal = self.current_game().is_some_and(|g| g.plays() > 0);
+            ev.push(event_for(name, taken, mid_deal, |s| self.seat_name(s)));
             self.after_action(ctx, &mut ev)?;
         }
         Ok(ev)

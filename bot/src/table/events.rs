@@ -1,6 +1,8 @@
 //! What happened at the table, as data for rendering.
 
-use doko_engine::{Action, Bid, Call, Card, Contract, Declaration, Item, Party, RedealReason, Seat};
+use doko_engine::{
+    Action, Bid, Call, Card, Contract, Declaration, Item, Party, RedealReason, Reservation, Seat, SoloKind,
+};
 
 /// A poverty step as the table sees it (the cards stay private).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -54,6 +56,19 @@ pub enum Event {
         name: String,
         /// What.
         what: Declaration,
+    },
+    /// Schwarze Sau: nobody took the poverty, so everyone plays for
+    /// themselves until the second queen of spades falls.
+    SowStarted,
+    /// Schwarze Sau: a player took the second queen of spades and chooses
+    /// a solo.
+    SowTaken(String),
+    /// Schwarze Sau: the solo chosen, played from the next trick on.
+    SowSolo {
+        /// The soloist.
+        name: String,
+        /// The solo.
+        kind: SoloKind,
     },
     /// A seat answered the reservation query (only healthy or not is public).
     Bid {
@@ -191,9 +206,11 @@ pub struct Summary {
     pub bock: u8,
 }
 
-/// The public event of a game action (`seat_name` names a game seat).
-pub(super) fn event_for(name: String, action: Action, seat_name: impl FnOnce(Seat) -> String) -> Event {
+/// The public event of a game action (`seat_name` names a game seat;
+/// `mid_deal`: cards had been played, so a bid is a Schwarze Sau's solo).
+pub(super) fn event_for(name: String, action: Action, mid_deal: bool, seat_name: impl FnOnce(Seat) -> String) -> Event {
     match action {
+        Action::Bid(Bid::Reserve(Reservation::Solo { kind, .. })) if mid_deal => Event::SowSolo { name, kind },
         Action::Genscher(p) => Event::Genscher { name, partner: seat_name(p) },
         Action::Bid(b) => Event::Bid { name, reserved: b != Bid::Healthy },
         Action::Play(card) => Event::Played { name, card },

@@ -2,9 +2,9 @@
 //! finished or void deal. The rules of the session are the engine's; this
 //! file names the players and keeps records and statistics.
 
-use doko_engine::{Action, NextDeal, Outcome, Party, Record, Scored, Seat};
+use doko_engine::{Action, Contract, NextDeal, Outcome, Party, Phase, Record, Scored, Seat};
 
-use super::events::{Event, Summary, event_for};
+use super::events::{Event, PovertyMove, Summary, event_for};
 use super::{CommandError, Ctx, Table, TableSession};
 use crate::ids::Actor;
 
@@ -21,7 +21,8 @@ impl Table {
         let seat = self.my_seat(actor)?;
         let action = self.session_mut()?.act(seat, action)?;
         self.moves += 1;
-        ev.push(event_for(actor.name.clone(), action, |s| self.seat_name(s)));
+        let mid_deal = self.current_game().is_some_and(|g| g.plays() > 0);
+        ev.push(event_for(actor.name.clone(), action, mid_deal, |s| self.seat_name(s)));
         self.after_action(ctx, ev)
     }
 
@@ -95,6 +96,15 @@ impl Table {
             && let Some(t) = g.tricks().last()
         {
             ev.push(Event::TrickWon { name: self.name_of(t.winner), points: t.points() });
+            if g.phase() == Phase::SowChoice {
+                ev.push(Event::SowTaken(self.name_of(t.winner)));
+            }
+        }
+        if let Some(Event::Poverty { step: PovertyMove::Declined, .. }) = ev.last()
+            && g.contract() == Contract::BlackSow(None)
+            && g.plays() == 0
+        {
+            ev.push(Event::SowStarted);
         }
         if !g.is_over() {
             return Ok(());
