@@ -15,6 +15,7 @@ use clap::{Parser, Subcommand};
 use doko_bot::{AnyStore, EmbeddedStore, RedisStore, Service};
 
 mod bench;
+mod config;
 #[path = "../../tests/local_redis.rs"]
 mod local_redis;
 
@@ -22,6 +23,16 @@ mod local_redis;
 #[derive(Parser)]
 #[command(name = "doko", version, about)]
 struct Cli {
+    /// The configuration file (default: $DOKO_CONFIG, else the first of
+    /// ./doko.toml, ~/.config/doko/doko.toml, /etc/doko/doko.toml that
+    /// exists); each setting's DOKO_ variable wins over it, a flag over
+    /// both (config/doko.example.toml documents every key).
+    #[arg(long, global = true)]
+    config: Option<PathBuf>,
+    /// Logs as JSON lines instead of text (default: $DOKO_LOG_FORMAT, or
+    /// the file's log.format).
+    #[arg(long, global = true)]
+    log_json: bool,
     /// Where the embedded store keeps its file (default: $DOKO_DATA, else
     /// ~/.local/share/doko).
     #[arg(long, global = true)]
@@ -115,6 +126,23 @@ enum Cmd {
     Store {
         #[command(subcommand)]
         cmd: StoreCmd,
+    },
+    /// The configuration file.
+    Config {
+        #[command(subcommand)]
+        cmd: ConfigCmd,
+    },
+}
+
+#[derive(Subcommand)]
+enum ConfigCmd {
+    /// Check a configuration file: every key known, every value of the
+    /// form it takes, the front ends' settings complete. Prints each
+    /// problem with its line and what is allowed (never a secret); exit
+    /// status 1 when there is one.
+    Check {
+        /// The file.
+        file: PathBuf,
     },
 }
 
@@ -228,25 +256,26 @@ fn entropy() -> u64 {
     h.finish()
 }
 
-/// The data directory: `--data`, `$DOKO_DATA`, else ~/.local/share/doko.
-fn data_dir(cli: &Cli) -> PathBuf {
+/// The data directory: `--data`, `store.data` ($DOKO_DATA), else
+/// ~/.local/share/doko.
+fn data_dir(cli: &Cli, set: &config::Settings) -> PathBuf {
     cli.data
         .clone()
-        .or_else(|| std::env::var_os("DOKO_DATA").map(PathBuf::from))
+        .or_else(|| set.get("DOKO_DATA").map(PathBuf::from))
         .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share/doko")))
         .unwrap_or_else(|| PathBuf::from(".doko"))
 }
 
 /// The store, its format checked ([`doko_bot::check_format`]): a store
 /// written by a newer doko is refused before anything is served.
-async fn store(cli: &Cli) -> anyhow::Result<AnyStore> {
-    let s = open_store(cli).await?;
+async fn store(cli: &Cli, set: &config::Settings) -> anyhow::Result<AnyStore> {
+    let s = open_store(cli, set).await?;
     doko_bot::check_format(&s).await.context("checking the store's format")?;
     Ok(s)
 }
 
-async fn open_store(cli: &Cli) -> anyhow::Result<AnyStore> {
-    let redis = cli.redis.clone().or_else(|| std::env::var("DOKO_REDIS_URL").ok()).filter(|s| !s.is_empty());
+async fn open_store(cli: &Cli, set: &config::Settings) -> anyhow::Result<AnyStore> {
+    let redis = cli.redis.clone().or_else(|| set.get("DOKO_REDIS_URL")).filter(|s| !s.is_empty());
     if let Some(url) = redis {
         // tables with a session in progress or statistics never expire;
         // others (people who joined and never played) after 90 days
@@ -256,24 +285,22 @@ async fn open_store(cli: &Cli) -> anyhow::Result<AnyStore> {
         }
         return Ok(AnyStore::Redis(s));
     }
-    let path = data_dir(cli).join("doko.redb");
+    let path = data_dir(cli, set).join("doko.redb");
     let s = EmbeddedStore::open(&path).with_context(|| format!("opening {}", path.display()))?;
     Ok(AnyStore::Embedded(s))
 }
 
-async fn play(cli: &Cli) -> anyhow::Result<()> {
-    let budget = cli
-        .bot_budget_ms
-        .or_else(|| std::env::var("DOKO_BOT_BUDGET_MS").ok().and_then(|v| v.parse().ok()))
-        .unwrap_or(60);
+async fn play(cli: &Cli, set: &config::Settings) -> anyhow::Result<()> {
+    let budget = cli.bot_budget_ms.or_else(|| set.get("DOKO_BOT_BUDGET_MS").and_then(|v| v.parse().ok())).unwrap_or(60);
     let strong =
         doko_bot::strong::StrongConfig { budget: std::time::Duration::from_millis(budget), ..Default::default() };
-    let discord = doko_discord::run::DiscordConfig::from_env()?;
-    let matrix = doko_matrix::MatrixConfig::from_env(data_dir(cli).join("matrix"))?;
-    let limits = limits(discord.is_some() || matrix.is_some())?;
+    let var = |k: &str| set.get(k);
+    let discord = doko_discord::run::DiscordConfig::from_vars(&var)?;
+    let matrix = doko_matrix::MatrixConfig::from_vars(&var, data_dir(cli, set).join("matrix"))?;
+    let limits = limits(discord.is_some() || matrix.is_some(), set)?;
     tracing::info!(?limits, "bounds");
     let service = std::sync::Arc::new(
-        Service::new(store(cli).await?, entropy()).with_strong(strong).with_limits(limits).with_durable_outbox(),
+        Service::new(store(cli, set).await?, entropy()).with_strong(strong).with_limits(limits).with_durable_outbox(),
     );
     let app: std::sync::Arc<dyn doko_bot::App> = service.clone();
     // the store's health, also when nobody plays (logged when it changes)
@@ -305,14 +332,14 @@ async fn play(cli: &Cli) -> anyhow::Result<()> {
         return Ok(());
     }
     let stdin = tokio::io::BufReader::new(tokio::io::stdin());
-    let name = cli.name.clone().unwrap_or_else(login_name);
+    let name = cli.name.clone().or_else(|| set.get("DOKO_NAME")).unwrap_or_else(login_name);
     doko_terminal::run(&*app, stdin, tokio::io::stdout(), &name).await
 }
 
 /// `doko store inspect`: what was set aside, for the operator.
-async fn inspect(cli: &Cli, id: Option<&str>, state: bool) -> anyhow::Result<()> {
+async fn inspect(cli: &Cli, set: &config::Settings, id: Option<&str>, state: bool) -> anyhow::Result<()> {
     use doko_bot::Store;
-    let s = open_store(cli).await?;
+    let s = open_store(cli, set).await?;
     let all = s.quarantined().await.context("reading the tables set aside")?;
     let chosen: Vec<_> = all.iter().filter(|q| id.is_none_or(|id| q.id() == id)).collect();
     if let Some(id) = id
@@ -347,23 +374,51 @@ fn utc(ms: u64) -> String {
 /// terminal, where one person plays), from `$DOKO_RATE_USER` and
 /// `$DOKO_RATE_CHANNEL` (`BURST/MILLISECONDS`, or `0` for none), and the
 /// records kept per table from `$DOKO_RECORDS_KEPT` (0: all).
-fn limits(public: bool) -> anyhow::Result<doko_bot::Limits> {
+fn limits(public: bool, set: &config::Settings) -> anyhow::Result<doko_bot::Limits> {
     let mut l = if public { doko_bot::Limits::public() } else { doko_bot::Limits::default() };
-    if let Ok(v) = std::env::var("DOKO_RATE_USER") {
+    if let Some(v) = set.get("DOKO_RATE_USER") {
         l.user = doko_bot::Rate::parse(&v).context("DOKO_RATE_USER")?;
     }
-    if let Ok(v) = std::env::var("DOKO_RATE_CHANNEL") {
+    if let Some(v) = set.get("DOKO_RATE_CHANNEL") {
         l.channel = doko_bot::Rate::parse(&v).context("DOKO_RATE_CHANNEL")?;
     }
-    if let Ok(v) = std::env::var("DOKO_RECORDS_KEPT") {
+    if let Some(v) = set.get("DOKO_RECORDS_KEPT") {
         l.records_kept = v.trim().parse().context("DOKO_RECORDS_KEPT: a number (0: all)")?;
     }
     Ok(l)
 }
 
+/// The settings for the commands that use them (the file under the
+/// environment), or the problem, printed.
+fn settings(cli: &Cli) -> Result<config::Settings, ExitCode> {
+    let file = config::Settings::find(cli.config.as_deref());
+    if let Some(f) = &file
+        && !f.is_file()
+    {
+        eprintln!("doko: the configuration file {} does not exist", f.display());
+        return Err(ExitCode::from(2));
+    }
+    config::Settings::load(file).map_err(|e| {
+        eprintln!("doko: {e:#}");
+        ExitCode::from(2)
+    })
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match &cli.command {
+        Some(Cmd::Config { cmd: ConfigCmd::Check { file } }) => {
+            let problems = config::check(file);
+            for p in &problems {
+                eprintln!("{p}");
+            }
+            if problems.is_empty() {
+                println!("{}: good", file.display());
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            }
+        }
         Some(Cmd::Replay { file, json }) => replay(file, *json),
         Some(Cmd::Bench { games, seed, no_nines }) => {
             bench::run(*games, *seed, !no_nines);
@@ -437,8 +492,12 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some(Cmd::Store { cmd: StoreCmd::Inspect { id, state } }) => {
+            let set = match settings(&cli) {
+                Ok(s) => s,
+                Err(code) => return code,
+            };
             let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("tokio runtime");
-            match rt.block_on(inspect(&cli, id.as_deref(), *state)) {
+            match rt.block_on(inspect(&cli, &set, id.as_deref(), *state)) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
                     eprintln!("doko: {e:#}");
@@ -450,14 +509,18 @@ fn main() -> ExitCode {
             use tracing_subscriber::Layer;
             use tracing_subscriber::layer::SubscriberExt;
             use tracing_subscriber::util::SubscriberInitExt;
-            let directives = std::env::var("DOKO_LOG").unwrap_or_default();
-            tracing_subscriber::registry()
-                .with(
-                    tracing_subscriber::fmt::layer().with_writer(std::io::stderr).with_filter(log_filter(&directives)),
-                )
-                .init();
+            let set = match settings(&cli) {
+                Ok(s) => s,
+                Err(code) => return code,
+            };
+            let directives = set.get("DOKO_LOG").unwrap_or_default();
+            let json = cli.log_json || set.get("DOKO_LOG_FORMAT").as_deref() == Some("json");
+            let layer = tracing_subscriber::fmt::layer().with_writer(std::io::stderr);
+            let layer = if json { layer.json().boxed() } else { layer.boxed() };
+            tracing_subscriber::registry().with(layer.with_filter(log_filter(&directives))).init();
+            tracing::info!(settings = ?set, "configuration");
             let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("tokio runtime");
-            match rt.block_on(play(&cli)) {
+            match rt.block_on(play(&cli, &set)) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
                     eprintln!("doko: {e:#}");

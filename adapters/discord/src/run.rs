@@ -126,8 +126,14 @@ impl DiscordConfig {
     /// Reads the configuration from the environment; `None` when Discord is
     /// not configured at all.
     pub fn from_env() -> Result<Option<DiscordConfig>, ConfigError> {
-        let token = match (std::env::var("DOKO_DISCORD_TOKEN"), std::env::var_os("DOKO_DISCORD_TOKEN_FILE")) {
-            (Ok(t), _) if !t.trim().is_empty() => t.trim().to_string(),
+        Self::from_vars(&|k| std::env::var(k).ok())
+    }
+
+    /// As [`DiscordConfig::from_env`], reading the variables through `env`
+    /// (the binary's configuration: its file under the environment).
+    pub fn from_vars(env: &dyn Fn(&str) -> Option<String>) -> Result<Option<DiscordConfig>, ConfigError> {
+        let token = match (env("DOKO_DISCORD_TOKEN"), env("DOKO_DISCORD_TOKEN_FILE").filter(|f| !f.is_empty())) {
+            (Some(t), _) if !t.trim().is_empty() => t.trim().to_string(),
             (_, Some(f)) => {
                 let p = PathBuf::from(f);
                 std::fs::read_to_string(&p).map_err(|e| ConfigError::TokenFile(p, e))?.trim().to_string()
@@ -137,25 +143,25 @@ impl DiscordConfig {
         if token.is_empty() {
             return Err(ConfigError::NoToken);
         }
-        let dev_guild = match std::env::var("DOKO_DISCORD_GUILD") {
-            Ok(g) if !g.is_empty() => Some(g.parse().map_err(|_| ConfigError::BadGuild)?),
+        let dev_guild = match env("DOKO_DISCORD_GUILD") {
+            Some(g) if !g.is_empty() => Some(g.trim().parse().map_err(|_| ConfigError::BadGuild)?),
             _ => None,
         };
-        let mention = std::env::var("DOKO_DISCORD_MENTION").map_or(true, |v| v != "0" && v != "false");
-        let api_url = match std::env::var("DOKO_DISCORD_API_URL") {
-            Ok(u) if !u.trim().is_empty() => Some(api_origin(u.trim())?),
+        let mention = env("DOKO_DISCORD_MENTION").is_none_or(|v| v != "0" && v != "false");
+        let api_url = match env("DOKO_DISCORD_API_URL") {
+            Some(u) if !u.trim().is_empty() => Some(api_origin(u.trim())?),
             _ => None,
         };
-        let endpoint = match std::env::var("DOKO_DISCORD_INTERACTIONS") {
-            Ok(a) if !a.trim().is_empty() => Some(a.trim().parse().map_err(|_| ConfigError::BadEndpoint)?),
+        let endpoint = match env("DOKO_DISCORD_INTERACTIONS") {
+            Some(a) if !a.trim().is_empty() => Some(a.trim().parse().map_err(|_| ConfigError::BadEndpoint)?),
             _ => None,
         };
-        let public_key = std::env::var("DOKO_DISCORD_PUBLIC_KEY").ok().filter(|k| !k.trim().is_empty());
+        let public_key = env("DOKO_DISCORD_PUBLIC_KEY").filter(|k| !k.trim().is_empty());
         if endpoint.is_some() && public_key.is_none() {
             return Err(ConfigError::BadEndpoint);
         }
-        let shards = match std::env::var("DOKO_DISCORD_SHARDS") {
-            Ok(s) if !s.trim().is_empty() => Some(Shards::parse(&s).ok_or(ConfigError::BadShards)?),
+        let shards = match env("DOKO_DISCORD_SHARDS") {
+            Some(s) if !s.trim().is_empty() => Some(Shards::parse(&s).ok_or(ConfigError::BadShards)?),
             _ => None,
         };
         Ok(Some(DiscordConfig { token, dev_guild, mention, api_url, endpoint, public_key, shards }))
