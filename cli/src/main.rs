@@ -18,6 +18,7 @@ mod bench;
 mod config;
 #[path = "../../tests/local_redis.rs"]
 mod local_redis;
+mod transfer;
 
 /// Doppelkopf for group play.
 #[derive(Parser)]
@@ -126,6 +127,22 @@ enum Cmd {
     Store {
         #[command(subcommand)]
         cmd: StoreCmd,
+    },
+    /// Write every table and record of the store (the embedded file, or
+    /// Redis with --redis) to a file: a backup, or the way from one store
+    /// to another with `doko import`. Stop the bot first on the embedded
+    /// store (one process owns its file); Redis can be exported while
+    /// the bot runs.
+    Export {
+        /// The file to write, or `-` for standard output.
+        file: String,
+    },
+    /// Read a file written by `doko export` into the store (the embedded
+    /// file, or Redis with --redis): every table with its records under
+    /// their numbers. The store must hold none of its tables yet.
+    Import {
+        /// The file to read, or `-` for standard input.
+        file: String,
     },
     /// The configuration file.
     Config {
@@ -363,6 +380,32 @@ async fn inspect(cli: &Cli, set: &config::Settings, id: Option<&str>, state: boo
     Ok(())
 }
 
+/// `doko export FILE` or `doko import FILE` on the configured store.
+async fn transfer_cmd(
+    cli: &Cli,
+    set: &config::Settings,
+    file: &str,
+    exporting: bool,
+) -> anyhow::Result<transfer::Moved> {
+    let s = store(cli, set).await?;
+    if exporting {
+        if file == "-" {
+            return transfer::export(&s, &mut std::io::stdout().lock()).await;
+        }
+        let tmp = format!("{file}.part");
+        let mut out = std::io::BufWriter::new(std::fs::File::create(&tmp).with_context(|| format!("creating {tmp}"))?);
+        let moved = transfer::export(&s, &mut out).await?;
+        out.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+        std::fs::rename(&tmp, file).with_context(|| format!("writing {file}"))?;
+        return Ok(moved);
+    }
+    if file == "-" {
+        return transfer::import(&s, &mut std::io::stdin().lock()).await;
+    }
+    let f = std::fs::File::open(file).with_context(|| format!("reading {file}"))?;
+    transfer::import(&s, &mut std::io::BufReader::new(f)).await
+}
+
 /// A time in milliseconds since the Unix epoch as an HTTP date
 /// (`Wed, 25 Nov 2026 14:22:02 GMT`; `httpdate`, already in the binary
 /// through hyper).
@@ -490,6 +533,25 @@ fn main() -> ExitCode {
                 all.illegal
             );
             ExitCode::SUCCESS
+        }
+        Some(Cmd::Export { file }) | Some(Cmd::Import { file }) => {
+            let set = match settings(&cli) {
+                Ok(s) => s,
+                Err(code) => return code,
+            };
+            let exporting = matches!(cli.command, Some(Cmd::Export { .. }));
+            let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("tokio runtime");
+            match rt.block_on(transfer_cmd(&cli, &set, file, exporting)) {
+                Ok(moved) => {
+                    let what = if exporting { "exported" } else { "imported" };
+                    eprintln!("doko: {what} {} tables and {} records", moved.tables, moved.records);
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("doko: {e:#}");
+                    ExitCode::FAILURE
+                }
+            }
         }
         Some(Cmd::Store { cmd: StoreCmd::Inspect { id, state } }) => {
             let set = match settings(&cli) {
