@@ -118,13 +118,11 @@ pub async fn import<S: Store>(store: &S, input: &mut dyn BufRead) -> anyhow::Res
         let first = e.records.first().map_or(1, |(n, _)| *n);
         let gap = first - 1;
         let mut texts: Vec<String> = vec![String::new(); gap as usize];
-        let mut expect = first;
-        for (n, text) in &e.records {
+        for (expect, (n, text)) in (first..).zip(&e.records) {
             if *n != expect {
                 bail!("{}: record {expect} is missing between kept ones", e.channel.key());
             }
             texts.push(text.clone());
-            expect += 1;
         }
         let durable = serde_json::from_str::<Table>(&e.table).map_or(true, |t| t.durable());
         let keep = Keep { durable, records: if gap > 0 { e.records.len() as u32 } else { 0 } };
