@@ -20,6 +20,7 @@ pub mod i18n;
 pub mod ids;
 pub mod lang;
 pub mod limits;
+pub mod metrics;
 pub mod outbox;
 pub mod player;
 pub mod render;

@@ -399,8 +399,12 @@ impl<S: Store> Service<S> {
         out.actor = Some(actor.user.clone());
         match admit {
             Admit::Yes => return Ok(None),
-            Admit::Silent => tracing::debug!(channel = %ch, user = %actor.user, "rate limited"),
+            Admit::Silent => {
+                crate::metrics::command("any", "limited", 0.0);
+                tracing::debug!(channel = %ch, user = %actor.user, "rate limited")
+            }
             Admit::Tell => {
+                crate::metrics::command("any", "limited", 0.0);
                 tracing::info!(channel = %ch, user = %actor.user, "rate limited");
                 let (t, _) = self.table(ch).await?;
                 out.lang = t.lang();
@@ -518,10 +522,12 @@ impl<S: Store> Service<S> {
 
     /// A store call, given at most [`STORE_TIMEOUT`].
     async fn timed<T>(&self, call: impl Future<Output = Result<T, StoreError>>) -> Result<T, ServiceError> {
+        let started = std::time::Instant::now();
         let r = match tokio::time::timeout(STORE_TIMEOUT, call).await {
             Ok(r) => r.map_err(ServiceError::from),
             Err(_) => Err(ServiceError::Timeout),
         };
+        crate::metrics::store_call(started.elapsed().as_secs_f64(), r.is_ok());
         self.note_store(r.as_ref().err().map(|e| e.to_string()));
         r
     }
@@ -607,12 +613,18 @@ impl<S: Store> Service<S> {
             };
             let Some(json) = json else { return Ok((table, result)) };
             match self.timed(self.store.commit_kept(ch, version, &json, &records, keep)).await {
-                Ok(Commit::Done(_)) => return Ok((table, result)),
+                Ok(Commit::Done(_)) => {
+                    for r in &records {
+                        crate::metrics::deal(r.contains("\"aborted\""));
+                    }
+                    return Ok((table, result));
+                }
                 Ok(Commit::Conflict) => {
                     tracing::debug!("conflict, retrying");
                     if !backoff.wait().await {
                         // a conflict may be an unclear try of ours that landed
                         if unclear.is_empty() {
+                            crate::metrics::error("contention");
                             return Err(ServiceError::Contention);
                         }
                         spent = Some(ServiceError::Contention);
@@ -753,8 +765,13 @@ impl<S: Store> Service<S> {
         clicked: Option<&str>,
     ) -> Result<Outbox, ServiceError> {
         // (no card in any field: the command's kind only)
-        let span = info_span!("command", channel = %ch, user = %actor.user, command = CommandKind::of(&cmd).name(), delivery = delivery.unwrap_or(""));
-        async {
+        let kind = CommandKind::of(&cmd).name();
+        let span =
+            info_span!("command", channel = %ch, user = %actor.user, command = kind, delivery = delivery.unwrap_or(""));
+        let started = std::time::Instant::now();
+        crate::metrics::touched(&ch.key());
+        let outcome = std::sync::Mutex::new("error");
+        let r = async {
             let now = self.now_ms();
             let strong = self.strong;
             let (durable, chan) = (self.durable, ch.clone());
@@ -835,6 +852,12 @@ impl<S: Store> Service<S> {
                     (Applied::Done(events, owed), commit)
                 })
                 .await?;
+            *outcome.lock().expect("outcome lock") = match &applied {
+                Applied::Duplicate(_) => "duplicate",
+                Applied::Refused(..) => "refused",
+                Applied::Done(..) => "done",
+                Applied::Stale(_) => "stale",
+            };
             match applied {
                 Applied::Duplicate(refused) => {
                     let mut out = Outbox::new(ch.clone(), table.lang());
@@ -883,7 +906,10 @@ impl<S: Store> Service<S> {
             }
         }
         .instrument(span)
-        .await
+        .await;
+        let outcome = *outcome.lock().expect("outcome lock");
+        crate::metrics::command(kind, outcome, started.elapsed().as_secs_f64());
+        r
     }
 
     /// What a command owes: the answer to the person, the table message

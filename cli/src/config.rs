@@ -56,6 +56,11 @@ pub const SETTINGS: &[Setting] = &[
     s("log.level", "DOKO_LOG", "tracing directives such as info or warn,doko_bot=debug (default: errors only)"),
     s("log.format", "DOKO_LOG_FORMAT", "text or json"),
     s("terminal.name", "DOKO_NAME", "your name at the terminal table (1 to 32 characters)"),
+    s(
+        "metrics.listen",
+        "DOKO_METRICS_LISTEN",
+        "an address such as 127.0.0.1:9187 for /metrics, /healthz and /readyz (default: none)",
+    ),
     secret("discord.token", "DOKO_DISCORD_TOKEN", "the bot token (better in the environment or token_file)"),
     s("discord.token_file", "DOKO_DISCORD_TOKEN_FILE", "a file holding the bot token"),
     s("discord.guild", "DOKO_DISCORD_GUILD", "a guild id (a number) for registering the commands at once"),
@@ -336,6 +341,9 @@ fn valid(st: &Setting, v: &str) -> Result<(), String> {
         "discord.mention" | "matrix.mention" => boolean(),
         "discord.shards" => {
             doko_discord::run::Shards::parse(v).map(|_| ()).ok_or_else(|| format!("{v:?} is not a shard range"))
+        }
+        "metrics.listen" => {
+            v.parse::<std::net::SocketAddr>().map(|_| ()).map_err(|_| format!("{v:?} is not an address"))
         }
         "discord.interactions" => {
             v.parse::<std::net::SocketAddr>().map(|_| ()).map_err(|_| format!("{v:?} is not an address"))

@@ -18,6 +18,7 @@ mod bench;
 mod config;
 #[path = "../../tests/local_redis.rs"]
 mod local_redis;
+mod observe;
 mod transfer;
 
 /// Doppelkopf for group play.
@@ -320,6 +321,14 @@ async fn play(cli: &Cli, set: &config::Settings) -> anyhow::Result<()> {
         Service::new(store(cli, set).await?, entropy()).with_strong(strong).with_limits(limits).with_durable_outbox(),
     );
     let app: std::sync::Arc<dyn doko_bot::App> = service.clone();
+    if let Some(listen) = set.get("DOKO_METRICS_LISTEN") {
+        let handle = observe::install()?;
+        let listener = tokio::net::TcpListener::bind(&listen)
+            .await
+            .with_context(|| format!("listening on {listen} for metrics"))?;
+        let health = service.clone();
+        tokio::spawn(observe::serve(listener, handle, std::sync::Arc::new(move || health.store_health().up)));
+    }
     // the store's health, also when nobody plays (logged when it changes)
     let health = service.clone();
     tokio::spawn(async move {

@@ -191,7 +191,14 @@ impl Events {
 
 #[async_trait]
 impl EventHandler for Events {
+    /// The gateway connection's state, for the health endpoint.
+    async fn shard_stage_update(&self, _ctx: Context, event: serenity::all::ShardStageUpdateEvent) {
+        let up = matches!(event.new, serenity::all::ConnectionStage::Connected);
+        doko_bot::metrics::set_adapter("discord", up);
+    }
+
     async fn ready(&self, ctx: Context, ready: Ready) {
+        doko_bot::metrics::set_adapter("discord", true);
         tracing::info!(user = %ready.user.name, guilds = ready.guilds.len(), "connected to Discord");
         register(&ctx.http, self.config.dev_guild).await;
         if self.ticking.swap(true, std::sync::atomic::Ordering::SeqCst) {

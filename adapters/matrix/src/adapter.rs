@@ -194,6 +194,7 @@ pub async fn run(app: Arc<dyn App>, cfg: MatrixConfig, ready: impl FnOnce(&str))
         });
     }
     ready(me.as_str());
+    doko_bot::metrics::set_adapter("matrix", true);
     // one long poll after the other, with no pause between them: the SDK's
     // own `sync` loop sleeps a second before a /sync that follows the last
     // one within a second, which in a busy room (the bot's own messages end
@@ -213,9 +214,11 @@ pub async fn run(app: Arc<dyn App>, cfg: MatrixConfig, ready: impl FnOnce(&str))
         match client.sync_once(settings.clone()).await {
             Ok(_) => {
                 backoff = Duration::from_secs(1);
+                doko_bot::metrics::set_adapter("matrix", true);
                 secured.after_sync(&client).await;
             }
             Err(e) => {
+                doko_bot::metrics::set_adapter("matrix", false);
                 tracing::warn!(error = %e, "sync failed; retrying in {backoff:?}");
                 tokio::time::sleep(backoff).await;
                 backoff = (backoff * 2).min(Duration::from_secs(60));

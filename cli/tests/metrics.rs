@@ -1,0 +1,166 @@
+//! The metrics and health listener as an admin's Prometheus sees it: the
+//! real binary with `[metrics] listen` in its configuration file, a deal
+//! played to its end in the terminal, then `/metrics` scraped and its
+//! counters checked against what was played; `/healthz` and `/readyz`
+//! report the store.
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+struct Doko {
+    child: Child,
+    stdin: ChildStdin,
+    out: Arc<Mutex<String>>,
+    read_upto: usize,
+}
+
+impl Doko {
+    fn next(&mut self) -> String {
+        let start = Instant::now();
+        loop {
+            {
+                let o = self.out.lock().unwrap();
+                let new = &o[self.read_upto..];
+                if o.len() > self.read_upto && (new == "> " || new.ends_with("\n> ")) {
+                    let s = new.to_string();
+                    self.read_upto = o.len();
+                    return s;
+                }
+            }
+            assert!(start.elapsed() < Duration::from_secs(60), "no prompt:\n{}", self.out.lock().unwrap());
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+
+    fn send(&mut self, line: &str) -> String {
+        self.stdin.write_all(format!("{line}\n").as_bytes()).unwrap();
+        self.next()
+    }
+}
+
+/// What the person types next, read off the private hand lines.
+fn choose(screen: &str) -> Option<String> {
+    let hand = screen.lines().rev().find(|l| l.contains("Your hand:"))?;
+    let can = screen.lines().rev().find(|l| l.contains("You can:")).unwrap_or("");
+    if can.contains("healthy") {
+        return Some("healthy".into());
+    }
+    if screen.contains("Your turn") {
+        let start = hand.find('[')?;
+        let end = hand[start..].find(']')? + start;
+        return Some(format!("play {}", &hand[start + 1..end]));
+    }
+    None
+}
+
+/// `GET path` over HTTP/1.0: the status code and the body.
+fn get(port: u16, path: &str) -> (u16, String) {
+    let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    write!(s, "GET {path} HTTP/1.0\r\nHost: localhost\r\n\r\n").unwrap();
+    let mut text = String::new();
+    s.read_to_string(&mut text).unwrap();
+    let status = text.split_whitespace().nth(1).unwrap().parse().unwrap();
+    let body = text.split_once("\r\n\r\n").map_or("", |(_, b)| b).to_string();
+    (status, body)
+}
+
+/// The value of one series (`name{labels}`) in a Prometheus text page.
+fn value(page: &str, series: &str) -> f64 {
+    page.lines()
+        .find_map(|l| l.strip_prefix(series).and_then(|rest| rest.strip_prefix(' ')))
+        .unwrap_or_else(|| panic!("no {series} in:\n{page}"))
+        .trim()
+        .parse()
+        .unwrap()
+}
+
+#[test]
+fn a_scripted_deal_shows_in_the_counters() {
+    let d = std::env::temp_dir().join(format!("doko-metrics-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let cfg = d.join("doko.toml");
+    std::fs::write(
+        &cfg,
+        format!("[store]\ndata = \"{}\"\n\n[metrics]\nlisten = \"127.0.0.1:{port}\"\n", d.join("data").display()),
+    )
+    .unwrap();
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_doko"));
+    for (k, _) in std::env::vars() {
+        if k.starts_with("DOKO_") {
+            cmd.env_remove(k);
+        }
+    }
+    let mut child = cmd
+        .arg("--config")
+        .arg(&cfg)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let stdin = child.stdin.take().unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let out = Arc::new(Mutex::new(String::new()));
+    let o = out.clone();
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 4096];
+        while let Ok(n) = stdout.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            o.lock().unwrap().push_str(&String::from_utf8_lossy(&buf[..n]));
+        }
+    });
+    let mut doko = Doko { child, stdin, out, read_upto: 0 };
+    let mut screen = doko.next();
+
+    // before anything is played: healthy and ready, the series there
+    let (status, body) = get(port, "/healthz");
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains(r#""store":"up""#), "{body}");
+    let (status, body) = get(port, "/readyz");
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains(r#""status":"ready""#), "{body}");
+    assert_eq!(get(port, "/nothing").0, 404);
+
+    // one deal to its end: the person's bid and twelve cards; one refusal
+    let mut all = screen.clone();
+    let (mut plays, mut bids) = (0, 0);
+    while !all.contains("Result of deal 1") {
+        let line = choose(&screen).unwrap_or_else(|| "hand".into());
+        plays += usize::from(line.starts_with("play"));
+        bids += usize::from(line == "healthy");
+        screen = doko.send(&line);
+        all.push_str(&screen);
+        assert!(plays + bids < 100, "the deal does not end:\n{all}");
+    }
+    let s = doko.send("leave");
+    assert!(!s.contains("leaves"), "leaving during a session is refused: {s}");
+
+    let (status, page) = get(port, "/metrics");
+    assert_eq!(status, 200);
+    assert_eq!(plays, 12);
+    assert_eq!(value(&page, r#"doko_commands_total{kind="play",outcome="done"}"#), plays as f64, "{page}");
+    assert_eq!(value(&page, r#"doko_commands_total{kind="bid",outcome="done"}"#), bids as f64);
+    assert_eq!(value(&page, r#"doko_commands_total{kind="leave",outcome="refused"}"#), 1.0);
+    assert_eq!(value(&page, r#"doko_deals_total{outcome="scored"}"#), 1.0);
+    assert_eq!(value(&page, r#"doko_command_seconds_count{kind="play"}"#), plays as f64);
+    assert!(value(&page, "doko_store_seconds_count") >= 2.0 * plays as f64, "a load and a commit per card");
+    assert_eq!(value(&page, "doko_tables_active"), 1.0);
+    assert_eq!(value(&page, "doko_store_up"), 1.0);
+    assert!(page.contains("# TYPE doko_command_seconds histogram"), "{page}");
+    assert!(!page.contains("doko_errors_total"), "no failure: {page}");
+    // nothing of a hand in the page
+    for suit in ['♣', '♠', '♥', '♦'] {
+        assert!(!page.contains(suit), "{page}");
+    }
+
+    doko.stdin.write_all(b"quit\n").unwrap();
+    assert!(doko.child.wait().unwrap().success());
+    let _ = std::fs::remove_dir_all(&d);
+}
