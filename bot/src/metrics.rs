@@ -5,7 +5,7 @@
 //!
 //! - `doko_commands_total{kind, outcome}`: commands by kind (`play`,
 //!   `bid`, ...) and outcome (`done`, `refused`, `stale`, `duplicate`,
-//!   `limited`, `error`);
+//!   `limited`, `closing`, `error`);
 //! - `doko_command_seconds{kind}`: a command's time to its answer;
 //! - `doko_deals_total{outcome}`: deals filed (`scored` or `aborted`);
 //! - `doko_errors_total{kind}`: failures (`store`, `contention`, ...);

@@ -307,6 +307,26 @@ pub struct Service<S: Store> {
     limiter: RateLimiter,
     health: Mutex<StoreHealth>,
     durable: bool,
+    /// Shutting down: new commands are answered, not applied.
+    closing: std::sync::atomic::AtomicBool,
+    /// Commands being applied now.
+    in_flight: std::sync::atomic::AtomicUsize,
+    /// Told when the last command in flight ends.
+    idle: tokio::sync::Notify,
+}
+
+/// A command in flight, counted while it lives.
+struct Flight<'a> {
+    in_flight: &'a std::sync::atomic::AtomicUsize,
+    idle: &'a tokio::sync::Notify,
+}
+
+impl Drop for Flight<'_> {
+    fn drop(&mut self) {
+        if self.in_flight.fetch_sub(1, std::sync::atomic::Ordering::SeqCst) == 1 {
+            self.idle.notify_waiters();
+        }
+    }
 }
 
 impl<S: Store> Service<S> {
@@ -326,7 +346,42 @@ impl<S: Store> Service<S> {
             limiter: RateLimiter::default(),
             health: Mutex::new(StoreHealth { up: true, since_ms: base_ms, failures: 0, last_error: None }),
             durable: false,
+            closing: Default::default(),
+            in_flight: Default::default(),
+            idle: Default::default(),
         }
+    }
+
+    /// Stops taking commands (a graceful shutdown): every command from now
+    /// on is answered that the bot is restarting and is not applied; the
+    /// ones in flight finish ([`Service::drain`] waits for them), and turn
+    /// clocks stop.
+    pub fn close(&self) {
+        self.closing.store(true, std::sync::atomic::Ordering::SeqCst);
+    }
+
+    /// Whether [`Service::close`] was called.
+    pub fn is_closing(&self) -> bool {
+        self.closing.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    /// Waits until no command is in flight.
+    pub async fn drain(&self) {
+        loop {
+            let idle = self.idle.notified();
+            if self.in_flight.load(std::sync::atomic::Ordering::SeqCst) == 0 {
+                return;
+            }
+            idle.await;
+        }
+    }
+
+    /// Counts a command in flight, or `None` when closing (then it is not
+    /// to be applied).
+    fn take_off(&self) -> Option<Flight<'_>> {
+        self.in_flight.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        let flight = Flight { in_flight: &self.in_flight, idle: &self.idle };
+        (!self.is_closing()).then_some(flight)
     }
 
     /// Makes the outbox durable (what the binary runs with): what a change
@@ -645,6 +700,7 @@ impl<S: Store> Service<S> {
     /// `turn_timeout`, then the table's policy. Adapters call this
     /// periodically for their active channels.
     pub async fn tick(&self, ch: &ChannelId) -> Result<Outbox, ServiceError> {
+        let Some(_flight) = self.take_off() else { return Ok(Outbox::new(ch.clone(), Lang::default())) };
         let span = info_span!("tick", channel = %ch);
         async {
             let now = self.now_ms();
@@ -766,6 +822,10 @@ impl<S: Store> Service<S> {
     ) -> Result<Outbox, ServiceError> {
         // (no card in any field: the command's kind only)
         let kind = CommandKind::of(&cmd).name();
+        let Some(_flight) = self.take_off() else {
+            crate::metrics::command(kind, "closing", 0.0);
+            return Ok(restarting(ch, &actor.user));
+        };
         let span =
             info_span!("command", channel = %ch, user = %actor.user, command = kind, delivery = delivery.unwrap_or(""));
         let started = std::time::Instant::now();
@@ -1198,6 +1258,23 @@ fn hand_private(t: &Table, ch: &ChannelId, to: &UserId) -> Option<Private> {
 }
 
 /// A person's answer when the table cannot be reached.
+/// The answer to a command while the bot shuts down: not applied, try
+/// again in a moment.
+fn restarting(ch: &ChannelId, to: &UserId) -> Outbox {
+    let mut out = Outbox::new(ch.clone(), Lang::default());
+    out.actor = Some(to.clone());
+    out.private.push(Private {
+        to: to.clone(),
+        kind: Kind::Error,
+        text: tr!(Lang::default(), "restarting"),
+        hand: None,
+        confidential: false,
+        dm: false,
+        key: None,
+    });
+    out
+}
+
 fn unavailable(ch: &ChannelId, to: &UserId) -> Outbox {
     let mut out = Outbox::new(ch.clone(), Lang::default());
     out.actor = Some(to.clone());

@@ -351,15 +351,82 @@ async fn play(cli: &Cli, set: &config::Settings) -> anyhow::Result<()> {
                 doko_matrix::run(s, matrix, |me| println!("doko: serving Matrix as {me}")).await.context("Matrix")
             });
         }
-        // the first platform to end ends the process
-        if let Some(done) = platforms.join_next().await {
-            done.context("platform task")??;
+        // the first platform to end ends the process; SIGTERM or ctrl-c
+        // ends it gracefully
+        tokio::select! {
+            done = platforms.join_next() => {
+                if let Some(done) = done {
+                    done.context("platform task")??;
+                }
+            }
+            _ = shutdown_signal() => {
+                graceful(&service).await;
+                platforms.shutdown().await;
+                tracing::info!("stopped");
+            }
         }
         return Ok(());
     }
     let stdin = tokio::io::BufReader::new(tokio::io::stdin());
     let name = cli.name.clone().or_else(|| set.get("DOKO_NAME")).unwrap_or_else(login_name);
-    doko_terminal::run(&*app, stdin, tokio::io::stdout(), &name).await
+    let term = doko_terminal::run(&*app, stdin, tokio::io::stdout(), &name);
+    tokio::pin!(term);
+    tokio::select! {
+        r = &mut term => r,
+        _ = shutdown_signal() => {
+            // the command in flight is finished and its answer printed;
+            // the line being typed is not read
+            service.close();
+            tokio::select! {
+                _ = &mut term => {}
+                _ = async {
+                    let _ = tokio::time::timeout(DRAIN, service.drain()).await;
+                    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+                } => {}
+            }
+            println!("\ndoko stopped; the table is kept.");
+            Ok(())
+        }
+    }
+}
+
+/// How long a graceful shutdown waits for the commands in flight.
+const DRAIN: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// SIGTERM (a service manager, a container's stop) or ctrl-c.
+async fn shutdown_signal() {
+    #[cfg(unix)]
+    {
+        let mut term = match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(s) => s,
+            Err(e) => {
+                tracing::error!(error = %e, "no SIGTERM handler; ctrl-c only");
+                let _ = tokio::signal::ctrl_c().await;
+                return;
+            }
+        };
+        tokio::select! {
+            _ = term.recv() => tracing::info!("SIGTERM: shutting down"),
+            _ = tokio::signal::ctrl_c() => tracing::info!("ctrl-c: shutting down"),
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}
+
+/// A graceful stop: no new commands (each is answered that the bot is
+/// restarting), the ones in flight finished (at most [`DRAIN`]); every
+/// change is committed with what it owes, so a restart resumes every
+/// table and delivers what was not delivered.
+async fn graceful<S: doko_bot::Store>(service: &Service<S>) {
+    service.close();
+    if tokio::time::timeout(DRAIN, service.drain()).await.is_err() {
+        tracing::warn!(
+            "commands still in flight after {DRAIN:?}; stopping anyway (their changes are committed or not, never half)"
+        );
+    }
 }
 
 /// `doko store inspect`: what was set aside, for the operator.
@@ -591,7 +658,11 @@ fn main() -> ExitCode {
             tracing_subscriber::registry().with(layer.with_filter(log_filter(&directives))).init();
             tracing::info!(settings = ?set, "configuration");
             let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("tokio runtime");
-            match rt.block_on(play(&cli, &set)) {
+            let r = rt.block_on(play(&cli, &set));
+            // a read of standard input may still wait on tokio's blocking
+            // pool after a graceful stop: do not wait for it
+            rt.shutdown_background();
+            match r {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
                     eprintln!("doko: {e:#}");

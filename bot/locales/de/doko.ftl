@@ -402,6 +402,7 @@ stale-hand = Dieses Blatt war veraltet (das Spiel ist weiter); hier ist dein akt
 already-done = schon erledigt
 unreachable = Ich kann dir keine privaten Nachrichten schicken (Direktnachrichten geschlossen oder kein Direktraum); mit blatt siehst du deine Karten.
 unavailable = Der Tisch ist gerade nicht erreichbar; versuch es gleich noch einmal.
+restarting = doko startet gerade neu (Update oder Umzug): dein Befehl wurde nicht ausgeführt. Versuch es in einer Minute noch einmal; jeder Tisch bleibt erhalten.
 rate-limited = Bitte etwas langsamer: zu viele Befehle in kurzer Zeit. In ein paar Sekunden antworte ich wieder.
 table-damaged = Der gespeicherte Stand dieses Tisches ist nicht lesbar, daher kann er nicht weitergehen. Er wurde für den Betreiber des Bots zur Prüfung beiseitegelegt ({ $id }). Ein Admin kann mit neustart (oder reset) den Tisch neu beginnen (Plätze, Regeln und Punkteliste beginnen von vorn).
 table-damaged-reset = Der Tisch beginnt von vorn; sein unlesbarer Stand bleibt für den Betreiber des Bots beiseitegelegt ({ $id }). Setzt euch mit beitreten wieder hin.

@@ -401,6 +401,7 @@ stale-hand = That hand was out of date (the deal has moved on); here is your cur
 already-done = already done
 unreachable = I cannot send you private messages (direct messages closed or no direct room); use hand to see your cards.
 unavailable = The table is unavailable right now; try again in a moment.
+restarting = doko is restarting (an update or a move): your command was not applied. Try again in a minute; every table is kept.
 rate-limited = Slow down a little: too many commands in a short time. I will answer again in a few seconds.
 table-damaged = This table's saved state cannot be read, so it cannot go on. It was set aside for the bot's operator to inspect ({ $id }). An admin can type reset to start the table afresh (seats, rules and score sheet start anew).
 table-damaged-reset = The table was started afresh; its unreadable state stays set aside for the bot's operator ({ $id }). Take your seats with join.
