@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use async_trait::async_trait;
-use doko_engine::Rng;
+use doko_engine::{Rng, Rules};
 use tracing::{Instrument, info_span};
 
 use crate::authority::CommandKind;
@@ -102,8 +102,8 @@ impl std::fmt::Debug for Damage {
 }
 
 /// A stored table read (a new one when none is stored), or the damage.
-fn read_stored(stored: Option<Stored>) -> Result<(Table, u64), ServiceError> {
-    let Some(s) = stored else { return Ok((Table::default(), 0)) };
+fn read_stored(stored: Option<Stored>, new: &(Rules, Lang)) -> Result<(Table, u64), ServiceError> {
+    let Some(s) = stored else { return Ok((Table::new_with(new.0, new.1), 0)) };
     match serde_json::from_str::<Table>(&s.json) {
         Ok(t) => Ok((t, s.version)),
         Err(e) => {
@@ -307,6 +307,8 @@ pub struct Service<S: Store> {
     limiter: RateLimiter,
     health: Mutex<StoreHealth>,
     durable: bool,
+    /// House rules and language of a new table.
+    new_tables: (Rules, Lang),
     /// Shutting down: new commands are answered, not applied.
     closing: std::sync::atomic::AtomicBool,
     /// Commands being applied now.
@@ -346,10 +348,18 @@ impl<S: Store> Service<S> {
             limiter: RateLimiter::default(),
             health: Mutex::new(StoreHealth { up: true, since_ms: base_ms, failures: 0, last_error: None }),
             durable: false,
+            new_tables: (Rules::default(), Lang::En),
             closing: Default::default(),
             in_flight: Default::default(),
             idle: Default::default(),
         }
+    }
+
+    /// The house rules and language a new table starts with (the host's
+    /// defaults; by default the DDV rules in English).
+    pub fn with_new_tables(mut self, rules: Rules, lang: Lang) -> Service<S> {
+        self.new_tables = (rules, lang);
+        self
     }
 
     /// Stops taking commands (a graceful shutdown): every command from now
@@ -493,7 +503,7 @@ impl<S: Store> Service<S> {
     /// The channel's table as stored (a new one if none) and its version,
     /// for inspection (tests, benchmarks); adapters never see it.
     pub async fn table(&self, ch: &ChannelId) -> Result<(Table, u64), ServiceError> {
-        match read_stored(self.timed(self.store.load(ch)).await?) {
+        match read_stored(self.timed(self.store.load(ch)).await?, &self.new_tables) {
             Err(ServiceError::Damaged(d)) => Err(ServiceError::Damaged(self.set_aside(ch, d).await)),
             r => r,
         }
@@ -643,10 +653,11 @@ impl<S: Store> Service<S> {
             let (seed, bots) = (self.next_u64(), self.next_u64());
             let w = work.clone();
             let records_kept = self.limits.records_kept;
+            let new_tables = self.new_tables;
             let span = tracing::Span::current();
             let step = tokio::task::spawn_blocking(move || -> Result<_, ServiceError> {
                 let _span = span.enter();
-                let (mut table, _) = read_stored(stored)?;
+                let (mut table, _) = read_stored(stored, &new_tables)?;
                 let mut seeds = Rng::new(seed);
                 let mut next = move || seeds.next_u64();
                 let mut ctx = Ctx { seed: &mut next, new_records: Vec::new() };

@@ -46,6 +46,13 @@ pub const SETTINGS: &[Setting] = &[
         "a Redis URL: redis://host:port/, rediss://host:port/ or redis+cluster://host:port,host:port",
     ),
     s("store.records_kept", "DOKO_RECORDS_KEPT", "the records kept per table: a whole number, 0 for all"),
+    s("tables.preset", "DOKO_PRESET", "the house rules a new table starts with: ddv, casual, sharp or freedoko"),
+    s(
+        "tables.rules",
+        "DOKO_RULES",
+        "house-rule keys over the preset for new tables: KEY=VALUE pairs separated by commas (keys and values as in config/presets.md)",
+    ),
+    s("tables.language", "DOKO_LANGUAGE", "a new table's language: en or de"),
     s("computers.budget_ms", "DOKO_BOT_BUDGET_MS", "the strong player's time per decision: 1 to 10000 ms"),
     s("limits.rate_user", "DOKO_RATE_USER", "commands per person: BURST/MILLISECONDS such as 8/10000, or 0 for none"),
     s(
@@ -320,6 +327,12 @@ fn valid(st: &Setting, v: &str) -> Result<(), String> {
                 Err("not a Redis URL".into())
             }
         }
+        "tables.preset" => doko_engine::Preset::from_name(v).map(|_| ()).map_err(|e| e.to_string()),
+        "tables.rules" => new_table_rules("ddv", v).map(|_| ()),
+        "tables.language" => match v {
+            "en" | "de" => Ok(()),
+            _ => Err(format!("{v:?} is not en or de")),
+        },
         "store.records_kept" => number(0, u64::from(u32::MAX)),
         "computers.budget_ms" => number(1, 10_000),
         "limits.rate_user" | "limits.rate_channel" => {
@@ -358,6 +371,17 @@ fn valid(st: &Setting, v: &str) -> Result<(), String> {
         }
         _ => Ok(()),
     }
+}
+
+/// A new table's rules: the preset, then each `KEY=VALUE` of `pairs`
+/// (comma-separated) over it.
+pub fn new_table_rules(preset: &str, pairs: &str) -> Result<doko_engine::Rules, String> {
+    let mut r = doko_engine::Rules::preset(doko_engine::Preset::from_name(preset).map_err(|e| e.to_string())?);
+    for pair in pairs.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let (k, v) = pair.split_once('=').ok_or_else(|| format!("{pair:?} is not KEY=VALUE"))?;
+        r.set(k.trim(), v.trim()).map_err(|e| e.to_string())?;
+    }
+    Ok(r)
 }
 
 #[cfg(test)]

@@ -316,9 +316,22 @@ async fn play(cli: &Cli, set: &config::Settings) -> anyhow::Result<()> {
     let discord = doko_discord::run::DiscordConfig::from_vars(&var)?;
     let matrix = doko_matrix::MatrixConfig::from_vars(&var, data_dir(cli, set).join("matrix"))?;
     let limits = limits(discord.is_some() || matrix.is_some(), set)?;
+    let rules = config::new_table_rules(
+        set.get("DOKO_PRESET").as_deref().unwrap_or("ddv"),
+        &set.get("DOKO_RULES").unwrap_or_default(),
+    )
+    .map_err(|e| anyhow::anyhow!("the rules for new tables: {e}"))?;
+    let lang = match set.get("DOKO_LANGUAGE").as_deref() {
+        None => doko_bot::Lang::En,
+        Some(code) => doko_bot::Lang::from_code(code).context("the language for new tables: en or de")?,
+    };
     tracing::info!(?limits, "bounds");
     let service = std::sync::Arc::new(
-        Service::new(store(cli, set).await?, entropy()).with_strong(strong).with_limits(limits).with_durable_outbox(),
+        Service::new(store(cli, set).await?, entropy())
+            .with_strong(strong)
+            .with_limits(limits)
+            .with_new_tables(rules, lang)
+            .with_durable_outbox(),
     );
     let app: std::sync::Arc<dyn doko_bot::App> = service.clone();
     if let Some(listen) = set.get("DOKO_METRICS_LISTEN") {

@@ -40,11 +40,12 @@ fn check_text(name: &str, text: &str) -> (bool, String, String) {
 }
 
 #[test]
-fn the_example_file_is_good() {
-    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("../config/doko.example.toml");
-    let (ok, out) = check(&example);
-    assert!(ok, "{out}");
-    assert!(out.contains("good"), "{out}");
+fn the_shipped_files_are_good() {
+    for file in ["../config/doko.example.toml", "../deploy/container.toml"] {
+        let (ok, out) = check(&Path::new(env!("CARGO_MANIFEST_DIR")).join(file));
+        assert!(ok, "{file}: {out}");
+        assert!(out.contains("good"), "{file}: {out}");
+    }
 }
 
 #[test]
@@ -59,7 +60,10 @@ fn each_mistake_is_named_with_its_line_and_what_is_allowed() {
     // an unknown section
     let (ok, out, f) = check_text("section", "[store]\ndata = \"/x\"\n\n[dicsord]\ntoken = \"x\"\n");
     assert!(!ok);
-    assert!(out.contains(&format!("{f}:4: unknown section [dicsord]; sections: [store], [computers]")), "{out}");
+    assert!(
+        out.contains(&format!("{f}:4: unknown section [dicsord]; sections: [store], [tables], [computers]")),
+        "{out}"
+    );
     // a value of the wrong form: the key, the line, the allowed form
     let (ok, out, f) = check_text("form", "[discord]\nshards = \"9/8\"\n[computers]\nbudget_ms = 0\n");
     assert!(!ok);
@@ -144,6 +148,25 @@ fn the_file_configures_the_bot_under_the_environment() {
     let out = doko().env("DOKO_CONFIG", &f).arg("--data").arg(&flag).output().unwrap();
     assert!(out.status.success(), "{out:?}");
     assert!(flag.join("doko.redb").is_file(), "the flag's store directory");
+    // new tables start with the host's rules and language
+    let tables = d.join("tables");
+    let g = d.join("tables.toml");
+    std::fs::write(
+        &g,
+        format!(
+            "[store]\ndata = \"{}\"\n[tables]\npreset = \"casual\"\nrules = \"genscher=on, half_chicken=on\"\nlanguage = \"de\"\n",
+            tables.display()
+        ),
+    )
+    .unwrap();
+    let out = doko().arg("--config").arg(&g).output().unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let shown = String::from_utf8_lossy(&out.stdout);
+    assert!(shown.contains("Regeln: casual + half_chicken=on, genscher=on"), "{shown}");
+    // a wrong rule for new tables names the key and what it takes
+    std::fs::write(&g, "[tables]\nrules = \"dulle=sometimes\"\n").unwrap();
+    let (ok, out) = check(&g);
+    assert!(!ok && out.contains("tables.rules") && out.contains("first-wins, second-wins"), "{out}");
     // a bad file: the problem, exit status 2, nothing served
     std::fs::write(&f, "[store]\nredis = \"http://localhost\"\n").unwrap();
     let out = doko().arg("--config").arg(&f).output().unwrap();

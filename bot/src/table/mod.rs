@@ -169,6 +169,14 @@ mod rules_serde {
     }
 }
 
+impl Table {
+    /// A new table with these house rules and language (a host's defaults
+    /// for new tables; admins change them at the table).
+    pub fn new_with(rules: Rules, lang: Lang) -> Table {
+        Table { rules, lang, ..Table::default() }
+    }
+}
+
 impl Default for Table {
     fn default() -> Table {
         Table {
