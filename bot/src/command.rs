@@ -1097,6 +1097,29 @@ pub fn help_styled(lang: Lang, topic: Option<&str>, style: HelpStyle<'_>) -> Str
     out
 }
 
+/// The command reference of the README, generated from [`COMMANDS`] (so
+/// it cannot drift): each command as typed, its German and short words, and
+/// its help line in English. A test keeps the README's copy equal to it.
+pub fn reference_markdown() -> String {
+    let code = |w: &str| format!("`{}`", w.replace('|', "\\|"));
+    let mut out = String::from("| command | German and short forms | what |\n|---|---|---|\n");
+    for c in COMMANDS {
+        let mut words: Vec<String> = c.words.iter().map(|w| code(&group_words(c, w))).collect();
+        words.extend(c.shortcuts.iter().map(|w| code(w)));
+        let usage = c.usage().replace('|', "\\|");
+        out.push_str(&format!("| `{usage}` | {} | {} |\n", words.join(", "), c.describe(Lang::En)));
+    }
+    out
+}
+
+/// A member's word with its group's German word in front (`regeln setze`).
+fn group_words(c: &CommandSpec, w: &str) -> String {
+    match c.group.and_then(|g| GROUPS.iter().find(|x| x.name == g)) {
+        Some(g) => format!("{} {w}", g.words.first().copied().unwrap_or(g.name)),
+        None => w.to_string(),
+    }
+}
+
 /// A subcommand of a platform's command tree: its name and the command it
 /// gives.
 pub type SlashEntry = (&'static str, &'static CommandSpec);
