@@ -352,16 +352,21 @@ async fn play(cli: &Cli, set: &config::Settings) -> anyhow::Result<()> {
     });
     if discord.is_some() || matrix.is_some() {
         let mut platforms = tokio::task::JoinSet::new();
+        let (stop_tx, stop) = tokio::sync::watch::channel(false);
         if let Some(discord) = discord {
             tracing::info!(dev_guild = ?discord.dev_guild, "serving Discord");
             let s = app.clone();
-            platforms.spawn(async move { doko_discord::run::run(s, discord).await.context("Discord") });
+            let stop = stop.clone();
+            platforms.spawn(async move { doko_discord::run::run_until(s, discord, stop).await.context("Discord") });
         }
         if let Some(matrix) = matrix {
             tracing::info!(config = ?matrix, "serving Matrix");
             let s = app.clone();
+            let stop = stop.clone();
             platforms.spawn(async move {
-                doko_matrix::run(s, matrix, |me| println!("doko: serving Matrix as {me}")).await.context("Matrix")
+                doko_matrix::run_until(s, matrix, |me| println!("doko: serving Matrix as {me}"), stop)
+                    .await
+                    .context("Matrix")
             });
         }
         // the first platform to end ends the process; SIGTERM or ctrl-c
@@ -374,6 +379,16 @@ async fn play(cli: &Cli, set: &config::Settings) -> anyhow::Result<()> {
             }
             _ = shutdown_signal() => {
                 graceful(&service).await;
+                // the front ends close their connections; what does not end
+                // within a few seconds is dropped
+                let _ = stop_tx.send(true);
+                let closed = tokio::time::timeout(std::time::Duration::from_secs(5), async {
+                    while platforms.join_next().await.is_some() {}
+                })
+                .await;
+                if closed.is_err() {
+                    tracing::warn!("a front end did not close within 5 s; dropping it");
+                }
                 platforms.shutdown().await;
                 tracing::info!("stopped");
             }

@@ -41,7 +41,13 @@ async fn connection(sock: tokio::net::TcpStream, inner: Arc<Inner>) {
     let conn = {
         let mut st = inner.lock();
         let id = st.connections.len() as u64 + 1;
-        st.connections.push(ConnectionRecord { id, query: query.clone(), closed_by_fake: None, ended: false });
+        st.connections.push(ConnectionRecord {
+            id,
+            query: query.clone(),
+            closed_by_fake: None,
+            closed_by_client: None,
+            ended: false,
+        });
         id
     };
     inner.bump();
@@ -79,7 +85,16 @@ async fn connection(sock: tokio::net::TcpStream, inner: Arc<Inner>) {
                     n
                 }
                 Some(Ok(Message::Binary(_))) => Next::Close(4002, "Decode error"),
-                Some(Ok(Message::Close(_))) | Some(Err(_)) | None => break,
+                Some(Ok(Message::Close(frame))) => {
+                    // a proper close: the client's frame (1000 without one)
+                    let code = frame.map_or(1000, |f| u16::from(f.code));
+                    if let Some(c) = inner.lock().connections.iter_mut().find(|c| c.id == conn) {
+                        c.closed_by_client = Some(code);
+                    }
+                    inner.bump();
+                    break;
+                }
+                Some(Err(_)) | None => break,
                 Some(Ok(_)) => Next::Continue,
             },
             cmd = rx.recv() => match cmd {

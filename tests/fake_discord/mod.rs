@@ -378,6 +378,9 @@ pub struct ConnectionRecord {
     pub query: String,
     /// The close code the fake sent, if it closed the connection.
     pub closed_by_fake: Option<u16>,
+    /// The close code the client sent in its close frame, if it closed the
+    /// connection properly.
+    pub closed_by_client: Option<u16>,
     /// The connection ended.
     pub ended: bool,
 }

@@ -703,3 +703,43 @@ async fn what_a_crashed_bot_owed_arrives_once_after_the_restart() {
     assert_eq!(log_text.matches("failpoint: aborting").count(), 3, "{log_text}");
     let _ = std::fs::remove_dir_all(&data);
 }
+
+/// A graceful stop as a service manager does it: SIGTERM to the bot in the
+/// middle of a deal. It closes its gateway connection properly (a close
+/// frame with 1000, Discord's "logging off"), exits 0, and started again it
+/// connects anew and the deal goes on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigterm_closes_the_gateway_and_the_deal_goes_on_after_a_restart() {
+    let fake = FakeDiscord::start(Config::default()).await.unwrap();
+    let data =
+        std::env::temp_dir().join(format!("doko-discord-term-{}-{}", std::process::id(), fake.config().guild_id));
+    let _ = std::fs::remove_dir_all(&data);
+    std::fs::create_dir_all(&data).unwrap();
+    let mut bot = Bot::start(&fake, &data);
+    let mut t = Table::ready(&fake, &data).await;
+    for p in 0..4 {
+        t.slash(p, "join", vec![]).await;
+    }
+    t.slash(0, "start", vec![]).await;
+    t.play(6).await;
+    let pid = bot.child.id().to_string();
+    assert!(Command::new("kill").args(["-TERM", &pid]).status().unwrap().success());
+    assert!(bot.exited(WAIT), "no exit after SIGTERM: {}", log(&data));
+    let status = bot.child.wait().unwrap();
+    assert!(status.success(), "{status:?}: {}", log(&data));
+    let conns = fake.connections();
+    assert!(conns.iter().any(|c| c.closed_by_client == Some(1000)), "no close frame: {conns:?}");
+    // started again: a new session, the deal where it was
+    let identified = fake.identify_count();
+    let _bot = Bot::start(&fake, &data);
+    fake.wait_for("the restarted bot's IDENTIFY", WAIT, |f| {
+        (f.identify_count() > identified && f.ready()).then_some(())
+    })
+    .await
+    .unwrap_or_else(|e| panic!("{e:?}: {}", log(&data)));
+    for p in &mut t.people {
+        p.hand = None;
+    }
+    t.play(4).await;
+    let _ = std::fs::remove_dir_all(&data);
+}

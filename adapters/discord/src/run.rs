@@ -300,13 +300,41 @@ async fn run_endpoint(
     crate::http::serve(Arc::new(endpoint), listener).await.map_err(|e| RunError::Endpoint(e.to_string()))
 }
 
+/// Resolves once `stop` says true (never when its sender is gone without
+/// saying so).
+pub async fn stopped(mut stop: tokio::sync::watch::Receiver<bool>) {
+    while !*stop.borrow_and_update() {
+        if stop.changed().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    }
+}
+
 /// Connects to Discord and serves until the connection ends. Several
 /// processes may serve one Redis; serenity shards as Discord recommends.
 /// With an interactions endpoint configured, serves that instead of the
 /// gateway.
 pub async fn run(app: Arc<dyn App>, config: DiscordConfig) -> Result<(), RunError> {
+    let (_keep, stop) = tokio::sync::watch::channel(false);
+    run_until(app, config, stop).await
+}
+
+/// As [`run`], until `stop` says true: then the gateway's shards are shut
+/// down (each closes its connection with Discord properly) or the
+/// interactions endpoint stops listening, and it returns.
+pub async fn run_until(
+    app: Arc<dyn App>,
+    config: DiscordConfig,
+    stop: tokio::sync::watch::Receiver<bool>,
+) -> Result<(), RunError> {
     if let (Some(addr), Some(key)) = (config.endpoint, config.public_key.as_deref()) {
-        return run_endpoint(app, &config, addr, key).await;
+        return tokio::select! {
+            r = run_endpoint(app, &config, addr, key) => r,
+            _ = stopped(stop) => {
+                tracing::info!("the interactions endpoint stops");
+                Ok(())
+            }
+        };
     }
     let intents = GatewayIntents::GUILDS;
     let events = Events {
@@ -331,6 +359,13 @@ pub async fn run(app: Arc<dyn App>, config: DiscordConfig) -> Result<(), RunErro
             client
         }
     };
+    let manager = client.shard_manager.clone();
+    tokio::spawn(async move {
+        stopped(stop).await;
+        tracing::info!("closing the gateway connections");
+        doko_bot::metrics::set_adapter("discord", false);
+        manager.shutdown_all().await;
+    });
     match config.shards {
         // serenity's range is first..last with the last shard included
         Some(s) => client.start_shard_range(s.first..s.last, s.total).await?,

@@ -107,6 +107,19 @@ fn session_error(path: &Path, why: impl std::fmt::Display) -> AdapterError {
 /// handlers and serves until the process ends. `ready` is called once the
 /// bot is listening (after the first sync).
 pub async fn run(app: Arc<dyn App>, cfg: MatrixConfig, ready: impl FnOnce(&str)) -> Result<(), AdapterError> {
+    let (_keep, stop) = tokio::sync::watch::channel(false);
+    run_until(app, cfg, ready, stop).await
+}
+
+/// As [`run`], until `stop` says true: then the sync loop ends (the long
+/// poll in flight is dropped; what was received is handled and stored) and
+/// it returns.
+pub async fn run_until(
+    app: Arc<dyn App>,
+    cfg: MatrixConfig,
+    ready: impl FnOnce(&str),
+    mut stop: tokio::sync::watch::Receiver<bool>,
+) -> Result<(), AdapterError> {
     let started_ms = now_ms();
     let client = login(&cfg).await?;
     let me = client.user_id().ok_or(matrix_sdk::Error::AuthenticationRequired)?.to_owned();
@@ -211,7 +224,15 @@ pub async fn run(app: Arc<dyn App>, cfg: MatrixConfig, ready: impl FnOnce(&str))
         }
     }
     loop {
-        match client.sync_once(settings.clone()).await {
+        let synced = tokio::select! {
+            r = client.sync_once(settings.clone()) => r,
+            _ = wait_stop(&mut stop) => {
+                tracing::info!("the Matrix sync stops");
+                doko_bot::metrics::set_adapter("matrix", false);
+                return Ok(());
+            }
+        };
+        match synced {
             Ok(_) => {
                 backoff = Duration::from_secs(1);
                 doko_bot::metrics::set_adapter("matrix", true);
@@ -223,6 +244,16 @@ pub async fn run(app: Arc<dyn App>, cfg: MatrixConfig, ready: impl FnOnce(&str))
                 tokio::time::sleep(backoff).await;
                 backoff = (backoff * 2).min(Duration::from_secs(60));
             }
+        }
+    }
+}
+
+/// Resolves once `stop` says true (never when its sender is gone without
+/// saying so).
+async fn wait_stop(stop: &mut tokio::sync::watch::Receiver<bool>) {
+    while !*stop.borrow_and_update() {
+        if stop.changed().await.is_err() {
+            std::future::pending::<()>().await;
         }
     }
 }

@@ -32,7 +32,7 @@ use doko_bot::tr;
 
 pub mod adapter;
 
-pub use adapter::{AdapterError, run};
+pub use adapter::{AdapterError, run, run_until};
 
 /// How the bot logs in.
 #[derive(Clone)]
