@@ -192,6 +192,28 @@ pub fn summary(l: Lang, s: &Summary) -> String {
     }
     let scores: Vec<String> = s.scores.iter().map(|(n, p)| format!("{n} {p:+}")).collect();
     let _ = write!(out, "{}", tr!(l, "summary-scores", scores = scores.join(", "), record = s.record));
+    // the deal revealed: public only now that it is over
+    if !s.hands.is_empty() {
+        let _ = write!(out, "\n{}", tr!(l, "summary-revealed"));
+        for (name, cards) in &s.hands {
+            let _ = write!(out, "\n  {}", tr!(l, "summary-hand", name = name, cards = l.cards(cards.iter().copied())));
+        }
+        for (i, t) in s.tricks.iter().enumerate() {
+            let _ = write!(
+                out,
+                "\n  {}",
+                tr!(
+                    l,
+                    "summary-trick",
+                    n = i + 1,
+                    leader = t.leader.as_str(),
+                    cards = l.cards(t.cards.iter().copied()),
+                    winner = t.winner.as_str(),
+                    points = t.points
+                )
+            );
+        }
+    }
     out
 }
 

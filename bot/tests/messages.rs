@@ -217,6 +217,21 @@ fn every_event(t: &Table) -> Vec<Event> {
         ],
         scores: vec![(n("Anna"), 3), (n("Ben"), -1), (n("Clara"), -1), (n("Dieter"), -1)],
         bock,
+        hands: if bock == 0 {
+            vec![(n("Anna"), vec![Card::CQ, Card::H10]), (n("Ben"), vec![Card::DA, Card::HK])]
+        } else {
+            Vec::new()
+        },
+        tricks: if bock == 0 {
+            vec![doko_bot::table::RevealedTrick {
+                leader: n("Anna"),
+                cards: vec![Card::CQ, Card::DA, Card::HK, Card::H10],
+                winner: n("Anna"),
+                points: 36,
+            }]
+        } else {
+            Vec::new()
+        },
     };
     let mut ev = vec![
         Event::Joined(n("Anna")),

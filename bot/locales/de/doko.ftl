@@ -149,6 +149,9 @@ summary-party = { $party }: { $names } - { $points } { $points ->
 }
 summary-winner = Gewinner: { $party }, Spielwert { $value }
 summary-no-winner = Kein Gewinner: keine Partei hat ihr Ziel erreicht; jede bekommt, was sie erreicht hat, Wert für Re { $value }
+summary-revealed = Das Spiel aufgedeckt (die Blätter wie gegeben, dann jeder Stich):
+summary-hand = { $name }: { $cards }
+summary-trick = { $n }. { $leader } spielt aus: { $cards } -> { $winner } ({ $points })
 summary-scores = Punkte: { $scores }  (Protokoll { $record })
 reason = { $reason ->
     [won] gewonnen

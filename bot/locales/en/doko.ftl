@@ -148,6 +148,9 @@ summary-party = { $party }: { $names } - { $points } { $points ->
 }
 summary-winner = Winner: { $party }, game value { $value }
 summary-no-winner = No winner: neither party reached its target; each is credited what it achieved, value for Re { $value }
+summary-revealed = The deal revealed (hands as dealt, then every trick):
+summary-hand = { $name }: { $cards }
+summary-trick = { $n }. { $leader } led: { $cards } -> { $winner } ({ $points })
 summary-scores = Points: { $scores }  (record { $record })
 reason = { $reason ->
     [won] won

@@ -204,6 +204,24 @@ pub struct Summary {
     pub scores: Vec<(String, i64)>,
     /// Bock rounds that covered it (0 none, 1 double, 2 four times, ...).
     pub bock: u8,
+    /// The deal revealed, now that it is over: each player's hand as dealt
+    /// (in the deal's card order).
+    pub hands: Vec<(String, Vec<Card>)>,
+    /// Every trick in order: who led, the cards, who took it, its points.
+    pub tricks: Vec<RevealedTrick>,
+}
+
+/// A trick of a finished deal, as the table sees it afterwards.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RevealedTrick {
+    /// Who led.
+    pub leader: String,
+    /// The cards in play order.
+    pub cards: Vec<Card>,
+    /// Who took it.
+    pub winner: String,
+    /// Its card points.
+    pub points: u32,
 }
 
 /// The public event of a game action (`seat_name` names a game seat;

@@ -32,7 +32,7 @@ use serde::{Deserialize, Serialize};
 
 pub use clock::TurnClock;
 pub use errors::CommandError;
-pub use events::{Event, PovertyMove, Summary};
+pub use events::{Event, PovertyMove, RevealedTrick, Summary};
 pub use owed::{OWED_KEPT, OWED_MAX_AGE_MS, Owed, OwedEntry};
 pub use seats::{MAX_SEATS, Occupant, PlayerKey, SeatInfo, Seats, TableSeat};
 pub use session::TableSession;

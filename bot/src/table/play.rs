@@ -4,7 +4,7 @@
 
 use doko_engine::{Action, Contract, NextDeal, Outcome, Party, Phase, Record, Scored, Seat};
 
-use super::events::{Event, PovertyMove, Summary, event_for};
+use super::events::{Event, PovertyMove, RevealedTrick, Summary, event_for};
 use super::{CommandError, Ctx, Table, TableSession};
 use crate::ids::Actor;
 
@@ -146,5 +146,16 @@ fn summary(sess: &TableSession, s: &Scored) -> Summary {
         items: s.score.breakdown.items().to_vec(),
         scores: sess.names().iter().cloned().zip(s.row.scores.iter().copied()).collect(),
         bock: s.row.rounds(),
+        hands: Seat::ALL.into_iter().map(|seat| (name(seat), g.order().sorted(g.dealt()[seat.index()]))).collect(),
+        tricks: g
+            .tricks()
+            .iter()
+            .map(|t| RevealedTrick {
+                leader: name(t.leader),
+                cards: t.cards.to_vec(),
+                winner: name(t.winner),
+                points: t.points(),
+            })
+            .collect(),
     }
 }
