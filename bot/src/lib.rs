@@ -35,7 +35,7 @@ pub use lang::Lang;
 pub use limits::{Limits, Rate};
 pub use outbox::{
     App, CardChoice, Choice, Claim, Delivered, HandModel, Input, Notice, Outbox, Private, TableMessage, TableMessages,
-    Transport, TransportError, deliver,
+    Transport, TransportError, deliver, stopped,
 };
 pub use render::{Audience, Kind, Message};
 pub use service::{Service, ServiceError, StoreHealth};

@@ -23,6 +23,17 @@ use crate::ids::{Actor, ChannelId, UserId};
 use crate::lang::Lang;
 use crate::render::{Audience, Kind, Message};
 
+/// Resolves once `stop` says true: the binary's graceful stop, as the
+/// front ends wait for it (never when its sender is gone without saying
+/// so).
+pub async fn stopped(stop: &mut tokio::sync::watch::Receiver<bool>) {
+    while !*stop.borrow_and_update() {
+        if stop.changed().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    }
+}
+
 /// What a person typed or clicked: text for the one parser, or a command
 /// already typed by the platform (slash options, buttons).
 #[derive(Clone, Debug, PartialEq, Eq)]

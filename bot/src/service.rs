@@ -841,7 +841,7 @@ impl<S: Store> Service<S> {
             info_span!("command", channel = %ch, user = %actor.user, command = kind, delivery = delivery.unwrap_or(""));
         let started = std::time::Instant::now();
         crate::metrics::touched(&ch.key());
-        let outcome = std::sync::Mutex::new("error");
+        let mut outcome = "error";
         let r = async {
             let now = self.now_ms();
             let strong = self.strong;
@@ -923,7 +923,7 @@ impl<S: Store> Service<S> {
                     (Applied::Done(events, owed), commit)
                 })
                 .await?;
-            *outcome.lock().expect("outcome lock") = match &applied {
+            outcome = match &applied {
                 Applied::Duplicate(_) => "duplicate",
                 Applied::Refused(..) => "refused",
                 Applied::Done(..) => "done",
@@ -978,7 +978,6 @@ impl<S: Store> Service<S> {
         }
         .instrument(span)
         .await;
-        let outcome = *outcome.lock().expect("outcome lock");
         crate::metrics::command(kind, outcome, started.elapsed().as_secs_f64());
         r
     }

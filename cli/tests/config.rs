@@ -8,13 +8,10 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
+mod common;
+
 fn doko() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_doko"));
-    for (k, _) in std::env::vars() {
-        if k.starts_with("DOKO_") {
-            c.env_remove(k);
-        }
-    }
+    let mut c = common::doko();
     c.stdin(Stdio::null());
     c
 }

@@ -6,55 +6,9 @@
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
 
-struct Doko {
-    child: Child,
-    stdin: ChildStdin,
-    out: Arc<Mutex<String>>,
-    read_upto: usize,
-}
-
-impl Doko {
-    fn next(&mut self) -> String {
-        let start = Instant::now();
-        loop {
-            {
-                let o = self.out.lock().unwrap();
-                let new = &o[self.read_upto..];
-                if o.len() > self.read_upto && (new == "> " || new.ends_with("\n> ")) {
-                    let s = new.to_string();
-                    self.read_upto = o.len();
-                    return s;
-                }
-            }
-            assert!(start.elapsed() < Duration::from_secs(60), "no prompt:\n{}", self.out.lock().unwrap());
-            std::thread::sleep(Duration::from_millis(10));
-        }
-    }
-
-    fn send(&mut self, line: &str) -> String {
-        self.stdin.write_all(format!("{line}\n").as_bytes()).unwrap();
-        self.next()
-    }
-}
-
-/// What the person types next, read off the private hand lines.
-fn choose(screen: &str) -> Option<String> {
-    let hand = screen.lines().rev().find(|l| l.contains("Your hand:"))?;
-    let can = screen.lines().rev().find(|l| l.contains("You can:")).unwrap_or("");
-    if can.contains("healthy") {
-        return Some("healthy".into());
-    }
-    if screen.contains("Your turn") {
-        let start = hand.find('[')?;
-        let end = hand[start..].find(']')? + start;
-        return Some(format!("play {}", &hand[start + 1..end]));
-    }
-    None
-}
+mod common;
+use common::{Doko, choose};
 
 /// `GET path` over HTTP/1.0: the status code and the body.
 fn get(port: u16, path: &str) -> (u16, String) {
@@ -89,34 +43,7 @@ fn a_scripted_deal_shows_in_the_counters() {
         format!("[store]\ndata = \"{}\"\n\n[metrics]\nlisten = \"127.0.0.1:{port}\"\n", d.join("data").display()),
     )
     .unwrap();
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_doko"));
-    for (k, _) in std::env::vars() {
-        if k.starts_with("DOKO_") {
-            cmd.env_remove(k);
-        }
-    }
-    let mut child = cmd
-        .arg("--config")
-        .arg(&cfg)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let stdin = child.stdin.take().unwrap();
-    let mut stdout = child.stdout.take().unwrap();
-    let out = Arc::new(Mutex::new(String::new()));
-    let o = out.clone();
-    std::thread::spawn(move || {
-        let mut buf = [0u8; 4096];
-        while let Ok(n) = stdout.read(&mut buf) {
-            if n == 0 {
-                break;
-            }
-            o.lock().unwrap().push_str(&String::from_utf8_lossy(&buf[..n]));
-        }
-    });
-    let mut doko = Doko { child, stdin, out, read_upto: 0 };
+    let mut doko = Doko::start(&["--config".as_ref(), cfg.as_os_str()]);
     let mut screen = doko.next();
 
     // before anything is played: healthy and ready, the series there

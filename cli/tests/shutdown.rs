@@ -4,87 +4,16 @@
 //! resumes the session, and the card is played exactly when its answer was
 //! printed (no command lost, none applied unseen).
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::Path;
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::time::Duration;
 
-struct Doko {
-    child: Child,
-    stdin: ChildStdin,
-    out: Arc<Mutex<String>>,
-    read_upto: usize,
-}
+mod common;
+use common::{Doko, choose};
 
-impl Doko {
-    fn start(data: &Path) -> Doko {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_doko"));
-        for (k, _) in std::env::vars() {
-            if k.starts_with("DOKO_") {
-                cmd.env_remove(k);
-            }
-        }
-        let mut child = cmd
-            .args(["--name", "Tessa", "--data"])
-            .arg(data)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let stdin = child.stdin.take().unwrap();
-        let mut stdout = child.stdout.take().unwrap();
-        let out = Arc::new(Mutex::new(String::new()));
-        let o = out.clone();
-        std::thread::spawn(move || {
-            let mut buf = [0u8; 4096];
-            while let Ok(n) = stdout.read(&mut buf) {
-                if n == 0 {
-                    break;
-                }
-                o.lock().unwrap().push_str(&String::from_utf8_lossy(&buf[..n]));
-            }
-        });
-        Doko { child, stdin, out, read_upto: 0 }
-    }
-
-    fn next(&mut self) -> String {
-        let start = Instant::now();
-        loop {
-            {
-                let o = self.out.lock().unwrap();
-                let new = &o[self.read_upto..];
-                if o.len() > self.read_upto && (new == "> " || new.ends_with("\n> ")) {
-                    let s = new.to_string();
-                    self.read_upto = o.len();
-                    return s;
-                }
-            }
-            assert!(start.elapsed() < Duration::from_secs(60), "no prompt:\n{}", self.out.lock().unwrap());
-            std::thread::sleep(Duration::from_millis(10));
-        }
-    }
-
-    fn send(&mut self, line: &str) -> String {
-        self.stdin.write_all(format!("{line}\n").as_bytes()).unwrap();
-        self.next()
-    }
-}
-
-/// What the person types next, read off the private hand lines.
-fn choose(screen: &str) -> Option<String> {
-    let hand = screen.lines().rev().find(|l| l.contains("Your hand:"))?;
-    let can = screen.lines().rev().find(|l| l.contains("You can:")).unwrap_or("");
-    if can.contains("healthy") {
-        return Some("healthy".into());
-    }
-    if screen.contains("Your turn") {
-        let start = hand.find('[')?;
-        let end = hand[start..].find(']')? + start;
-        return Some(format!("play {}", &hand[start + 1..end]));
-    }
-    None
+fn start(data: &Path) -> Doko {
+    Doko::start(&["--name".as_ref(), "Tessa".as_ref(), "--data".as_ref(), data.as_os_str()])
 }
 
 /// The cards in the last hand line of a screen.
@@ -97,7 +26,7 @@ fn hand_size(screen: &str) -> usize {
 fn sigterm_mid_deal_finishes_the_command_exits_0_and_the_deal_goes_on() {
     let data = std::env::temp_dir().join(format!("doko-shutdown-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&data);
-    let mut d = Doko::start(&data);
+    let mut d = start(&data);
     let mut screen = d.next();
     // into the deal: the bid and two cards
     let mut cards = 0;
@@ -119,7 +48,7 @@ fn sigterm_mid_deal_finishes_the_command_exits_0_and_the_deal_goes_on() {
     let status = d.child.wait().unwrap();
     assert!(status.success(), "a graceful stop exits 0: {status:?}");
     std::thread::sleep(Duration::from_millis(100));
-    let tail = d.out.lock().unwrap()[d.read_upto..].to_string();
+    let tail = d.tail();
     assert!(tail.contains("doko stopped; the table is kept."), "{tail}");
     let answered = tail.contains("Tessa plays");
     let refused = tail.contains("doko is restarting");
@@ -127,7 +56,7 @@ fn sigterm_mid_deal_finishes_the_command_exits_0_and_the_deal_goes_on() {
 
     // started again: the session resumes; the card is played exactly when
     // its answer was printed
-    let mut d = Doko::start(&data);
+    let mut d = start(&data);
     let screen = d.next();
     assert!(screen.contains("Resuming the session."), "{screen}");
     let screen = d.send("hand");

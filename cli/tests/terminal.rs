@@ -2,97 +2,20 @@
 //! the terminal through stdin/stdout against three computer players; the
 //! process is killed mid-deal and started again, and the session resumes.
 
-use std::io::{Read, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::io::Write;
 
-struct Doko {
-    child: Child,
-    stdin: ChildStdin,
-    out: Arc<Mutex<String>>,
-    read_upto: usize,
-}
+mod common;
+use common::{Doko, choose};
 
-impl Doko {
-    fn start(data: &std::path::Path) -> Doko {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_doko"))
-            .arg("--data")
-            .arg(data)
-            .env_remove("DOKO_REDIS_URL")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let stdin = child.stdin.take().unwrap();
-        let mut stdout = child.stdout.take().unwrap();
-        let out = Arc::new(Mutex::new(String::new()));
-        let o = out.clone();
-        std::thread::spawn(move || {
-            let mut buf = [0u8; 4096];
-            while let Ok(n) = stdout.read(&mut buf) {
-                if n == 0 {
-                    break;
-                }
-                o.lock().unwrap().push_str(&String::from_utf8_lossy(&buf[..n]));
-            }
-        });
-        Doko { child, stdin, out, read_upto: 0 }
-    }
-
-    /// Waits for the next prompt and returns everything printed since the
-    /// last call.
-    fn next(&mut self) -> String {
-        let start = Instant::now();
-        loop {
-            {
-                let o = self.out.lock().unwrap();
-                // the prompt is the last thing printed, on a line of its own
-                // (a table line like "... -> Bot 1" is not a prompt)
-                let new = &o[self.read_upto..];
-                if o.len() > self.read_upto && (new == "> " || new.ends_with("\n> ")) {
-                    let s = o[self.read_upto..].to_string();
-                    self.read_upto = o.len();
-                    return s;
-                }
-            }
-            assert!(
-                start.elapsed() < Duration::from_secs(60),
-                "no prompt; output so far:\n{}",
-                self.out.lock().unwrap()
-            );
-            std::thread::sleep(Duration::from_millis(10));
-        }
-    }
-
-    fn send(&mut self, line: &str) -> String {
-        self.stdin.write_all(format!("{line}\n").as_bytes()).unwrap();
-        self.stdin.flush().unwrap();
-        self.next()
-    }
-}
-
-/// What the person types next, read off the private hand lines.
-fn choose(screen: &str) -> Option<String> {
-    let hand = screen.lines().rev().find(|l| l.contains("Your hand:"))?;
-    let can = screen.lines().rev().find(|l| l.contains("You can:")).unwrap_or("");
-    if can.contains("healthy") {
-        return Some("healthy".into());
-    }
-    if screen.contains("Your turn") {
-        let start = hand.find('[')?;
-        let end = hand[start..].find(']')? + start;
-        return Some(format!("play {}", &hand[start + 1..end]));
-    }
-    None
+fn start(data: &std::path::Path) -> Doko {
+    Doko::start(&["--data".as_ref(), data.as_os_str()])
 }
 
 #[test]
 fn a_complete_deal_in_the_terminal_and_a_resume_after_kill() {
     let data = std::env::temp_dir().join(format!("doko-term-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&data);
-    let mut d = Doko::start(&data);
+    let mut d = start(&data);
     let mut screen = d.next();
     assert!(screen.contains("you and three computer players"), "{screen}");
     assert!(screen.contains("Deal 1"), "{screen}");
@@ -124,7 +47,7 @@ fn a_complete_deal_in_the_terminal_and_a_resume_after_kill() {
     d.child.kill().unwrap();
     d.child.wait().unwrap();
 
-    let mut d = Doko::start(&data);
+    let mut d = start(&data);
     let screen = d.next();
     assert!(screen.contains("Resuming the session."), "{screen}");
     let table_after = d.send("table");
@@ -146,7 +69,7 @@ fn a_complete_deal_in_the_terminal_and_a_resume_after_kill() {
 fn abort_kick_and_reset_in_the_terminal() {
     let data = std::env::temp_dir().join(format!("doko-term-mod-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&data);
-    let mut d = Doko::start(&data);
+    let mut d = start(&data);
     let screen = d.next();
     assert!(screen.contains("Deal 1"), "{screen}");
     // the running deal is void: it counts for nobody, its record says why

@@ -6,23 +6,18 @@
 //! second import is refused without writing anything.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use doko_bot::{
     Actor, ChannelId, EmbeddedStore, Limits, Platform, RedisStore, Service, Store, Table, UserId, check_format,
 };
 
+mod common;
+
 #[path = "../../tests/local_redis.rs"]
 mod local_redis;
 
 fn doko(args: &[&str]) -> (bool, String) {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_doko"));
-    for (k, _) in std::env::vars() {
-        if k.starts_with("DOKO_") {
-            c.env_remove(k);
-        }
-    }
-    let out = c.args(args).output().unwrap();
+    let out = common::doko().args(args).output().unwrap();
     (out.status.success(), format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)))
 }
 

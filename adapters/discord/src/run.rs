@@ -300,16 +300,6 @@ async fn run_endpoint(
     crate::http::serve(Arc::new(endpoint), listener).await.map_err(|e| RunError::Endpoint(e.to_string()))
 }
 
-/// Resolves once `stop` says true (never when its sender is gone without
-/// saying so).
-pub async fn stopped(mut stop: tokio::sync::watch::Receiver<bool>) {
-    while !*stop.borrow_and_update() {
-        if stop.changed().await.is_err() {
-            std::future::pending::<()>().await;
-        }
-    }
-}
-
 /// Connects to Discord and serves until the connection ends. Several
 /// processes may serve one Redis; serenity shards as Discord recommends.
 /// With an interactions endpoint configured, serves that instead of the
@@ -325,12 +315,12 @@ pub async fn run(app: Arc<dyn App>, config: DiscordConfig) -> Result<(), RunErro
 pub async fn run_until(
     app: Arc<dyn App>,
     config: DiscordConfig,
-    stop: tokio::sync::watch::Receiver<bool>,
+    mut stop: tokio::sync::watch::Receiver<bool>,
 ) -> Result<(), RunError> {
     if let (Some(addr), Some(key)) = (config.endpoint, config.public_key.as_deref()) {
         return tokio::select! {
             r = run_endpoint(app, &config, addr, key) => r,
-            _ = stopped(stop) => {
+            _ = doko_bot::stopped(&mut stop) => {
                 tracing::info!("the interactions endpoint stops");
                 Ok(())
             }
@@ -361,7 +351,7 @@ pub async fn run_until(
     };
     let manager = client.shard_manager.clone();
     tokio::spawn(async move {
-        stopped(stop).await;
+        doko_bot::stopped(&mut stop).await;
         tracing::info!("closing the gateway connections");
         doko_bot::metrics::set_adapter("discord", false);
         manager.shutdown_all().await;

@@ -226,7 +226,7 @@ pub async fn run_until(
     loop {
         let synced = tokio::select! {
             r = client.sync_once(settings.clone()) => r,
-            _ = wait_stop(&mut stop) => {
+            _ = doko_bot::stopped(&mut stop) => {
                 tracing::info!("the Matrix sync stops");
                 doko_bot::metrics::set_adapter("matrix", false);
                 return Ok(());
@@ -244,16 +244,6 @@ pub async fn run_until(
                 tokio::time::sleep(backoff).await;
                 backoff = (backoff * 2).min(Duration::from_secs(60));
             }
-        }
-    }
-}
-
-/// Resolves once `stop` says true (never when its sender is gone without
-/// saying so).
-async fn wait_stop(stop: &mut tokio::sync::watch::Receiver<bool>) {
-    while !*stop.borrow_and_update() {
-        if stop.changed().await.is_err() {
-            std::future::pending::<()>().await;
         }
     }
 }

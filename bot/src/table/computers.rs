@@ -2,7 +2,6 @@
 
 use doko_engine::{Action, Bid, SeatView};
 
-use super::events::event_for;
 use super::{CommandError, Ctx, Event, Table};
 use crate::command::BotLevel;
 
@@ -45,8 +44,7 @@ impl Table {
                 }
             };
             self.moves += 1;
-            let mid_deal = self.current_game().is_some_and(|g| g.plays() > 0);
-            ev.push(event_for(name, taken, mid_deal, |s| self.seat_name(s)));
+            ev.push(self.event_of(name, taken));
             self.after_action(ctx, &mut ev)?;
         }
         Ok(ev)

@@ -21,9 +21,15 @@ impl Table {
         let seat = self.my_seat(actor)?;
         let action = self.session_mut()?.act(seat, action)?;
         self.moves += 1;
-        let mid_deal = self.current_game().is_some_and(|g| g.plays() > 0);
-        ev.push(event_for(actor.name.clone(), action, mid_deal, |s| self.seat_name(s)));
+        ev.push(self.event_of(actor.name.clone(), action));
         self.after_action(ctx, ev)
+    }
+
+    /// The public event of an action just taken (cards played before it make
+    /// a bid a Schwarze Sau's solo).
+    pub(super) fn event_of(&self, name: String, action: Action) -> Event {
+        let mid_deal = self.current_game().is_some_and(|g| g.plays() > 0);
+        event_for(name, action, mid_deal, |s| self.seat_name(s))
     }
 
     /// The name of the player on a game seat of the deal being played.
