@@ -43,6 +43,14 @@ pub enum CommandKind {
     Poverty,
     /// `table`.
     Table,
+    /// `lasttrick`.
+    LastTrick,
+    /// `watch`.
+    Watch,
+    /// `unwatch`.
+    Unwatch,
+    /// `kiebitz`.
+    Kiebitz,
     /// `score`.
     Score,
     /// `record`.
@@ -57,6 +65,8 @@ pub enum CommandKind {
     Lang,
     /// `policy`.
     Policy,
+    /// `cards`.
+    Cards,
     /// `help`.
     Help,
     /// `kick`.
@@ -91,6 +101,10 @@ impl CommandKind {
             Command::Genscher(_) => K::Play,
             Command::Poverty(_) => K::Poverty,
             Command::Table => K::Table,
+            Command::LastTrick => K::LastTrick,
+            Command::Watch => K::Watch,
+            Command::Unwatch => K::Unwatch,
+            Command::Kiebitz(_) => K::Kiebitz,
             Command::Score => K::Score,
             Command::Record(_) => K::Record,
             Command::Stats => K::Stats,
@@ -98,6 +112,7 @@ impl CommandKind {
             Command::Rules(_) => K::RulesChange,
             Command::Lang(_) => K::Lang,
             Command::Policy(_) => K::Policy,
+            Command::Cards(_) => K::Cards,
             Command::Help(_) => K::Help,
             Command::Kick(_) => K::Kick,
             Command::Abort => K::Abort,
@@ -125,6 +140,10 @@ impl CommandKind {
             K::Announce => "announce",
             K::Poverty => "poverty",
             K::Table => "table",
+            K::LastTrick => "lasttrick",
+            K::Watch => "watch",
+            K::Unwatch => "unwatch",
+            K::Kiebitz => "kiebitz",
             K::Score => "score",
             K::Record => "record",
             K::Stats => "stats",
@@ -132,6 +151,7 @@ impl CommandKind {
             K::RulesChange => "rules set/preset/reset",
             K::Lang => "lang",
             K::Policy => "policy",
+            K::Cards => "cards",
             K::Help => "help",
             K::Kick => "kick",
             K::Abort => "abort",
@@ -271,6 +291,10 @@ pub const AUTHORITY: &[(CommandKind, [Access; 6])] = {
         (K::Announce,       [NS,      Y,     Y,     NS,   Y,     Y]),
         (K::Poverty,        [NS,      NT,    Y,     NS,   Y,     Y]),
         (K::Table,          [Y,       Y,     Y,     Y,    Y,     CP]),
+        (K::Watch,          [Y,       AS,    AS,    Y,    CH,    CP]),
+        (K::Unwatch,        [Y,       AS,    AS,    Y,    CH,    CP]),
+        (K::Kiebitz,        [NS,      Y,     Y,     NS,   Y,     CP]),
+        (K::LastTrick,      [Y,       Y,     Y,     Y,    Y,     CP]),
         (K::Score,          [Y,       Y,     Y,     Y,    Y,     CP]),
         (K::Record,         [Y,       Y,     Y,     Y,    Y,     CP]),
         (K::Stats,          [Y,       Y,     Y,     Y,    Y,     CP]),
@@ -278,6 +302,7 @@ pub const AUTHORITY: &[(CommandKind, [Access; 6])] = {
         (K::RulesChange,    [AO,      AO,    AO,    Y,    CH,    CP]),
         (K::Lang,           [AO,      AO,    AO,    Y,    CH,    CP]),
         (K::Policy,         [AO,      AO,    AO,    Y,    CH,    CP]),
+        (K::Cards,          [AO,      AO,    AO,    Y,    CH,    CP]),
         (K::Help,           [Y,       Y,     Y,     Y,    Y,     CP]),
         (K::Kick,           [AO,      AO,    AO,    Y,    CH,    CP]),
         (K::Abort,          [AO,      AO,    AO,    Y,    CH,    CP]),

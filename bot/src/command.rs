@@ -74,6 +74,28 @@ impl TimeoutPolicy {
     }
 }
 
+/// How a table shows cards: as text only, or as pictures with the text
+/// beside them (for screen readers).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum CardStyle {
+    /// Card symbols in text (`♣Q ♠10`): the default.
+    #[default]
+    Text,
+    /// Pictures of the cards, with the text.
+    Images,
+}
+
+impl CardStyle {
+    /// The style's name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            CardStyle::Text => "text",
+            CardStyle::Images => "images",
+        }
+    }
+}
+
 /// What a poverty step says.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PovertyStep {
@@ -175,6 +197,15 @@ pub enum Command {
     Poverty(PovertyStep),
     /// Show the table.
     Table,
+    /// Watch the table without a seat.
+    Watch,
+    /// Stop watching.
+    Unwatch,
+    /// Let a spectator see one's hand (the Kiebitz custom; a mention or
+    /// the name they watch under), or, without a name, end it.
+    Kiebitz(Option<String>),
+    /// Show the last trick of the deal being played (who played what).
+    LastTrick,
     /// Show the score sheet.
     Score,
     /// Fetch a finished deal's record (the latest, or number N from 1).
@@ -187,6 +218,8 @@ pub enum Command {
     Lang(Lang),
     /// What happens when a player's time (`turn_timeout`) runs out (admins).
     Policy(TimeoutPolicy),
+    /// How the table shows cards: text, or pictures with the text (admins).
+    Cards(CardStyle),
     /// Also send one's hand as a direct message (where the platform has them).
     Dm(bool),
     /// Help, on one command or all.
@@ -230,6 +263,8 @@ pub enum ArgType {
     OnOff,
     /// A timeout policy.
     Policy,
+    /// How cards are shown.
+    Style,
     /// A number from 1.
     Number,
     /// A house-rule key.
@@ -284,6 +319,7 @@ impl ArgType {
             ArgType::Lang => "lang",
             ArgType::OnOff => "on-off",
             ArgType::Policy => "policy",
+            ArgType::Style => "style",
             ArgType::Number => "number",
             ArgType::RuleKey => "rule-key",
             ArgType::RuleValue => "rule-value",
@@ -307,6 +343,7 @@ impl ArgType {
             ArgType::Lang => "en|de",
             ArgType::OnOff => "on|off",
             ArgType::Policy => "standin|abort",
+            ArgType::Style => "text|images",
             ArgType::Number => "N",
             ArgType::RuleKey => "KEY",
             ArgType::RuleValue => "VALUE",
@@ -370,6 +407,10 @@ impl ArgType {
                 .iter()
                 .map(|p| (v(p.name()), tr!(lang, "policy", policy = p.name())))
                 .collect(),
+            ArgType::Style => [CardStyle::Text, CardStyle::Images]
+                .iter()
+                .map(|c| (v(c.name()), tr!(lang, "card-style", style = c.name())))
+                .collect(),
             ArgType::Preset => Preset::ALL.iter().map(|p| (v(p.name()), v(p.name()))).collect(),
             ArgType::Step => StepKind::ALL.iter().map(|s| (v(s.name()), tr!(lang, "step", step = s.name()))).collect(),
             _ => Vec::new(),
@@ -417,6 +458,8 @@ pub enum ArgValue {
     OnOff(bool),
     /// A timeout policy.
     Policy(TimeoutPolicy),
+    /// A card style.
+    Style(CardStyle),
     /// A number.
     Number(u32),
     /// A poverty step.
@@ -727,6 +770,49 @@ pub const COMMANDS: &[CommandSpec] = &[
         build: |_| Ok(Command::Table),
     },
     CommandSpec {
+        name: "watch",
+        slash: None,
+        group: None,
+        words: &["zuschauen", "kiebitzen"],
+        shortcuts: &[],
+        args: &[],
+        admin: false,
+        build: |_| Ok(Command::Watch),
+    },
+    CommandSpec {
+        name: "unwatch",
+        slash: None,
+        group: None,
+        words: &["wegschauen"],
+        shortcuts: &[],
+        args: &[],
+        admin: false,
+        build: |_| Ok(Command::Unwatch),
+    },
+    CommandSpec {
+        name: "kiebitz",
+        slash: None,
+        group: None,
+        words: &[],
+        shortcuts: &[],
+        args: &[opt("spectator", T::Player)],
+        admin: false,
+        build: |mut a| match a.take(0) {
+            Some(ArgValue::Text(n)) => Ok(Command::Kiebitz(Some(n))),
+            _ => Ok(Command::Kiebitz(None)),
+        },
+    },
+    CommandSpec {
+        name: "lasttrick",
+        slash: None,
+        group: None,
+        words: &["letzterstich", "stich"],
+        shortcuts: &[],
+        args: &[],
+        admin: false,
+        build: |_| Ok(Command::LastTrick),
+    },
+    CommandSpec {
         name: "score",
         slash: None,
         group: None,
@@ -831,6 +917,19 @@ pub const COMMANDS: &[CommandSpec] = &[
         build: |mut a| match a.take(0) {
             Some(ArgValue::OnOff(on)) => Ok(Command::Dm(on)),
             _ => Err(ParseError::Missing { command: a.command, what: T::OnOff }),
+        },
+    },
+    CommandSpec {
+        name: "cards",
+        slash: None,
+        group: None,
+        words: &["kartenstil"],
+        shortcuts: &[],
+        args: &[arg("style", T::Style)],
+        admin: true,
+        build: |mut a| match a.take(0) {
+            Some(ArgValue::Style(c)) => Ok(Command::Cards(c)),
+            _ => Err(ParseError::Missing { command: a.command, what: T::Style }),
         },
     },
     CommandSpec {
@@ -1213,6 +1312,11 @@ pub fn parse_arg(ty: ArgType, command: &'static str, words: &[&str]) -> Result<(
             "abort" | "abbrechen" => (ArgValue::Policy(TimeoutPolicy::Abort), 1),
             _ => return Err(bad()),
         },
+        ArgType::Style => match first {
+            "text" | "words" | "worte" => (ArgValue::Style(CardStyle::Text), 1),
+            "images" | "pictures" | "bilder" | "bild" => (ArgValue::Style(CardStyle::Images), 1),
+            _ => return Err(bad()),
+        },
         ArgType::Number => (ArgValue::Number(first.parse().map_err(|_| bad())?), 1),
         ArgType::Step => (ArgValue::Step(StepKind::from_word(first).ok_or_else(bad)?), 1),
         ArgType::RuleKey | ArgType::Preset | ArgType::Topic | ArgType::Subcommand => {
@@ -1518,6 +1622,11 @@ impl fmt::Display for Command {
             Command::Poverty(PovertyStep::Decline) => f.write_str("decline"),
             Command::Poverty(PovertyStep::Return(c)) => write!(f, "return {}", cards(c)),
             Command::Table => f.write_str("table"),
+            Command::LastTrick => f.write_str("lasttrick"),
+            Command::Watch => f.write_str("watch"),
+            Command::Unwatch => f.write_str("unwatch"),
+            Command::Kiebitz(None) => f.write_str("kiebitz"),
+            Command::Kiebitz(Some(who)) => write!(f, "kiebitz {who}"),
             Command::Score => f.write_str("score"),
             Command::Record(None) => f.write_str("record"),
             Command::Record(Some(n)) => write!(f, "record {n}"),
@@ -1529,6 +1638,7 @@ impl fmt::Display for Command {
             Command::Lang(l) => write!(f, "lang {}", l.code()),
             Command::Policy(TimeoutPolicy::StandIn) => f.write_str("policy standin"),
             Command::Policy(TimeoutPolicy::Abort) => f.write_str("policy abort"),
+            Command::Cards(c) => write!(f, "cards {}", c.name()),
             Command::Dm(true) => f.write_str("dm on"),
             Command::Dm(false) => f.write_str("dm off"),
             Command::Help(None) => f.write_str("help"),
@@ -1683,6 +1793,11 @@ mod tests {
             Command::Poverty(PovertyStep::Decline),
             Command::Poverty(PovertyStep::Return(vec![card("DA")])),
             Command::Table,
+            Command::LastTrick,
+            Command::Watch,
+            Command::Unwatch,
+            Command::Kiebitz(None),
+            Command::Kiebitz(Some("eva".into())),
             Command::Score,
             Command::Record(None),
             Command::Record(Some(7)),
@@ -1694,6 +1809,8 @@ mod tests {
             Command::Lang(Lang::De),
             Command::Policy(TimeoutPolicy::Abort),
             Command::Policy(TimeoutPolicy::StandIn),
+            Command::Cards(CardStyle::Images),
+            Command::Cards(CardStyle::Text),
             Command::Dm(true),
             Command::Dm(false),
             Command::Help(None),

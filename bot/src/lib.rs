@@ -22,6 +22,7 @@ pub mod lang;
 pub mod limits;
 pub mod metrics;
 pub mod outbox;
+pub mod picture;
 pub mod player;
 pub mod render;
 pub mod service;
@@ -34,8 +35,8 @@ pub use ids::{Actor, ChannelId, Platform, UserId};
 pub use lang::Lang;
 pub use limits::{Limits, Rate};
 pub use outbox::{
-    App, CardChoice, Choice, Claim, Delivered, HandModel, Input, Notice, Outbox, Private, TableMessage, TableMessages,
-    Transport, TransportError, deliver, stopped,
+    App, CardChoice, Choice, Claim, Delivered, HandModel, Input, Notice, Outbox, Picture, Private, TableMessage,
+    TableMessages, Transport, TransportError, deliver, stopped,
 };
 pub use render::{Audience, Kind, Message};
 pub use service::{Service, ServiceError, StoreHealth};

@@ -114,6 +114,25 @@ pub struct TableMessage {
     /// The idempotency key of an owed message (see [`Outbox::owed`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub key: Option<String>,
+    /// The cards on the table as a picture, at tables that show cards as
+    /// pictures: the trick being played and the last one (`trick.png`), or
+    /// every hand as dealt once the deal is over (`deal.png`). Never
+    /// stored: an owed message goes as text.
+    #[serde(skip)]
+    pub picture: Option<Picture>,
+}
+
+/// A picture of cards (a PNG drawn by [`crate::picture`]), sent with a
+/// message at tables that show cards as pictures (`cards images`). The
+/// message's text says the same in words, for screen readers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Picture {
+    /// The file name (`hand.png`, `trick.png`, `deal.png`).
+    pub name: String,
+    /// The PNG.
+    pub png: std::sync::Arc<[u8]>,
+    /// A short description for screen readers (`alt` text).
+    pub alt: String,
 }
 
 impl TableMessage {
@@ -168,6 +187,10 @@ pub struct Private {
     /// The idempotency key of an owed message (see [`Outbox::owed`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub key: Option<String>,
+    /// The hand as a picture, at tables that show cards as pictures
+    /// (never stored).
+    #[serde(skip)]
+    pub picture: Option<Picture>,
 }
 
 /// A hand, as a platform with buttons shows it.

@@ -10,9 +10,10 @@ use doko_engine::{
     Action, Bid, Contract, Party, Phase, RedealReason, Reservation, Rules, SeatView, SeenBid, SessionError,
 };
 
-use crate::command::{ParseError, short};
+use crate::command::{CardStyle, ParseError, short};
 use crate::ids::UserId;
 use crate::lang::Lang;
+use crate::outbox::Picture;
 use crate::table::{CommandError, Event, PovertyMove, Summary, Table};
 use crate::tr;
 
@@ -81,6 +82,15 @@ pub fn events(t: &Table, ev: &[Event]) -> Option<String> {
         let line = match e {
             Event::Joined(n) => tr!(l, "event-joined", name = n),
             Event::Left(n) => tr!(l, "event-left", name = n),
+            Event::Watching(n) => tr!(l, "event-watching", name = n),
+            Event::CardStyle(c) => tr!(l, "event-card-style", style = c.name()),
+            Event::Unwatched(n) => tr!(l, "event-unwatched", name = n),
+            Event::KiebitzStarted { player, spectator } => {
+                tr!(l, "event-kiebitz", player = player.as_str(), spectator = spectator.as_str())
+            }
+            Event::KiebitzEnded { player, spectator } => {
+                tr!(l, "event-kiebitz-ended", player = player.as_str(), spectator = spectator.as_str())
+            }
             Event::ComputerJoined(n) => tr!(l, "event-computer-joined", name = n),
             Event::Away(n) => tr!(l, "event-away", name = n),
             Event::Back(n) => tr!(l, "event-back", name = n),
@@ -269,6 +279,7 @@ pub fn table(t: &Table) -> String {
             if t.clock_paused() {
                 let _ = writeln!(out, "{}", tr!(l, "table-clock-paused"));
             }
+            spectators_line(t, &mut out);
             return out;
         }
     };
@@ -319,7 +330,53 @@ pub fn table(t: &Table) -> String {
     if t.clock_paused() {
         let _ = writeln!(out, "{}", tr!(l, "table-clock-paused"));
     }
+    spectators_line(t, &mut out);
     out
+}
+
+/// Who watches, and whose hand each sees (public, as a Kiebitz standing
+/// behind a player is seen by everyone at the table).
+fn spectators_line(t: &Table, out: &mut String) {
+    let l = t.lang();
+    let names: Vec<String> = t
+        .spectators()
+        .iter()
+        .map(|s| match t.kiebitz_sees(s.user()).and_then(|p| t.seat_of(p)) {
+            Some(ts) => tr!(l, "table-kiebitz", spectator = s.name(), player = t.seats()[ts].name()),
+            None => s.name().to_string(),
+        })
+        .collect();
+    if !names.is_empty() {
+        let _ = writeln!(out, "{}", tr!(l, "table-watching", names = names.join(", ")));
+    }
+}
+
+/// The last trick of the deal being played, card by card: who led, who
+/// played what, who took it and its points (public: every player saw it).
+pub fn last_trick(t: &Table) -> String {
+    let l = t.lang();
+    let g = match t.game() {
+        Ok(Some(g)) => g,
+        _ => return tr!(l, "lasttrick-no-deal"),
+    };
+    let pv = g.public_view();
+    let Some(last) = pv.tricks.last() else {
+        return tr!(l, "lasttrick-none");
+    };
+    let plays: Vec<String> = (0..4)
+        .map(|i| {
+            let seat = last.leader.plus(i);
+            format!("{} {}", t.name_of(seat), l.cards([last.cards[i]]))
+        })
+        .collect();
+    tr!(
+        l,
+        "lasttrick",
+        n = pv.tricks.len(),
+        plays = plays.join(", "),
+        winner = t.name_of(last.winner),
+        points = last.points
+    )
 }
 
 /// The catalog's key of a phase.
@@ -645,6 +702,12 @@ pub fn error(l: Lang, e: &CommandError) -> String {
         CommandError::Session(SessionError::Over) => tr!(l, "error-session-over"),
         CommandError::Session(e) => tr!(l, "error-damaged", why = e.to_string()),
         CommandError::NoRecord(n) => tr!(l, "error-no-record", n = n),
+        CommandError::AlreadyWatching => tr!(l, "error-already-watching"),
+        CommandError::NotWatching => tr!(l, "error-not-watching"),
+        CommandError::TooManySpectators => tr!(l, "error-too-many-spectators", n = crate::table::MAX_SPECTATORS),
+        CommandError::NoSuchSpectator(who) => tr!(l, "error-no-such-spectator", name = short(who)),
+        CommandError::KiebitzTaken(who) => tr!(l, "error-kiebitz-taken", name = who.as_str()),
+        CommandError::NoKiebitz => tr!(l, "error-no-kiebitz"),
         CommandError::Damaged(why) => tr!(l, "error-damaged", why = why),
     }
 }
@@ -753,4 +816,80 @@ pub fn already_done(l: Lang) -> String {
 /// The answer to a click on a hand the deal has moved past.
 pub fn stale(l: Lang) -> String {
     tr!(l, "stale-hand")
+}
+
+/// The faces of a language's cards in pictures.
+fn faces(l: Lang) -> crate::picture::Faces {
+    match l {
+        Lang::De => crate::picture::Faces::German,
+        Lang::En => crate::picture::Faces::English,
+    }
+}
+
+/// A picture from the renderer, or none when it fails (logged without
+/// cards: the text carries the same).
+fn picture(name: &str, alt: String, png: Result<Vec<u8>, crate::picture::PictureError>) -> Option<Picture> {
+    match png {
+        Ok(png) => Some(Picture { name: name.to_string(), png: png.into(), alt }),
+        Err(e) => {
+            tracing::warn!(error = %e, picture = name, "a card picture could not be drawn");
+            None
+        }
+    }
+}
+
+/// A hand as a picture, at a table that shows cards as pictures: sorted by
+/// the contract's order; when the seat must play, the cards it may play
+/// marked and the others dimmed.
+pub fn hand_picture(t: &Table, view: &SeatView) -> Option<Picture> {
+    use crate::picture::{Mark, hand};
+    if t.card_style() != CardStyle::Images {
+        return None;
+    }
+    let playable = view.legal_cards();
+    let playing = !playable.is_empty();
+    let cards: Vec<_> = view
+        .sorted_hand()
+        .into_iter()
+        .map(|c| {
+            let mark = match (playing, playable.contains(c)) {
+                (false, _) => Mark::Normal,
+                (true, true) => Mark::Playable,
+                (true, false) => Mark::Dimmed,
+            };
+            (c, mark)
+        })
+        .collect();
+    let l = t.lang();
+    picture("hand.png", tr!(l, "picture-hand", n = cards.len()), hand(&cards, faces(l)))
+}
+
+/// The table's picture, at a table that shows cards as pictures: the
+/// whole deal once it is over (every hand as dealt), else the trick on
+/// the table and the last one (its winner's card marked).
+pub fn table_picture(t: &Table, events: &[Event]) -> Option<Picture> {
+    if t.card_style() != CardStyle::Images {
+        return None;
+    }
+    let l = t.lang();
+    let scored = events.iter().rev().find_map(|e| match e {
+        Event::Scored(s) if s.hands.len() == 4 => Some(s),
+        _ => None,
+    });
+    if let Some(s) = scored {
+        let hands: [Vec<doko_engine::Card>; 4] = std::array::from_fn(|i| s.hands[i].1.clone());
+        return picture("deal.png", tr!(l, "picture-deal"), crate::picture::deal(&hands, faces(l)));
+    }
+    let g = t.game().ok().flatten()?;
+    let pv = g.public_view();
+    let current = pv.trick.played();
+    let last = pv.tricks.last().map(|tr| {
+        let winner = (0..4).find(|i| tr.leader.plus(*i) == tr.winner).unwrap_or(0);
+        (tr.cards, winner)
+    });
+    if current.is_empty() && last.is_none() {
+        return None;
+    }
+    let last_ref = last.as_ref().map(|(c, w)| (&c[..], *w));
+    picture("trick.png", tr!(l, "picture-trick"), crate::picture::trick(current, last_ref, faces(l)))
 }

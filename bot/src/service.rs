@@ -559,6 +559,7 @@ impl<S: Store> Service<S> {
                 confidential: false,
                 dm: false,
                 key: None,
+                picture: None,
             });
         };
         if d.newer {
@@ -1077,7 +1078,7 @@ impl<S: Store> Service<S> {
         }
         c.table = Some(table);
         for (i, u) in hands.iter().enumerate() {
-            if let Some(mut p) = hand_private(t, ch, u) {
+            if let Some(mut p) = hand_private(t, ch, u).or_else(|| kiebitz_private(t, u)) {
                 p.key = Some(t.owed().key(last, &format!("h{i}")));
                 c.private.push(p);
             }
@@ -1104,7 +1105,37 @@ fn ticked(ch: &ChannelId, table: &Table, events: &[Event]) -> Outbox {
     {
         out.private.push(p);
     }
+    for_spectators(table, None, events, &mut out);
     out
+}
+
+/// What spectators get with a change besides the public table (which
+/// shows the deal revealed once it is over): a spectator let see a
+/// player's hand gets it when a deal is dealt or when it was just shown to
+/// them (a direct message where the platform has them). Never anyone
+/// else's hand.
+fn for_spectators(t: &Table, cmd: Option<&Command>, events: &[Event], out: &mut Outbox) {
+    let dealt = events.iter().any(|e| matches!(e, Event::Dealt { .. }));
+    let granted = matches!(cmd, Some(Command::Kiebitz(Some(_))));
+    for s in t.spectators() {
+        let u = s.user();
+        if (dealt || granted)
+            && !out.private.iter().any(|p| &p.to == u && p.kind == Kind::Hand)
+            && let Some(p) = kiebitz_private(t, u)
+        {
+            out.private.push(p);
+        }
+    }
+}
+
+/// The hand a spectator may see (the Kiebitz custom): the text only, no
+/// buttons, as confidential as the player's own hand.
+fn kiebitz_private(t: &Table, to: &UserId) -> Option<Private> {
+    let (name, v) = t.kiebitz_view(to)?;
+    let l = t.lang();
+    let text = tr!(l, "kiebitz-hand", name = name, cards = l.cards(v.sorted_hand()));
+    let picture = render::hand_picture(t, &v);
+    Some(Private { confidential: true, dm: true, picture, ..private(t, to, Kind::Hand, text) })
 }
 
 /// What a command owes: the answer to the person, the table message when
@@ -1121,6 +1152,7 @@ fn compose(ch: &ChannelId, t: &Table, me: &UserId, cmd: &Command, events: &[Even
                 out.private.push(private(t, me, Kind::Help, render::help_text(l, topic.as_deref(), ch.platform)));
             }
             Command::Score => out.notices.push(notice(Kind::Score, render::score(t))),
+            Command::LastTrick => out.private.push(private(t, me, Kind::Table, render::last_trick(t))),
             Command::Stats => out.notices.push(notice(Kind::Stats, render::stats(t))),
             Command::Rules(RulesCmd::Show) => {
                 out.notices.extend(render::rules_parts(t).into_iter().map(|p| notice(Kind::Rules, p)))
@@ -1131,7 +1163,11 @@ fn compose(ch: &ChannelId, t: &Table, me: &UserId, cmd: &Command, events: &[Even
             }
             Command::Hand => match hand_private(t, ch, me) {
                 Some(p) => out.private.push(p),
-                None => out.private.push(private(t, me, Kind::Error, tr!(l, "no-cards"))),
+                None => match kiebitz_private(t, me) {
+                    // asked for: the answer, not also a direct message
+                    Some(p) => out.private.push(Private { dm: false, ..p }),
+                    None => out.private.push(private(t, me, Kind::Error, tr!(l, "no-cards"))),
+                },
             },
             _ => {}
         }
@@ -1157,6 +1193,7 @@ fn compose(ch: &ChannelId, t: &Table, me: &UserId, cmd: &Command, events: &[Even
                     out.private.push(p);
                 }
             }
+            for_spectators(t, Some(cmd), events, &mut out);
         }
         out
     }
@@ -1174,6 +1211,7 @@ fn table_message(t: &Table, events: &[Event]) -> TableMessage {
         hand_label: render::hand_label(t.lang()),
         your_turn: render::your_turn(t.lang()),
         key: None,
+        picture: render::table_picture(t, events),
     }
 }
 
@@ -1256,6 +1294,7 @@ fn private(t: &Table, to: &UserId, kind: Kind, text: String) -> Private {
         confidential: t.view_for(to).is_some(),
         dm: seat.is_some_and(|s| s.dm()),
         key: None,
+        picture: None,
     }
 }
 
@@ -1264,6 +1303,7 @@ fn hand_private(t: &Table, ch: &ChannelId, to: &UserId) -> Option<Private> {
     let v = t.view_for(to)?;
     let mut p = private(t, to, Kind::Hand, render::hand(t.lang(), &v));
     p.hand = Some(render::hand_model(t.lang(), ch, &v, stamp(t, to).unwrap_or_default()));
+    p.picture = render::hand_picture(t, &v);
     Some(p)
 }
 
@@ -1281,6 +1321,7 @@ fn restarting(ch: &ChannelId, to: &UserId) -> Outbox {
         confidential: false,
         dm: false,
         key: None,
+        picture: None,
     });
     out
 }
@@ -1297,6 +1338,7 @@ fn unavailable(ch: &ChannelId, to: &UserId) -> Outbox {
         confidential: false,
         dm: false,
         key: None,
+        picture: None,
     });
     out
 }

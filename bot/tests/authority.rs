@@ -9,7 +9,7 @@
 //! allows exactly the game moves, which they make on their turns.
 
 use doko_bot::authority::{self, Access, ActorKind, CommandKind, Refusal};
-use doko_bot::command::{BotLevel, Command, PovertyStep, RulesCmd, TimeoutPolicy};
+use doko_bot::command::{BotLevel, CardStyle, Command, PovertyStep, RulesCmd, TimeoutPolicy};
 use doko_bot::{
     Actor, Audience, ChannelId, CommandError, Kind, Lang, MemoryStore, Message, Platform, Service, UserId, render, tr,
 };
@@ -127,6 +127,7 @@ fn case(kind: CommandKind) -> (Scene, Option<CommandError>) {
     use CommandKind as K;
     match kind {
         K::Join | K::Away | K::Dm | K::Table | K::Score | K::Stats | K::RulesShow | K::Help => (Scene::Lobby, None),
+        K::LastTrick | K::Watch | K::Unwatch | K::Kiebitz | K::Cards => (Scene::Lobby, None),
         K::RulesChange | K::Lang | K::Policy | K::Kick | K::Pause | K::Resume | K::RemoveBot => (Scene::Lobby, None),
         K::Leave | K::Start => (Scene::Lobby, Some(CommandError::DealRunning)),
         K::AddBot => (Scene::Lobby, Some(CommandError::SessionOpen)),
@@ -175,6 +176,18 @@ async fn command(s: &Setup, kind: CommandKind, who: &Actor) -> Command {
         K::RulesChange => Command::Rules(RulesCmd::Set { key: "dulle".into(), value: "second-wins".into() }),
         K::Lang => Command::Lang(s.lang),
         K::Policy => Command::Policy(TimeoutPolicy::Abort),
+        K::Cards => Command::Cards(CardStyle::Images),
+        K::LastTrick => Command::LastTrick,
+        K::Watch => Command::Watch,
+        K::Unwatch => {
+            // (watching first, where they may)
+            s.say(who, Command::Watch).await;
+            Command::Unwatch
+        }
+        K::Kiebitz => {
+            s.say(&s.stranger, Command::Watch).await;
+            Command::Kiebitz(Some(s.stranger.name.clone()))
+        }
         K::Help => Command::Help(None),
         K::Kick => Command::Kick("cleo".into()),
         K::Abort => Command::Abort,
@@ -275,7 +288,7 @@ async fn whole_table(lang: Lang) {
             }
         }
     }
-    assert_eq!(cells, 27 * 5);
+    assert_eq!(cells, 32 * 5);
     assert!(failures.is_empty(), "{} of {cells} cells:\n{}", failures.len(), failures.join("\n"));
 }
 

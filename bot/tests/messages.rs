@@ -236,6 +236,12 @@ fn every_event(t: &Table) -> Vec<Event> {
     let mut ev = vec![
         Event::Joined(n("Anna")),
         Event::Left(n("Ben")),
+        Event::Watching(n("Eva")),
+        Event::Unwatched(n("Eva")),
+        Event::KiebitzStarted { player: n("Anna"), spectator: n("Eva") },
+        Event::KiebitzEnded { player: n("Anna"), spectator: n("Eva") },
+        Event::CardStyle(doko_bot::command::CardStyle::Images),
+        Event::CardStyle(doko_bot::command::CardStyle::Text),
         Event::ComputerJoined(n("Bot 1")),
         Event::Away(n("Clara")),
         Event::Back(n("Clara")),
@@ -323,6 +329,12 @@ fn command_errors(lang: Lang) -> String {
         CommandError::Session(SessionError::Over),
         CommandError::Session(SessionError::Inconsistent("two deals at once")),
         CommandError::NoRecord(7),
+        CommandError::AlreadyWatching,
+        CommandError::NotWatching,
+        CommandError::TooManySpectators,
+        CommandError::NoSuchSpectator("finn".into()),
+        CommandError::KiebitzTaken("Eva".into()),
+        CommandError::NoKiebitz,
         CommandError::Damaged("bad record".into()),
     ];
     all.iter().map(|e| render::error(lang, e)).collect::<Vec<_>>().join("\n")

@@ -155,6 +155,12 @@ impl Responder {
     }
 }
 
+/// A card picture as a Discord attachment, its text as the attachment's
+/// description (what screen readers say).
+fn attachment(p: &doko_bot::Picture) -> CreateAttachment {
+    CreateAttachment::bytes(p.png.to_vec(), p.name.clone()).description(p.alt.clone())
+}
+
 /// Discord without an interaction to answer: the channel, direct messages.
 struct Channel<'a> {
     http: &'a Http,
@@ -175,6 +181,9 @@ impl Channel<'_> {
         if let Some(h) = &hand.hand {
             msg = msg.components(hand_components(h));
         }
+        if let Some(p) = &hand.picture {
+            msg = msg.add_file(attachment(p));
+        }
         let user = serenity::all::UserId::new(uid);
         let sent = match patient("dm channel", || user.create_dm_channel(self.http)).await {
             Ok(dm) => patient("dm", || dm.id.send_message(self.http, msg.clone())).await.map(|_| ()),
@@ -191,13 +200,16 @@ impl Channel<'_> {
 impl Transport for Channel<'_> {
     async fn post_table(&self, ch: &ChannelId, msg: &TableMessage) -> Result<String, TransportError> {
         let channel = discord_channel(ch)?;
-        let create = keyed(
+        let mut create = keyed(
             CreateMessage::new()
                 .content(clip(&msg.text()))
                 .components(vec![my_hand_button(&msg.hand_label)])
                 .allowed_mentions(mentions(None)),
             msg.key.as_ref(),
         );
+        if let Some(p) = &msg.picture {
+            create = create.add_file(attachment(p));
+        }
         let m = patient("table message", || channel.send_message(self.http, create.clone())).await.map_err(platform)?;
         Ok(m.id.to_string())
     }
@@ -205,7 +217,11 @@ impl Transport for Channel<'_> {
     async fn edit_table(&self, ch: &ChannelId, id: &str, msg: &TableMessage) -> Result<(), TransportError> {
         let id = snowflake(id).map(MessageId::new).ok_or(TransportError::EditFailed)?;
         let channel = discord_channel(ch)?;
-        let edit = EditMessage::new().content(clip(&msg.text()));
+        let mut edit = EditMessage::new().content(clip(&msg.text()));
+        if let Some(p) = &msg.picture {
+            // the new picture replaces the one shown
+            edit = edit.remove_all_attachments().new_attachment(attachment(p));
+        }
         patient("table edit", || channel.edit_message(self.http, id, edit.clone()))
             .await
             .map(|_| ())
@@ -261,12 +277,18 @@ impl Reply<'_> {
         }
         let text = clip(&text.join("\n"));
         let hand = msgs.iter().rev().find_map(|m| m.hand.as_ref());
-        let files: Vec<CreateAttachment> = msgs
+        let mut files: Vec<CreateAttachment> = msgs
             .iter()
             .filter(|m| m.kind == Kind::Record)
             .enumerate()
             .map(|(i, m)| CreateAttachment::bytes(m.text.as_bytes().to_vec(), format!("record-{}.json", i + 1)))
             .collect();
+        // the hand's picture, with the hand it shows
+        if let Some(p) =
+            msgs.iter().rev().find(|m| m.hand.is_some() || m.kind == Kind::Hand).and_then(|m| m.picture.as_ref())
+        {
+            files.push(attachment(p));
+        }
         // an HTTP response body cannot carry files: acknowledge, then edit
         let deferred = if self.responder.is_body() && !files.is_empty() && !self.deferred {
             let ack = if self.from_button {

@@ -70,6 +70,18 @@ bock = { $factor ->
 
 event-joined = { $name } nimmt Platz.
 event-left = { $name } verlässt den Tisch.
+event-card-style = { $style ->
+    [images] Karten werden ab jetzt als Bilder gezeigt (mit dem Text daneben).
+   *[text] Karten werden ab jetzt als Text gezeigt.
+}
+card-style = { $style ->
+    [images] Bilder
+   *[text] Text
+}
+event-watching = { $name } schaut zu.
+event-unwatched = { $name } schaut nicht mehr zu.
+event-kiebitz = { $player } lässt { $spectator } in die eigenen Karten schauen (Kiebitz).
+event-kiebitz-ended = { $spectator } sieht die Karten von { $player } nicht mehr.
 event-computer-joined = { $name } (Computer) nimmt Platz.
 event-away = { $name } ist weg; ein Computer spielt den Platz.
 event-back = { $name } ist zurück.
@@ -197,7 +209,19 @@ table-cards = { $n } { $n ->
    *[other] Karten
 }
 table-last-trick = Letzter Stich: { $cards } -> { $winner }
+lasttrick = Letzter Stich ({ $n }.): { $plays } -> { $winner } ({ $points } { $points ->
+    [one] Auge
+   *[other] Augen
+})
+lasttrick-none = In diesem Spiel ist noch kein Stich gefallen.
+lasttrick-no-deal = Es wird gerade kein Spiel gespielt.
 table-trick = Stich: { $cards }
+picture-hand = Bild deiner Karten ({ $n } Karten)
+picture-trick = Bild des Stichs auf dem Tisch und des letzten Stichs
+picture-deal = Bild des Spiels: alle Blätter, wie sie gegeben wurden
+table-watching = Es schauen zu: { $names }
+table-kiebitz = { $spectator } (sieht die Karten von { $player })
+kiebitz-hand = Die Karten von { $name } (du kiebitzt: nichts verraten): { $cards }
 table-to-act = { $phase ->
     [bidding] { $name } ist mit dem Vorbehalt dran.
     [poverty-give] { $name } legt die Armut ab.
@@ -392,6 +416,12 @@ error-no-such-player = niemand an diesem Tisch heißt { $name }
 error-no-computer = kein solcher Computerspieler an diesem Tisch
 error-computer-plays = ein Computer spielt deinen Platz; mit „übernehmen“ bist du wieder dran
 error-not-away = du bist nicht weg
+error-already-watching = du schaust an diesem Tisch schon zu
+error-not-watching = du schaust an diesem Tisch nicht zu
+error-too-many-spectators = an diesem Tisch schauen schon { $n } Leute zu
+error-no-such-spectator = niemand namens { $name } schaut hier zu (erst zuschauen)
+error-kiebitz-taken = { $name } sieht schon die Karten eines anderen Spielers
+error-no-kiebitz = niemand sieht deine Karten
 error-forced = dieses Spiel ist ein Pflichtsolo (Vorführen): { $why ->
     [you-must-bid-solo] du musst ein Solo ansagen
    *[only-forced-bids] nur der Vorgeführte meldet ein Solo; sag gesund
@@ -473,6 +503,10 @@ help-say = sagen, was die Hausregeln erlauben (halbes hähnchen: beide Karo-Zehn
 help-genscher = Genscher (Hausregel): ersten Karo-König spielen und einen Partner wählen
 help-poverty = der Armut-Tausch (armut allein ist der Vorbehalt)
 help-table = den Tisch zeigen
+help-watch = zuschauen, ohne mitzuspielen
+help-unwatch = nicht mehr zuschauen
+help-kiebitz = einen Zuschauer in deine Karten schauen lassen (Kiebitz); ohne Namen: beenden
+help-lasttrick = der letzte Stich: wer welche Karte gespielt und wer ihn bekommen hat
 help-score = die Spielliste zeigen
 help-record = das Protokoll (doko-record/1) des letzten oder des N-ten Spiels
 help-stats = Statistik der Spieler in diesem Kanal
@@ -482,6 +516,7 @@ help-rules-preset = einen Regelsatz wählen
 help-rules-reset = zurück zu den DDV-Regeln
 help-lang = die Sprache des Kanals
 help-dm = dein Blatt auch als Direktnachricht (Discord; Direktnachrichten müssen offen sein)
+help-cards = Karten als Text oder als Bilder zeigen (der Text bleibt dabei)
 help-policy = wenn die Zeit (turn_timeout) abläuft: ein Computer springt ein, oder das Spiel endet
 help-removebot = einen Computerspieler entfernen (den letzten, oder nach Name)
 help-kick = jemanden vom Tisch nehmen; ein Computer spielt den Platz bis zum Ende des Spiels

@@ -69,6 +69,18 @@ bock = { $factor ->
 
 event-joined = { $name } joins the table.
 event-left = { $name } leaves the table.
+event-card-style = { $style ->
+    [images] Cards are shown as pictures from now on (with the text beside them).
+   *[text] Cards are shown as text from now on.
+}
+card-style = { $style ->
+    [images] pictures
+   *[text] text
+}
+event-watching = { $name } watches the table.
+event-unwatched = { $name } stops watching.
+event-kiebitz = { $player } lets { $spectator } see their hand (Kiebitz).
+event-kiebitz-ended = { $spectator } no longer sees { $player }'s hand.
 event-computer-joined = { $name } (computer) joins the table.
 event-away = { $name } is away; a computer plays the seat.
 event-back = { $name } is back.
@@ -196,7 +208,19 @@ table-cards = { $n } { $n ->
    *[other] cards
 }
 table-last-trick = Last trick: { $cards } -> { $winner }
+lasttrick = Last trick ({ $n }.): { $plays } -> { $winner } ({ $points } { $points ->
+    [one] point
+   *[other] points
+})
+lasttrick-none = No trick has been taken yet in this deal.
+lasttrick-no-deal = No deal is being played.
 table-trick = Trick: { $cards }
+picture-hand = Picture of your hand ({ $n } cards)
+picture-trick = Picture of the trick on the table and the last trick
+picture-deal = Picture of the deal: every hand as dealt
+table-watching = Watching: { $names }
+table-kiebitz = { $spectator } (sees { $player }'s hand)
+kiebitz-hand = { $name }'s hand (you are their Kiebitz: do not tell): { $cards }
 table-to-act = { $phase ->
     [bidding] { $name } to bid.
     [poverty-give] { $name } to put down the poverty.
@@ -391,6 +415,12 @@ error-no-such-player = nobody at this table is called { $name }
 error-no-computer = no such computer player at this table
 error-computer-plays = a computer plays your seat; say back to take it over
 error-not-away = you are not away
+error-already-watching = you are watching this table already
+error-not-watching = you are not watching this table
+error-too-many-spectators = this table has { $n } spectators already
+error-no-such-spectator = nobody called { $name } watches this table (they say watch first)
+error-kiebitz-taken = { $name } sees another player's hand already
+error-no-kiebitz = nobody sees your hand
 error-forced = this deal is a forced solo (vorführen): { $why ->
     [you-must-bid-solo] you must bid a solo
    *[only-forced-bids] only the forced player bids; say healthy
@@ -472,6 +502,10 @@ help-say = say what the house rules allow (half-chicken: both tens of diamonds)
 help-genscher = Genscher (house rule): play the first king of diamonds and name a partner
 help-poverty = the poverty exchange (poverty alone is the reservation)
 help-table = show the table
+help-watch = watch the table without a seat
+help-unwatch = stop watching
+help-kiebitz = let a spectator see your hand (Kiebitz); without a name, end it
+help-lasttrick = the last trick: who played which card, who took it
 help-score = show the score sheet
 help-record = the record (doko-record/1) of the last or the N-th finished deal
 help-stats = per-player statistics of this channel
@@ -481,6 +515,7 @@ help-rules-preset = switch to a preset
 help-rules-reset = back to the DDV rules
 help-lang = the channel's language
 help-dm = also send your hand as a direct message (Discord; DMs must be open)
+help-cards = show cards as text or as pictures (text stays beside them)
 help-policy = when a player's time (turn_timeout) runs out: a computer stands in, or the deal ends
 help-removebot = remove a computer player (the last one, or by name)
 help-kick = remove a person; a computer plays their seat to the end of the deal

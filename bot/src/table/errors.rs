@@ -62,6 +62,24 @@ pub enum CommandError {
     /// The session refused (a forced solo, the session is over, ...).
     #[error("{0}")]
     Session(SessionError),
+    /// `watch` by someone who watches already.
+    #[error("you are watching already")]
+    AlreadyWatching,
+    /// `unwatch` by someone who does not watch.
+    #[error("you are not watching")]
+    NotWatching,
+    /// The table has as many spectators as it keeps.
+    #[error("too many spectators")]
+    TooManySpectators,
+    /// No spectator of that name or mention.
+    #[error("no spectator {0}")]
+    NoSuchSpectator(String),
+    /// The spectator sees another player's hand already.
+    #[error("{0} sees another player's hand")]
+    KiebitzTaken(String),
+    /// `kiebitz` without a name, and nobody sees one's hand.
+    #[error("nobody sees your hand")]
+    NoKiebitz,
     /// No such record.
     #[error("no record number {0}")]
     NoRecord(u32),

@@ -24,6 +24,26 @@ pub enum Event {
     Joined(String),
     /// Left.
     Left(String),
+    /// The table shows cards this way from now on.
+    CardStyle(crate::command::CardStyle),
+    /// Started watching.
+    Watching(String),
+    /// Stopped watching.
+    Unwatched(String),
+    /// A player lets a spectator see their hand.
+    KiebitzStarted {
+        /// The player.
+        player: String,
+        /// The spectator.
+        spectator: String,
+    },
+    /// A player's spectator sees their hand no more.
+    KiebitzEnded {
+        /// The player.
+        player: String,
+        /// The spectator.
+        spectator: String,
+    },
     /// A computer sat down.
     ComputerJoined(String),
     /// A computer took over a seat.

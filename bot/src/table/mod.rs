@@ -23,6 +23,7 @@ mod play;
 mod seats;
 mod session;
 mod stats;
+mod watch;
 
 use std::collections::VecDeque;
 
@@ -37,9 +38,10 @@ pub use owed::{OWED_KEPT, OWED_MAX_AGE_MS, Owed, OwedEntry};
 pub use seats::{MAX_SEATS, Occupant, PlayerKey, SeatInfo, Seats, TableSeat};
 pub use session::TableSession;
 pub use stats::{PlayerStats, Stats};
+pub use watch::{MAX_SPECTATORS, Spectator};
 
 use crate::authority::{self, ActorKind, CommandKind, Refusal};
-use crate::command::{BotLevel, Command, PovertyStep, RulesCmd, TimeoutPolicy};
+use crate::command::{BotLevel, CardStyle, Command, PovertyStep, RulesCmd, TimeoutPolicy};
 use crate::ids::{Actor, UserId};
 use crate::lang::Lang;
 
@@ -149,10 +151,20 @@ pub struct Table {
     /// What the table owes the platforms (the durable outbox).
     #[serde(default, skip_serializing_if = "Owed::is_empty")]
     owed: Owed,
+    /// How the table shows cards (`cards`).
+    #[serde(default, skip_serializing_if = "is_text")]
+    cards: CardStyle,
+    /// People watching the table (`watch`), at most [`MAX_SPECTATORS`].
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    spectators: Vec<Spectator>,
 }
 
 fn is_false(b: &bool) -> bool {
     !*b
+}
+
+fn is_text(c: &CardStyle) -> bool {
+    *c == CardStyle::Text
 }
 
 /// How many ended sessions a table keeps with their score sheets.
@@ -201,6 +213,8 @@ impl Default for Table {
             clock_paused: false,
             history: Vec::new(),
             owed: Owed::default(),
+            cards: CardStyle::Text,
+            spectators: Vec::new(),
         }
     }
 }
@@ -492,6 +506,10 @@ impl Table {
     /// ([`crate::authority`]), then the table's state. Queries (table,
     /// score, ...) change nothing and return no events.
     pub fn apply(&mut self, actor: &Actor, cmd: &Command, ctx: &mut Ctx<'_>) -> Result<Vec<Event>, CommandError> {
+        if matches!(cmd, Command::Hand) && self.kiebitz_sees(&actor.user).is_some() {
+            // a spectator let see a player's hand asks for it
+            return Ok(Vec::new());
+        }
         self.authorize(actor, cmd)?;
         let mut ev = Vec::new();
         match cmd {
@@ -505,6 +523,9 @@ impl Table {
                 if !self.seats.push(SeatInfo::person(actor.user.clone(), actor.name.clone())) {
                     return Err(CommandError::TableFull);
                 }
+                // a spectator who sits down stops watching (and sees no
+                // other hand from now on)
+                self.spectators.retain(|s| s.user() != &actor.user);
                 ev.push(Event::Joined(actor.name.clone()));
             }
             Command::Leave => {
@@ -626,6 +647,10 @@ impl Table {
                 self.policy = *p;
                 ev.push(Event::RulesChanged);
             }
+            Command::Cards(c) => {
+                self.cards = *c;
+                ev.push(Event::CardStyle(*c));
+            }
             Command::RemoveBot(name) => {
                 let ts = self.find_computer(name.as_deref())?;
                 ev.extend(self.free_seat(ts, None)?);
@@ -663,16 +688,110 @@ impl Table {
                 self.turn = None;
                 ev.push(Event::ClockResumed(actor.name.clone()));
             }
+            Command::Watch => {
+                if self.spectators.iter().any(|s| s.user() == &actor.user) {
+                    return Err(CommandError::AlreadyWatching);
+                }
+                if self.spectators.len() >= MAX_SPECTATORS {
+                    return Err(CommandError::TooManySpectators);
+                }
+                self.spectators.push(Spectator::new(actor.user.clone(), actor.name.clone()));
+                ev.push(Event::Watching(actor.name.clone()));
+            }
+            Command::Unwatch => {
+                let i =
+                    self.spectators.iter().position(|s| s.user() == &actor.user).ok_or(CommandError::NotWatching)?;
+                let s = self.spectators.remove(i);
+                ev.push(Event::Unwatched(s.name().to_string()));
+            }
+            Command::Kiebitz(None) => {
+                self.require_seat(actor)?;
+                let s = self
+                    .spectators
+                    .iter_mut()
+                    .find(|s| s.sees() == Some(&actor.user))
+                    .ok_or(CommandError::NoKiebitz)?;
+                s.set_sees(None);
+                ev.push(Event::KiebitzEnded { player: actor.name.clone(), spectator: s.name().to_string() });
+            }
+            Command::Kiebitz(Some(who)) => {
+                let ts = self.require_seat(actor)?;
+                if self.seats[ts].user().is_none() {
+                    return Err(CommandError::NotSeated);
+                }
+                let i = self
+                    .spectators
+                    .iter()
+                    .position(|s| s.named(who))
+                    .ok_or_else(|| CommandError::NoSuchSpectator(who.to_string()))?;
+                if let Some(other) = self.spectators[i].sees()
+                    && other != &actor.user
+                {
+                    return Err(CommandError::KiebitzTaken(self.spectators[i].name().to_string()));
+                }
+                // one spectator per player: the one before sees no more
+                for s in &mut self.spectators {
+                    if s.sees() == Some(&actor.user) {
+                        s.set_sees(None);
+                    }
+                }
+                self.spectators[i].set_sees(Some(actor.user.clone()));
+                ev.push(Event::KiebitzStarted {
+                    player: actor.name.clone(),
+                    spectator: self.spectators[i].name().to_string(),
+                });
+            }
             Command::Record(Some(n)) if *n == 0 || *n > self.records => return Err(CommandError::NoRecord(*n)),
             Command::Record(None) if self.records == 0 => return Err(CommandError::NoRecord(0)),
             Command::Hand
             | Command::Table
+            | Command::LastTrick
             | Command::Score
             | Command::Record(_)
             | Command::Stats
             | Command::Help(_) => {}
         }
+        self.prune_spectators();
         Ok(ev)
+    }
+
+    /// How the table shows cards.
+    pub fn card_style(&self) -> CardStyle {
+        self.cards
+    }
+
+    /// The people watching the table.
+    pub fn spectators(&self) -> &[Spectator] {
+        &self.spectators
+    }
+
+    /// The seated person whose hand a spectator may see now (the Kiebitz
+    /// custom), if any.
+    pub fn kiebitz_sees(&self, spectator: &UserId) -> Option<&UserId> {
+        let s = self.spectators.iter().find(|s| s.user() == spectator)?;
+        let player = s.sees()?;
+        // only while the player sits here and the spectator does not
+        (self.seat_of(player).is_some() && self.seat_of(spectator).is_none()).then_some(player)
+    }
+
+    /// A spectator's view of the hand they may see: the player's name and
+    /// their view, if the player holds cards now.
+    pub fn kiebitz_view(&self, spectator: &UserId) -> Option<(String, SeatView)> {
+        let player = self.kiebitz_sees(spectator)?;
+        let ts = self.seat_of(player)?;
+        Some((self.seats[ts].name().to_string(), self.view_for(player)?))
+    }
+
+    /// Drops what no longer holds: spectators who sat down, and hands
+    /// shown by people who left their seat.
+    fn prune_spectators(&mut self) {
+        let seats = &self.seats;
+        self.spectators.retain(|s| seats.of_user(s.user()).is_none());
+        for s in &mut self.spectators {
+            if s.sees().is_some_and(|p| seats.of_user(p).is_none()) {
+                s.set_sees(None);
+            }
+        }
     }
 }
 
