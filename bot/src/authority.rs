@@ -372,7 +372,7 @@ mod tests {
             let computer = access(*k, ActorKind::Computer);
             assert_eq!(computer == Access::Allowed, k.is_move(), "{k:?}");
         }
-        assert_eq!(kinds.len(), 27);
+        assert_eq!(kinds.len(), 32);
     }
 
     #[test]

@@ -1867,8 +1867,23 @@ mod tests {
         assert!(public.contains(&"rules") && !public.contains(&"set") && !public.contains(&"lang"), "{public:?}");
         assert_eq!(
             admin,
-            ["show", "set", "preset", "reset", "lang", "policy", "kick", "abort", "end-session", "pause", "resume"]
+            [
+                "show",
+                "set",
+                "preset",
+                "reset",
+                "lang",
+                "cards",
+                "policy",
+                "kick",
+                "abort",
+                "end-session",
+                "pause",
+                "resume"
+            ]
         );
+        // Discord takes at most 25 subcommands per command
+        assert!(public.len() <= 25 && admin.len() <= 25, "{} public, {} admin", public.len(), admin.len());
         assert!(public.contains(&"removebot") && !public.contains(&"kick"), "{public:?}");
         // no two subcommands of a tree share a name
         for tree in [&public, &admin] {

@@ -157,12 +157,16 @@ pub struct Notice {
     /// The idempotency key of an owed message (see [`Outbox::owed`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub key: Option<String>,
+    /// The deal as a picture, with its result at a table that shows cards
+    /// as pictures (`deal.png`; never stored).
+    #[serde(skip)]
+    pub picture: Option<Picture>,
 }
 
 impl Notice {
     /// A notice without a key.
     pub fn new(kind: Kind, text: String, mention: Option<UserId>) -> Notice {
-        Notice { kind, text, mention, key: None }
+        Notice { kind, text, mention, key: None, picture: None }
     }
 }
 
@@ -406,11 +410,22 @@ pub async fn deliver(app: &dyn App, transport: &dyn Transport, out: &Outbox) -> 
         let msgs: Vec<&Private> = out.private_for(actor).collect();
         send_private(app, transport, out, actor, &msgs, &mut report).await;
     }
+    // a deal's result first, then the next deal's table message
+    let (results, notices): (Vec<&Notice>, Vec<&Notice>) = out.notices.iter().partition(|n| n.kind == Kind::Result);
+    for n in results {
+        match transport.notice(ch, n).await {
+            Ok(()) => report.notices += 1,
+            Err(e) => {
+                report.failed += 1;
+                tracing::warn!(error = %e, channel = %ch, "posting a result failed");
+            }
+        }
+    }
     let newest = match &out.table {
         Some(t) => app.table_messages().publish(app, transport, ch, t, &mut report).await,
         None => false,
     };
-    for n in &out.notices {
+    for n in notices {
         match transport.notice(ch, n).await {
             Ok(()) => report.notices += 1,
             Err(e) => {

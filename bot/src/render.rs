@@ -48,6 +48,9 @@ pub enum Kind {
     Help,
     /// A refused command.
     Error,
+    /// A deal's result (the deal revealed): its own message, posted before
+    /// the next deal's table message, so it stays readable in the channel.
+    Result,
 }
 
 /// A message to send.
@@ -864,22 +867,24 @@ pub fn hand_picture(t: &Table, view: &SeatView) -> Option<Picture> {
     picture("hand.png", tr!(l, "picture-hand", n = cards.len()), hand(&cards, faces(l)))
 }
 
+/// The whole deal as a picture (every hand as dealt, in the deal's
+/// order), with its result, at a table that shows cards as pictures.
+pub fn deal_picture(t: &Table, s: &Summary) -> Option<Picture> {
+    if t.card_style() != CardStyle::Images || s.hands.len() != 4 {
+        return None;
+    }
+    let l = t.lang();
+    let hands: [Vec<doko_engine::Card>; 4] = std::array::from_fn(|i| s.hands[i].1.clone());
+    picture("deal.png", tr!(l, "picture-deal"), crate::picture::deal(&hands, faces(l)))
+}
+
 /// The table's picture, at a table that shows cards as pictures: the
-/// whole deal once it is over (every hand as dealt), else the trick on
-/// the table and the last one (its winner's card marked).
-pub fn table_picture(t: &Table, events: &[Event]) -> Option<Picture> {
+/// trick on the table and the last one (its winner's card marked).
+pub fn table_picture(t: &Table) -> Option<Picture> {
     if t.card_style() != CardStyle::Images {
         return None;
     }
     let l = t.lang();
-    let scored = events.iter().rev().find_map(|e| match e {
-        Event::Scored(s) if s.hands.len() == 4 => Some(s),
-        _ => None,
-    });
-    if let Some(s) = scored {
-        let hands: [Vec<doko_engine::Card>; 4] = std::array::from_fn(|i| s.hands[i].1.clone());
-        return picture("deal.png", tr!(l, "picture-deal"), crate::picture::deal(&hands, faces(l)));
-    }
     let g = t.game().ok().flatten()?;
     let pv = g.public_view();
     let current = pv.trick.played();

@@ -1071,6 +1071,7 @@ impl<S: Store> Service<S> {
                 text: table.your_turn.clone(),
                 mention: Some(u.clone()),
                 key: Some(t.owed().key(last, "prompt")),
+                picture: None,
             });
             if !hands.contains(u) {
                 hands.push(u.clone());
@@ -1099,6 +1100,7 @@ fn committed(out: &mut Outbox) {
 /// person to act.
 fn ticked(ch: &ChannelId, table: &Table, events: &[Event]) -> Outbox {
     let mut out = Outbox::new(ch.clone(), table.lang());
+    out.notices.extend(results(table, events));
     out.table = Some(table_message(table, events));
     if let Some(u) = to_act(table)
         && let Some(p) = hand_private(table, ch, &u)
@@ -1172,6 +1174,7 @@ fn compose(ch: &ChannelId, t: &Table, me: &UserId, cmd: &Command, events: &[Even
             _ => {}
         }
         let changed = !events.is_empty();
+        out.notices.splice(0..0, results(t, events));
         if changed || matches!(cmd, Command::Table) {
             out.table = Some(table_message(t, events));
         }
@@ -1199,10 +1202,28 @@ fn compose(ch: &ChannelId, t: &Table, me: &UserId, cmd: &Command, events: &[Even
     }
 }
 
-/// The table message: what happened, the table.
+/// A deal's result as its own message (with the whole deal as a picture
+/// where the table shows pictures): it stays in the channel, where the
+/// table message moves on with the next deal.
+fn results(t: &Table, events: &[Event]) -> Vec<Notice> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Scored(s) => {
+                let text = render::events(t, std::slice::from_ref(e))?;
+                Some(Notice { picture: render::deal_picture(t, s), ..Notice::new(Kind::Result, text, None) })
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// The table message: what happened (a deal's result apart, see
+/// [`results`]), the table.
 fn table_message(t: &Table, events: &[Event]) -> TableMessage {
+    let shown: Vec<Event> = events.iter().filter(|e| !matches!(e, Event::Scored(_))).cloned().collect();
     TableMessage {
-        events: render::events(t, events),
+        events: render::events(t, &shown),
         table: render::table(t),
         display: t.display().clone(),
         epoch: t.epoch(),
@@ -1211,7 +1232,7 @@ fn table_message(t: &Table, events: &[Event]) -> TableMessage {
         hand_label: render::hand_label(t.lang()),
         your_turn: render::your_turn(t.lang()),
         key: None,
-        picture: render::table_picture(t, events),
+        picture: render::table_picture(t),
     }
 }
 

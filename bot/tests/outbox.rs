@@ -109,7 +109,7 @@ async fn a_whole_deal_through_deliver_and_a_recording_transport() {
     loop {
         steps += 1;
         assert!(steps < 500, "the deal did not end");
-        if t.sent.lock().unwrap().iter().any(|s| matches!(s, Sent::Post(x) if x.contains("Result of deal 1"))) {
+        if t.sent.lock().unwrap().iter().any(|s| matches!(s, Sent::Notice(x, _) if x.contains("Result of deal 1"))) {
             break;
         }
         let hands = t.hands.lock().unwrap().clone();
@@ -154,10 +154,14 @@ async fn a_whole_deal_through_deliver_and_a_recording_transport() {
     }
     let sent = t.sent.lock().unwrap().clone();
     // one table message before the deal, one for the deal, edited in
-    // place, and a new one with the result and the next deal
+    // place, the result as its own message, then a new one for the next
+    // deal
     let posts: Vec<&String> = sent.iter().filter_map(|s| if let Sent::Post(x) = s { Some(x) } else { None }).collect();
     assert_eq!(posts.len(), 3, "a table message for the seats and one for each deal: {posts:?}");
-    assert!(posts[2].contains("Result of deal 1"), "{}", posts[2]);
+    assert!(posts[2].contains("Deal 2"), "{}", posts[2]);
+    let result = sent.iter().position(|s| matches!(s, Sent::Notice(x, _) if x.contains("Result of deal 1")));
+    let next = sent.iter().position(|s| matches!(s, Sent::Post(x) if x.contains("Deal 2")));
+    assert!(result.is_some() && result < next, "the result, then the next deal's table message");
     let edits = sent.iter().filter(|s| matches!(s, Sent::Edit(id, _) if id == "msg-2")).count();
     assert!(edits > 48, "{edits} edits of the deal's table message");
     // hands only privately, and only to their owner (the recording keyed

@@ -234,10 +234,13 @@ impl Transport for Channel<'_> {
             None => notice.text.clone(),
         };
         let channel = discord_channel(ch)?;
-        let create = keyed(
+        let mut create = keyed(
             CreateMessage::new().content(clip(&text)).allowed_mentions(mentions(notice.mention.as_ref())),
             notice.key.as_ref(),
         );
+        if let Some(p) = &notice.picture {
+            create = create.add_file(attachment(p));
+        }
         patient("notice", || channel.send_message(self.http, create.clone())).await.map(|_| ()).map_err(platform)
     }
 
