@@ -96,6 +96,13 @@ enum Cmd {
         #[arg(long)]
         durable: bool,
     },
+    /// Measure the card pictures: time to draw and size of a hand, a trick
+    /// and a whole deal (median over the runs, on one core).
+    BenchPictures {
+        /// Pictures of each kind drawn.
+        #[arg(long, default_value_t = 200)]
+        runs: usize,
+    },
     /// Duplicate matches between two kinds of computer player (random,
     /// basic, strong): points per deal with a 95% confidence interval and
     /// decision times.
@@ -571,6 +578,13 @@ fn main() -> ExitCode {
             bench::run(*games, *seed, !no_nines);
             ExitCode::SUCCESS
         }
+        Some(Cmd::BenchPictures { runs }) => match bench::pictures(*runs) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("doko: {e:#}");
+                ExitCode::FAILURE
+            }
+        },
         Some(Cmd::BenchTables { tables, actions, durable }) => {
             let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("tokio runtime");
             let opts =
