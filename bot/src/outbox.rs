@@ -115,8 +115,8 @@ pub struct TableMessage {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub key: Option<String>,
     /// The cards on the table as a picture, at tables that show cards as
-    /// pictures: the trick being played and the last one (`trick.png`), or
-    /// every hand as dealt once the deal is over (`deal.png`). Never
+    /// pictures: the trick being played and the last one (`trick.png`; the
+    /// whole deal goes with its result, see [`Notice::picture`]). Never
     /// stored: an owed message goes as text.
     #[serde(skip)]
     pub picture: Option<Picture>,

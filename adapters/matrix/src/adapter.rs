@@ -1,5 +1,6 @@
 //! The Matrix side: login, sync, event handlers, one worker per table, and
-//! sending (notices, edits of the table message, direct rooms).
+//! sending (notices, edits of the table message, direct rooms, card
+//! pictures).
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -8,9 +9,10 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use doko_bot::{
-    Actor, App, ChannelId, Input, Kind, Lang, Notice, Platform, Private, TableMessage, Transport, TransportError,
-    UserId, deliver,
+    Actor, App, ChannelId, Input, Kind, Lang, Notice, Picture, Platform, Private, TableMessage, Transport,
+    TransportError, UserId, deliver,
 };
+use matrix_sdk::attachment::{AttachmentConfig, AttachmentInfo, BaseImageInfo};
 use matrix_sdk::authentication::matrix::MatrixSession;
 use matrix_sdk::config::SyncSettings;
 use matrix_sdk::ruma::events::Mentions;
@@ -18,9 +20,10 @@ use matrix_sdk::ruma::events::room::encrypted::OriginalSyncRoomEncryptedEvent;
 use matrix_sdk::ruma::events::room::member::{MembershipState, StrippedRoomMemberEvent};
 use matrix_sdk::ruma::events::room::message::{
     MessageType, OriginalSyncRoomMessageEvent, Relation, ReplacementMetadata, RoomMessageEventContent,
+    TextMessageEventContent,
 };
 use matrix_sdk::ruma::events::room::power_levels::UserPowerLevel;
-use matrix_sdk::ruma::{Int, OwnedEventId, OwnedRoomId, OwnedUserId, RoomId};
+use matrix_sdk::ruma::{Int, OwnedEventId, OwnedRoomId, OwnedUserId, RoomId, UInt};
 use matrix_sdk::{Client, Room, RoomState, SessionMeta, SessionTokens};
 use tokio::sync::{Mutex, mpsc};
 use tracing::{Instrument, info_span};
@@ -969,11 +972,63 @@ async fn keyed_notice(
     send_keyed(room, content, txn(key, "n")).await.map(|_| ()).map_err(|e| TransportError::Platform(e.to_string()))
 }
 
+/// The file name of the picture of a whole deal (every hand as dealt), the
+/// only picture sent into the table's room.
+const DEAL_PICTURE: &str = "deal.png";
+
+/// The width and height of a PNG (its `IHDR` chunk), if it is one.
+fn png_size(png: &[u8]) -> Option<(u32, u32)> {
+    let ihdr = png.get(12..24).filter(|h| h.starts_with(b"IHDR"))?;
+    let be = |b: &[u8]| b.try_into().ok().map(u32::from_be_bytes);
+    Some((be(&ihdr[4..8])?, be(&ihdr[8..12])?))
+}
+
+/// Sends a card picture as an `m.image` (after the message that says the
+/// same in words): in an encrypted room the SDK encrypts the file before
+/// uploading it and sends its key inside the encrypted event (`file`, not
+/// `url`). Its body is the picture's alt text (a caption, with the file
+/// name beside it), for screen readers; with the picture's size. An owed
+/// message's picture has a transaction id made from its key, as its text
+/// has (a re-send uploads the file again, the homeserver keeps one event).
+/// Logged by name, size and room only: never the cards.
+async fn send_picture(room: &Room, picture: &Picture, key: Option<&String>) -> Result<(), matrix_sdk::Error> {
+    let mut info = BaseImageInfo { size: UInt::new(picture.png.len() as u64), ..Default::default() };
+    if let Some((w, h)) = png_size(&picture.png) {
+        info.width = Some(UInt::from(w));
+        info.height = Some(UInt::from(h));
+    }
+    let mut config = AttachmentConfig::new()
+        .info(AttachmentInfo::Image(info))
+        .caption(Some(TextMessageEventContent::plain(picture.alt.clone())));
+    if let Some(t) = txn(key, "i") {
+        config = config.txn_id(t);
+    }
+    // (the type of `image/png` is the `mime` crate's, inferred here)
+    room.send_attachment(
+        picture.name.clone(),
+        &"image/png".parse().expect("a MIME type"),
+        picture.png.to_vec(),
+        config,
+    )
+    .await?;
+    tracing::debug!(picture = %picture.name, bytes = picture.png.len(), room = %room.room_id(), "sent a card picture");
+    Ok(())
+}
+
 /// A table room while one job's answer is delivered: public messages into
 /// the room (the table message edited with `m.replace`), hands always into
 /// the person's direct room, the actor's other private answers where the
 /// command came from: into the direct room while the actor holds cards (a
 /// refusal can name a held card).
+///
+/// Card pictures (tables that show cards as pictures), each an `m.image`
+/// after the text that says the same: a hand's picture follows its text in
+/// the direct room, never anywhere else. Into the table's room goes only
+/// the deal's picture (`deal.png`, every hand as dealt, once the deal is
+/// over), after the result's notice. The trick's picture (`trick.png`, carried by the table
+/// message) is not sent on Matrix: the table message is edited in place
+/// with `m.replace`, which cannot swap a picture, and a new picture per
+/// card would flood the room; the table's text shows the trick.
 struct RoomTransport<'a> {
     adapter: &'a Adapter,
     room: &'a Room,
@@ -1000,27 +1055,31 @@ impl Transport for RoomTransport<'_> {
         let text = msg.text();
         let content = RoomMessageEventContent::notice_html(crate::plain(None, &text), crate::html(None, &text, false));
         let edit = content.make_replacement(ReplacementMetadata::new(id, None));
-        send_keyed(self.room, edit, txn(msg.key.as_ref(), "e"))
-            .await
-            .map(|_| ())
-            .map_err(|_| TransportError::EditFailed)
+        send_keyed(self.room, edit, txn(msg.key.as_ref(), "e")).await.map_err(|_| TransportError::EditFailed)?;
+        Ok(())
     }
 
     async fn notice(&self, _: &ChannelId, notice: &Notice) -> Result<(), TransportError> {
-        let Some(uid) = notice.mention.as_ref().and_then(|u| OwnedUserId::try_from(u.id.as_str()).ok()) else {
-            return keyed_notice(self.room, None, &notice.text, false, notice.key.as_ref()).await;
-        };
-        let html = format!(
-            "<a href=\"https://matrix.to/#/{uid}\">{}</a>: {}",
-            crate::escape(uid.as_str()),
-            crate::escape(&notice.text)
-        );
-        let content = RoomMessageEventContent::notice_html(format!("{uid}: {}", notice.text), html)
-            .add_mentions(Mentions::with_user_ids([uid]));
-        send_keyed(self.room, content, txn(notice.key.as_ref(), "n"))
-            .await
-            .map(|_| ())
-            .map_err(|e| TransportError::Platform(e.to_string()))
+        match notice.mention.as_ref().and_then(|u| OwnedUserId::try_from(u.id.as_str()).ok()) {
+            None => keyed_notice(self.room, None, &notice.text, false, notice.key.as_ref()).await?,
+            Some(uid) => {
+                let html = format!(
+                    "<a href=\"https://matrix.to/#/{uid}\">{}</a>: {}",
+                    crate::escape(uid.as_str()),
+                    crate::escape(&notice.text)
+                );
+                let content = RoomMessageEventContent::notice_html(format!("{uid}: {}", notice.text), html)
+                    .add_mentions(Mentions::with_user_ids([uid]));
+                send_keyed(self.room, content, txn(notice.key.as_ref(), "n"))
+                    .await
+                    .map_err(|e| TransportError::Platform(e.to_string()))?;
+            }
+        }
+        // a notice is sent once: so is its picture (the deal's, after the result)
+        if let Some(p) = &notice.picture {
+            self.room_picture(p, notice.key.as_ref()).await;
+        }
+        Ok(())
     }
 
     async fn private(&self, _: &ChannelId, to: &UserId, msgs: &[&Private]) -> Result<(), TransportError> {
@@ -1037,9 +1096,13 @@ impl Transport for RoomTransport<'_> {
                 (true, Some(d)) => Some(d.clone()),
                 _ => self.adapter.direct_room(&uid).await,
             };
-            match dm {
-                Some(d) => keyed_notice(&d, Some(&self.name), &m.text, code, m.key.as_ref()).await?,
-                None => return Err(TransportError::Unreachable(to.clone())),
+            let Some(d) = dm else { return Err(TransportError::Unreachable(to.clone())) };
+            keyed_notice(&d, Some(&self.name), &m.text, code, m.key.as_ref()).await?;
+            // a hand's picture: only ever into the direct room, after its text
+            if let Some(p) = &m.picture
+                && let Err(e) = send_picture(&d, p, m.key.as_ref()).await
+            {
+                tracing::warn!(error = %e, picture = %p.name, room = %d.room_id(), "sending a card picture failed");
             }
         }
         Ok(())
@@ -1047,5 +1110,20 @@ impl Transport for RoomTransport<'_> {
 
     fn mentions(&self) -> bool {
         self.adapter.cfg.mention
+    }
+}
+
+impl RoomTransport<'_> {
+    /// A picture for the table's room, after the notice it belongs to:
+    /// only the deal's (`deal.png`, every hand as dealt: public once the
+    /// deal is over), never a hand's, and not the trick's (see
+    /// [`RoomTransport`]). Best effort: the text says the same.
+    async fn room_picture(&self, p: &Picture, key: Option<&String>) {
+        if p.name != DEAL_PICTURE {
+            return;
+        }
+        if let Err(e) = send_picture(self.room, p, key).await {
+            tracing::warn!(error = %e, picture = %p.name, room = %self.room.room_id(), "sending a card picture failed");
+        }
     }
 }
