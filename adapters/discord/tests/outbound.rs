@@ -279,13 +279,17 @@ async fn scripted<S: doko_bot::Store + Clone>(store: S, session: Option<u32>) {
     let edits: Vec<&Req> = reqs.iter().filter(|r| r.method == "PATCH" && r.path.contains("/messages/")).collect();
     let table_posts: Vec<&str> =
         posts.iter().map(|r| r.body["content"].as_str().unwrap_or("")).filter(|c| c.contains("Rules:")).collect();
-    // one for the seats, one for the deal, one with its result and the next
-    // deal, though two processes served the table
+    // one for the seats, one for the deal, one for the next deal, though
+    // two processes served the table; the result is a message of its own
+    // just before the next deal's
     assert!(table_posts.len() >= 3, "a table message per deal: {table_posts:?}");
     for (i, post) in table_posts.iter().enumerate().skip(1) {
         assert!(post.contains(&format!("Deal {i}:")), "a new table message for deal {i} only: {post}");
     }
-    assert!(table_posts[2].contains("Result of deal 1"), "{}", table_posts[2]);
+    let contents: Vec<&str> = posts.iter().map(|r| r.body["content"].as_str().unwrap_or("")).collect();
+    let result = contents.iter().position(|c| c.starts_with("Result of deal 1"));
+    let next = contents.iter().position(|c| c.contains("Deal 2:") && c.contains("Rules:"));
+    assert!(result.is_some() && result < next, "the result, then deal 2's table message: {contents:?}");
     assert!(edits.len() > 40, "{} edits of the table message", edits.len());
     for r in posts.iter().chain(edits.iter()) {
         let body = r.body.to_string();
