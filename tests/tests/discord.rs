@@ -778,6 +778,12 @@ fn picture_labels(png: &[u8]) -> Vec<Vec<String>> {
 async fn card_pictures_spectators_and_the_last_trick_through_the_gateway() {
     let mut config = Config::default();
     config.users.push(doko_system_tests::fake_discord::FakeUser::new(1_300_000_000_000_001_005, "eve"));
+    // names as long as Discord's (32): the result with every trick comes
+    // whole (in more than one message where it must)
+    for (u, n) in config.users[1..4].iter_mut().zip(["bob", "carol", "dave"]) {
+        u.name = format!("{n}{}", "_".repeat(32 - n.len()));
+    }
+    let names: Vec<String> = config.users[..4].iter().map(|u| u.name.clone()).collect();
     let fake = FakeDiscord::start(config).await.unwrap();
     let data = std::env::temp_dir().join(format!("doko-discord-pic-{}-{}", std::process::id(), fake.config().guild_id));
     let _ = std::fs::remove_dir_all(&data);
@@ -867,21 +873,27 @@ async fn card_pictures_spectators_and_the_last_trick_through_the_gateway() {
     // in public: never a hand picture; the result shows the whole deal
     let public = fake.channel_messages(channel);
     assert!(public.iter().all(|m| m.attachments.iter().all(|a| a.filename != "hand.png")));
-    let result = public.iter().find(|m| m.content.contains("The deal revealed")).unwrap_or_else(|| {
-        let with: Vec<_> = public
-            .iter()
-            .filter(|m| !m.attachments.is_empty())
-            .map(|m| (&m.content, m.attachments.iter().map(|a| &a.filename).collect::<Vec<_>>()))
-            .collect();
-        panic!("the result: {with:#?}")
-    });
-    let deal = result.attachments.iter().find(|a| a.filename == "deal.png").expect("the deal's picture");
-    let rows = picture_labels(&deal.bytes);
-    let hands: Vec<Vec<String>> = ["alice", "bob", "carol", "dave"]
-        .iter()
-        .filter_map(|n| labels_after(&result.content, &format!("{n}:")))
-        .collect();
-    assert_eq!(hands.len(), 4, "{}", result.content);
+    // the result, in as many messages as it takes, the deal's picture with
+    // the last
+    let start = public.iter().position(|m| m.content.starts_with("Result of deal 1")).expect("the result");
+    let mut result = String::new();
+    let mut deal = None;
+    for m in &public[start..] {
+        assert!(m.content.chars().count() <= 2000, "a message Discord refuses");
+        result.push_str(&m.content);
+        result.push('\n');
+        if let Some(a) = m.attachments.iter().find(|a| a.filename == "deal.png") {
+            deal = Some(a);
+            break;
+        }
+    }
+    assert!(!result.contains('…'), "nothing of the result cut off: {result}");
+    for n in 1..=12 {
+        assert!(result.contains(&format!("\n  {n}. ")), "trick {n} in the result: {result}");
+    }
+    let rows = picture_labels(&deal.expect("the deal's picture").bytes);
+    let hands: Vec<Vec<String>> = names.iter().filter_map(|n| labels_after(&result, &format!("{n}:"))).collect();
+    assert_eq!(hands.len(), 4, "{result}");
     for h in &hands {
         assert!(rows.contains(h), "{h:?} in the deal's picture {rows:?}");
     }

@@ -57,6 +57,28 @@ pub struct Adapter {
 
 const LIMIT: usize = 1900;
 
+/// A long text as messages of at most [`LIMIT`] characters, cut between
+/// lines (a deal's result with every trick and long names is longer than
+/// one Discord message); a single line too long for a message is clipped.
+fn pieces(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut cur = String::new();
+    for line in text.lines() {
+        let line = clip(line);
+        if !cur.is_empty() && cur.chars().count() + 1 + line.chars().count() > LIMIT {
+            out.push(std::mem::take(&mut cur));
+        }
+        if !cur.is_empty() {
+            cur.push('\n');
+        }
+        cur.push_str(&line);
+    }
+    if !cur.is_empty() || out.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
 fn clip(text: &str) -> String {
     if text.chars().count() <= LIMIT {
         text.to_string()
@@ -234,14 +256,22 @@ impl Transport for Channel<'_> {
             None => notice.text.clone(),
         };
         let channel = discord_channel(ch)?;
-        let mut create = keyed(
-            CreateMessage::new().content(clip(&text)).allowed_mentions(mentions(notice.mention.as_ref())),
-            notice.key.as_ref(),
-        );
-        if let Some(p) = &notice.picture {
-            create = create.add_file(attachment(p));
+        let parts = pieces(&text);
+        let last = parts.len() - 1;
+        for (i, part) in parts.into_iter().enumerate() {
+            // the first part carries the owed message's key (Discord's nonce
+            // has room for no suffix); the picture goes with the last
+            let key = if i == 0 { notice.key.as_ref() } else { None };
+            let mut create =
+                keyed(CreateMessage::new().content(part).allowed_mentions(mentions(notice.mention.as_ref())), key);
+            if i == last
+                && let Some(p) = &notice.picture
+            {
+                create = create.add_file(attachment(p));
+            }
+            patient("notice", || channel.send_message(self.http, create.clone())).await.map_err(platform)?;
         }
-        patient("notice", || channel.send_message(self.http, create.clone())).await.map(|_| ()).map_err(platform)
+        Ok(())
     }
 
     async fn private(&self, ch: &ChannelId, to: &UserId, msgs: &[&Private]) -> Result<(), TransportError> {
@@ -518,5 +548,28 @@ impl Adapter {
         }
         .instrument(span)
         .await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_text_goes_in_pieces_cut_between_lines() {
+        let line = "x".repeat(100);
+        let text = vec![line.as_str(); 45].join("\n");
+        let parts = pieces(&text);
+        assert_eq!(parts.len(), 3);
+        assert!(
+            parts.iter().all(|p| p.chars().count() <= LIMIT),
+            "{:?}",
+            parts.iter().map(|p| p.len()).collect::<Vec<_>>()
+        );
+        assert_eq!(parts.join("\n"), text, "nothing lost, nothing added");
+        assert_eq!(pieces("short"), vec!["short".to_string()]);
+        assert_eq!(pieces(""), vec![String::new()]);
+        let long = "y".repeat(LIMIT + 50);
+        assert!(pieces(&long)[0].chars().count() <= LIMIT + 2, "a single long line is clipped");
     }
 }
