@@ -709,6 +709,7 @@ pub fn error(l: Lang, e: &CommandError) -> String {
         CommandError::NotWatching => tr!(l, "error-not-watching"),
         CommandError::TooManySpectators => tr!(l, "error-too-many-spectators", n = crate::table::MAX_SPECTATORS),
         CommandError::NoSuchSpectator(who) => tr!(l, "error-no-such-spectator", name = short(who)),
+        CommandError::AmbiguousSpectator(who) => tr!(l, "error-ambiguous-spectator", name = short(who)),
         CommandError::KiebitzTaken(who) => tr!(l, "error-kiebitz-taken", name = who.as_str()),
         CommandError::NoKiebitz => tr!(l, "error-no-kiebitz"),
         CommandError::Damaged(why) => tr!(l, "error-damaged", why = why),

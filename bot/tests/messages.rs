@@ -333,6 +333,7 @@ fn command_errors(lang: Lang) -> String {
         CommandError::NotWatching,
         CommandError::TooManySpectators,
         CommandError::NoSuchSpectator("finn".into()),
+        CommandError::AmbiguousSpectator("eva".into()),
         CommandError::KiebitzTaken("Eva".into()),
         CommandError::NoKiebitz,
         CommandError::Damaged("bad record".into()),

@@ -151,6 +151,17 @@ async fn the_kiebitz_ends_when_the_player_leaves_and_a_spectator_who_sits_down_s
     let t = svc.table(&ch).await.unwrap().0;
     assert!(t.spectators().is_empty(), "seated: no longer watching");
     assert!(t.kiebitz_sees(&eva.user).is_none());
+    // names are not unique: two spectators called Finn need a mention
+    let finn1 = person("finn1", "Finn");
+    let finn2 = person("finn2", "Finn");
+    say(&svc, &ch, &finn1, "watch").await;
+    say(&svc, &ch, &finn2, "watch").await;
+    let out = say(&svc, &ch, &ben, "kiebitz finn").await;
+    assert!(error(&out, &ben).unwrap().contains("more than one spectator is called finn"), "{out:?}");
+    say(&svc, &ch, &ben, "kiebitz @finn2:example.org").await;
+    let t = svc.table(&ch).await.unwrap().0;
+    assert_eq!(t.kiebitz_sees(&finn2.user), Some(&ben.user));
+    assert!(t.kiebitz_sees(&finn1.user).is_none());
     // the same commands from a direct message: watching is for the channel
     let out = svc.handle(&ch, &person("finn", "Finn").from_direct(), "watch").await.unwrap().messages();
     assert!(out.iter().any(|m| m.kind == Kind::Error), "{out:?}");

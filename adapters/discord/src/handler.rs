@@ -79,6 +79,18 @@ fn pieces(text: &str) -> Vec<String> {
     out
 }
 
+/// The nonce of piece `i` of an owed message with key `key`: a 64-bit
+/// FNV-1a hash of both in hex, with a `p` and the piece's number (at most
+/// 20 characters).
+fn piece_key(key: &str, i: usize) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in key.bytes().chain((i as u64).to_le_bytes()) {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    format!("p{i}{h:016x}")
+}
+
 fn clip(text: &str) -> String {
     if text.chars().count() <= LIMIT {
         text.to_string()
@@ -239,10 +251,11 @@ impl Transport for Channel<'_> {
     async fn edit_table(&self, ch: &ChannelId, id: &str, msg: &TableMessage) -> Result<(), TransportError> {
         let id = snowflake(id).map(MessageId::new).ok_or(TransportError::EditFailed)?;
         let channel = discord_channel(ch)?;
-        let mut edit = EditMessage::new().content(clip(&msg.text()));
+        // the new picture, if any, replaces the one shown (none: the cards
+        // are text now, or no deal is running)
+        let mut edit = EditMessage::new().content(clip(&msg.text())).remove_all_attachments();
         if let Some(p) = &msg.picture {
-            // the new picture replaces the one shown
-            edit = edit.remove_all_attachments().new_attachment(attachment(p));
+            edit = edit.new_attachment(attachment(p));
         }
         patient("table edit", || channel.edit_message(self.http, id, edit.clone()))
             .await
@@ -259,9 +272,11 @@ impl Transport for Channel<'_> {
         let parts = pieces(&text);
         let last = parts.len() - 1;
         for (i, part) in parts.into_iter().enumerate() {
-            // the first part carries the owed message's key (Discord's nonce
-            // has room for no suffix); the picture goes with the last
-            let key = if i == 0 { notice.key.as_ref() } else { None };
+            // each part its own nonce, made from the owed message's key
+            // (Discord's nonce holds 25 characters: a suffix does not fit);
+            // the picture goes with the last
+            let part_key = notice.key.as_ref().map(|k| if i == 0 { k.clone() } else { piece_key(k, i) });
+            let key = part_key.as_ref();
             let mut create =
                 keyed(CreateMessage::new().content(part).allowed_mentions(mentions(notice.mention.as_ref())), key);
             if i == last
@@ -571,5 +586,11 @@ mod tests {
         assert_eq!(pieces(""), vec![String::new()]);
         let long = "y".repeat(LIMIT + 50);
         assert!(pieces(&long)[0].chars().count() <= LIMIT + 2, "a single long line is clipped");
+        // each piece's nonce fits Discord's 25 characters and differs
+        let k = "abcdef012345.123456.n0";
+        let keys: Vec<String> = (1..20).map(|i| piece_key(k, i)).collect();
+        assert!(keys.iter().all(|x| x.len() <= 25));
+        assert!(keys.iter().enumerate().all(|(i, x)| !keys[i + 1..].contains(x)));
+        assert_ne!(piece_key(k, 1), piece_key("abcdef012345.123457.n0", 1));
     }
 }

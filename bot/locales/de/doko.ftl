@@ -420,6 +420,7 @@ error-already-watching = du schaust an diesem Tisch schon zu
 error-not-watching = du schaust an diesem Tisch nicht zu
 error-too-many-spectators = an diesem Tisch schauen schon { $n } Leute zu
 error-no-such-spectator = niemand namens { $name } schaut hier zu (erst zuschauen)
+error-ambiguous-spectator = mehrere Zuschauer heißen { $name }: bitte per Erwähnung nennen
 error-kiebitz-taken = { $name } sieht schon die Karten eines anderen Spielers
 error-no-kiebitz = niemand sieht deine Karten
 error-forced = dieses Spiel ist ein Pflichtsolo (Vorführen): { $why ->

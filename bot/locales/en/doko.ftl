@@ -419,6 +419,7 @@ error-already-watching = you are watching this table already
 error-not-watching = you are not watching this table
 error-too-many-spectators = this table has { $n } spectators already
 error-no-such-spectator = nobody called { $name } watches this table (they say watch first)
+error-ambiguous-spectator = more than one spectator is called { $name }: name them by mention
 error-kiebitz-taken = { $name } sees another player's hand already
 error-no-kiebitz = nobody sees your hand
 error-forced = this deal is a forced solo (vorführen): { $why ->

@@ -74,6 +74,9 @@ pub enum CommandError {
     /// No spectator of that name or mention.
     #[error("no spectator {0}")]
     NoSuchSpectator(String),
+    /// More than one spectator has that name: a mention is needed.
+    #[error("more than one spectator is called {0}")]
+    AmbiguousSpectator(String),
     /// The spectator sees another player's hand already.
     #[error("{0} sees another player's hand")]
     KiebitzTaken(String),

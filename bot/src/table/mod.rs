@@ -506,6 +506,9 @@ impl Table {
     /// ([`crate::authority`]), then the table's state. Queries (table,
     /// score, ...) change nothing and return no events.
     pub fn apply(&mut self, actor: &Actor, cmd: &Command, ctx: &mut Ctx<'_>) -> Result<Vec<Event>, CommandError> {
+        // seats freed since (a kick at a deal's end the computers played)
+        // take their grants with them before anyone sits down again
+        self.prune_spectators();
         if matches!(cmd, Command::Hand) && self.kiebitz_sees(&actor.user).is_some() {
             // a spectator let see a player's hand asks for it
             return Ok(Vec::new());
@@ -689,6 +692,9 @@ impl Table {
                 ev.push(Event::ClockResumed(actor.name.clone()));
             }
             Command::Watch => {
+                if self.seat_of(&actor.user).is_some() {
+                    return Err(CommandError::AlreadySeated);
+                }
                 if self.spectators.iter().any(|s| s.user() == &actor.user) {
                     return Err(CommandError::AlreadyWatching);
                 }
@@ -719,11 +725,17 @@ impl Table {
                 if self.seats[ts].user().is_none() {
                     return Err(CommandError::NotSeated);
                 }
-                let i = self
-                    .spectators
-                    .iter()
-                    .position(|s| s.named(who))
-                    .ok_or_else(|| CommandError::NoSuchSpectator(who.to_string()))?;
+                // by mention or id first; by name only when one spectator
+                // has it (names are not unique)
+                let by = |f: &dyn Fn(&Spectator) -> bool| -> Vec<usize> {
+                    self.spectators.iter().enumerate().filter(|(_, s)| f(s)).map(|(i, _)| i).collect()
+                };
+                let i = match (by(&|s| s.is_id(who)).as_slice(), by(&|s| s.is_name(who)).as_slice()) {
+                    ([i], _) => *i,
+                    ([], [i]) => *i,
+                    ([], []) => return Err(CommandError::NoSuchSpectator(who.to_string())),
+                    _ => return Err(CommandError::AmbiguousSpectator(who.to_string())),
+                };
                 if let Some(other) = self.spectators[i].sees()
                     && other != &actor.user
                 {

@@ -46,13 +46,20 @@ impl Spectator {
         self.sees = player;
     }
 
-    /// Whether a typed name or mention names this spectator (as a seat is
-    /// found: `<@id>`, the platform id, the name, `@name`).
-    pub(super) fn named(&self, who: &str) -> bool {
+    /// Whether a typed mention or platform id names this spectator
+    /// (`<@id>`, the id).
+    pub(super) fn is_id(&self, who: &str) -> bool {
         let w = who.trim().to_lowercase();
         let id = w.strip_prefix("<@").and_then(|r| r.strip_suffix('>')).map(|r| r.trim_start_matches('!'));
-        let bare = w.strip_prefix('@').unwrap_or(&w);
         let uid = self.user.id.to_lowercase();
-        Some(uid.as_str()) == id || uid == w || self.name.to_lowercase() == w || self.name.to_lowercase() == bare
+        Some(uid.as_str()) == id || uid == w
+    }
+
+    /// Whether a typed name is this spectator's (`name`, `@name`).
+    pub(super) fn is_name(&self, who: &str) -> bool {
+        let w = who.trim().to_lowercase();
+        let bare = w.strip_prefix('@').unwrap_or(&w);
+        let name = self.name.to_lowercase();
+        name == w || name == bare
     }
 }
