@@ -170,3 +170,48 @@ async fn the_kiebitz_ends_when_the_player_leaves_and_a_spectator_who_sits_down_s
 fn render_table(t: &doko_bot::Table) -> String {
     doko_bot::render::table(t)
 }
+
+/// A player kicked mid-deal keeps their seat (a computer plays it) until
+/// the deal ends, then the seat is freed: their spectator sees no hand any
+/// more, also not when they sit down again later.
+#[tokio::test]
+async fn a_kicked_players_grant_ends_with_their_seat() {
+    let svc = Service::new(MemoryStore::default(), 13);
+    let ch = ChannelId::new(Platform::Matrix, "!kick:example.org");
+    let anna = person("anna", "Anna");
+    let ben = Actor::new(UserId::new(Platform::Matrix, "@ben:example.org"), "Ben", true);
+    let eva = person("eva", "Eva");
+    say(&svc, &ch, &anna, "join").await;
+    say(&svc, &ch, &ben, "join").await;
+    say(&svc, &ch, &ben, "addbot").await;
+    say(&svc, &ch, &ben, "addbot").await;
+    say(&svc, &ch, &eva, "watch").await;
+    say(&svc, &ch, &anna, "kiebitz eva").await;
+    say(&svc, &ch, &ben, "start").await;
+    let out = say(&svc, &ch, &ben, "kick anna").await;
+    assert!(error(&out, &ben).is_none(), "{out:?}");
+    // Ben plays his turns; the computers play the rest, Anna's seat too
+    for _ in 0..100 {
+        let t = svc.table(&ch).await.unwrap().0;
+        if t.records() == 1 {
+            break;
+        }
+        let Some(view) = t.view_for(&ben.user) else { break };
+        let Some(action) = view.legal.first() else { break };
+        let text = doko_bot::Command::from_action(*action).to_string();
+        say(&svc, &ch, &ben, &text).await;
+    }
+    let t = svc.table(&ch).await.unwrap().0;
+    assert_eq!(t.records(), 1, "the deal is over");
+    assert!(t.seat_of(&anna.user).is_none(), "Anna's seat is free");
+    assert!(t.kiebitz_sees(&eva.user).is_none());
+    // Anna sits down again (a new session): Eva sees nothing of hers
+    say(&svc, &ch, &ben, "reset").await;
+    let out = say(&svc, &ch, &anna, "join").await;
+    assert!(error(&out, &anna).is_none(), "{out:?}");
+    let t = svc.table(&ch).await.unwrap().0;
+    assert!(t.kiebitz_sees(&eva.user).is_none(), "an old grant came back");
+    // and Eva is free to be shown another hand
+    let out = say(&svc, &ch, &ben, "kiebitz eva").await;
+    assert!(error(&out, &ben).is_none(), "{out:?}");
+}
