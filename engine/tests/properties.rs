@@ -934,3 +934,33 @@ fn generators_reach_every_kind_of_deal() {
     }
     assert!(comparable > 100, "too few comparable hidden-card variants: {comparable}");
 }
+
+// ---------------------------------------------------------------------
+// The validated-once play path
+// ---------------------------------------------------------------------
+
+proptest! {
+    #![proptest_config(config(600))]
+
+    /// `play_legal` (no checks, for simulations) and `play` (checked) agree
+    /// for every legal card at every step of random deals under every
+    /// variant: the same game afterwards.
+    #[test]
+    fn play_legal_agrees_with_the_checked_play(v in 0..n_variants(), seed in any::<u64>()) {
+        let rules = variants()[v].1;
+        drive(&rules, seed, Bids::Any, |g| {
+            if g.phase() != Phase::Playing {
+                return Ok(());
+            }
+            let Some(s) = g.to_act() else { return Ok(()) };
+            for c in g.legal_cards(s).iter() {
+                let mut checked = g.clone();
+                checked.play(s, c).map_err(|e| TestCaseError::fail(format!("{c} listed, refused: {e}")))?;
+                let mut fast = g.clone();
+                fast.play_legal(s, c);
+                prop_assert_eq!(&checked, &fast, "{} by {}", c, s);
+            }
+            Ok(())
+        })?;
+    }
+}
