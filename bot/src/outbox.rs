@@ -197,6 +197,14 @@ pub struct Private {
     pub picture: Option<Picture>,
 }
 
+impl Private {
+    /// A plain message for one person: not confidential, not also by
+    /// direct message, no hand, no key, no picture.
+    pub fn new(to: UserId, kind: Kind, text: String) -> Private {
+        Private { to, kind, text, hand: None, confidential: false, dm: false, key: None, picture: None }
+    }
+}
+
 /// A hand, as a platform with buttons shows it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HandModel {

@@ -551,16 +551,7 @@ impl<S: Store> Service<S> {
             if public {
                 out.notices.push(Notice::new(Kind::Error, text.clone(), None));
             }
-            out.private.push(Private {
-                to: actor.user.clone(),
-                kind: Kind::Error,
-                text,
-                hand: None,
-                confidential: false,
-                dm: false,
-                key: None,
-                picture: None,
-            });
+            out.private.push(Private::new(actor.user.clone(), Kind::Error, text));
         };
         if d.newer {
             tell(&mut out, tr!(lang, "table-newer"), false);
@@ -1308,14 +1299,9 @@ fn to_act(t: &Table) -> Option<UserId> {
 fn private(t: &Table, to: &UserId, kind: Kind, text: String) -> Private {
     let seat = t.seat_of(to).and_then(|i| t.seats().get(i));
     Private {
-        to: to.clone(),
-        kind,
-        text,
-        hand: None,
         confidential: t.view_for(to).is_some(),
         dm: seat.is_some_and(|s| s.dm()),
-        key: None,
-        picture: None,
+        ..Private::new(to.clone(), kind, text)
     }
 }
 
@@ -1332,35 +1318,18 @@ fn hand_private(t: &Table, ch: &ChannelId, to: &UserId) -> Option<Private> {
 /// The answer to a command while the bot shuts down: not applied, try
 /// again in a moment.
 fn restarting(ch: &ChannelId, to: &UserId) -> Outbox {
-    let mut out = Outbox::new(ch.clone(), Lang::default());
-    out.actor = Some(to.clone());
-    out.private.push(Private {
-        to: to.clone(),
-        kind: Kind::Error,
-        text: tr!(Lang::default(), "restarting"),
-        hand: None,
-        confidential: false,
-        dm: false,
-        key: None,
-        picture: None,
-    });
-    out
+    refused(ch, to, tr!(Lang::default(), "restarting"))
 }
 
 fn unavailable(ch: &ChannelId, to: &UserId) -> Outbox {
+    Outbox { unavailable: true, ..refused(ch, to, render::unavailable()) }
+}
+
+/// A command not taken, and why, for the person who gave it only.
+fn refused(ch: &ChannelId, to: &UserId, why: String) -> Outbox {
     let mut out = Outbox::new(ch.clone(), Lang::default());
     out.actor = Some(to.clone());
-    out.unavailable = true;
-    out.private.push(Private {
-        to: to.clone(),
-        kind: Kind::Error,
-        text: render::unavailable(),
-        hand: None,
-        confidential: false,
-        dm: false,
-        key: None,
-        picture: None,
-    });
+    out.private.push(Private::new(to.clone(), Kind::Error, why));
     out
 }
 

@@ -331,10 +331,8 @@ impl Reply<'_> {
             .enumerate()
             .map(|(i, m)| CreateAttachment::bytes(m.text.as_bytes().to_vec(), format!("record-{}.json", i + 1)))
             .collect();
-        // the hand's picture, with the hand it shows
-        if let Some(p) =
-            msgs.iter().rev().find(|m| m.hand.is_some() || m.kind == Kind::Hand).and_then(|m| m.picture.as_ref())
-        {
+        // the hand's picture, with the hand it shows (only hands have one)
+        if let Some(p) = msgs.iter().rev().find_map(|m| m.picture.as_ref()) {
             files.push(attachment(p));
         }
         // an HTTP response body cannot carry files: acknowledge, then edit

@@ -506,8 +506,9 @@ impl Table {
     /// ([`crate::authority`]), then the table's state. Queries (table,
     /// score, ...) change nothing and return no events.
     pub fn apply(&mut self, actor: &Actor, cmd: &Command, ctx: &mut Ctx<'_>) -> Result<Vec<Event>, CommandError> {
-        // seats freed since (a kick at a deal's end the computers played)
-        // take their grants with them before anyone sits down again
+        // seats freed since the last command (a leave, a kick at a deal's
+        // end the computers played) take their grants with them before
+        // anything reads them or anyone sits down again
         self.prune_spectators();
         if matches!(cmd, Command::Hand) && self.kiebitz_sees(&actor.user).is_some() {
             // a spectator let see a player's hand asks for it
@@ -763,7 +764,6 @@ impl Table {
             | Command::Stats
             | Command::Help(_) => {}
         }
-        self.prune_spectators();
         Ok(ev)
     }
 
