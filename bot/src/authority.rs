@@ -57,6 +57,15 @@ pub enum CommandKind {
     Record,
     /// `stats`.
     Stats,
+    /// `list`.
+    List,
+    /// `leaderboard`.
+    Leaderboard,
+    /// `me`.
+    Me,
+    /// `server set|preset|lang|policy|reset`: also only for the admins of
+    /// the server the channel belongs to.
+    Server,
     /// `rules` (show).
     RulesShow,
     /// `rules set|preset|reset`.
@@ -108,6 +117,10 @@ impl CommandKind {
             Command::Score => K::Score,
             Command::Record(_) => K::Record,
             Command::Stats => K::Stats,
+            Command::List(_) => K::List,
+            Command::Leaderboard(_) => K::Leaderboard,
+            Command::Me => K::Me,
+            Command::Server(_) => K::Server,
             Command::Rules(RulesCmd::Show) => K::RulesShow,
             Command::Rules(_) => K::RulesChange,
             Command::Lang(_) => K::Lang,
@@ -147,6 +160,10 @@ impl CommandKind {
             K::Score => "score",
             K::Record => "record",
             K::Stats => "stats",
+            K::List => "list",
+            K::Leaderboard => "leaderboard",
+            K::Me => "me",
+            K::Server => "server set/preset/lang/policy/reset",
             K::RulesShow => "rules",
             K::RulesChange => "rules set/preset/reset",
             K::Lang => "lang",
@@ -298,11 +315,15 @@ pub const AUTHORITY: &[(CommandKind, [Access; 6])] = {
         (K::Score,          [Y,       Y,     Y,     Y,    Y,     CP]),
         (K::Record,         [Y,       Y,     Y,     Y,    Y,     CP]),
         (K::Stats,          [Y,       Y,     Y,     Y,    Y,     CP]),
+        (K::List,           [Y,       Y,     Y,     Y,    Y,     CP]),
+        (K::Leaderboard,    [Y,       Y,     Y,     Y,    Y,     CP]),
+        (K::Me,             [Y,       Y,     Y,     Y,    Y,     CP]),
         (K::RulesShow,      [Y,       Y,     Y,     Y,    Y,     CP]),
         (K::RulesChange,    [AO,      AO,    AO,    Y,    CH,    CP]),
         (K::Lang,           [AO,      AO,    AO,    Y,    CH,    CP]),
         (K::Policy,         [AO,      AO,    AO,    Y,    CH,    CP]),
         (K::Cards,          [AO,      AO,    AO,    Y,    CH,    CP]),
+        (K::Server,         [AO,      AO,    AO,    Y,    CH,    CP]),
         (K::Help,           [Y,       Y,     Y,     Y,    Y,     CP]),
         (K::Kick,           [AO,      AO,    AO,    Y,    CH,    CP]),
         (K::Abort,          [AO,      AO,    AO,    Y,    CH,    CP]),
@@ -372,7 +393,7 @@ mod tests {
             let computer = access(*k, ActorKind::Computer);
             assert_eq!(computer == Access::Allowed, k.is_move(), "{k:?}");
         }
-        assert_eq!(kinds.len(), 32);
+        assert_eq!(kinds.len(), 36);
     }
 
     #[test]

@@ -96,6 +96,47 @@ impl CardStyle {
     }
 }
 
+/// Which games a leaderboard counts.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Period {
+    /// Every game kept (the default).
+    #[default]
+    All,
+    /// The games of the current calendar month (UTC).
+    Month,
+}
+
+impl Period {
+    /// The period's name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Period::All => "all",
+            Period::Month => "month",
+        }
+    }
+}
+
+/// A `server` subcommand: the defaults of every channel of a Discord
+/// server or Matrix space (its admins).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ServerCmd {
+    /// Set one house-rule key for the server.
+    Set {
+        /// The key.
+        key: String,
+        /// The value as typed.
+        value: String,
+    },
+    /// A preset for the server.
+    Preset(String),
+    /// The server's language.
+    Lang(Lang),
+    /// The server's timeout policy.
+    Policy(TimeoutPolicy),
+    /// Drop every server default.
+    Reset,
+}
+
 /// What a poverty step says.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PovertyStep {
@@ -212,6 +253,15 @@ pub enum Command {
     Record(Option<u32>),
     /// Show per-player statistics of this channel.
     Stats,
+    /// Show the current list (session) with its number and sheet, or list
+    /// N of this channel's kept lists.
+    List(Option<u32>),
+    /// The ranking of the server's players across its channels.
+    Leaderboard(Period),
+    /// One's own figures in the server and one's latest lists.
+    Me,
+    /// Set defaults for every channel of the server (server admins).
+    Server(ServerCmd),
     /// House rules.
     Rules(RulesCmd),
     /// Set the channel's language (admins).
@@ -265,6 +315,8 @@ pub enum ArgType {
     Policy,
     /// How cards are shown.
     Style,
+    /// Which games a leaderboard counts.
+    Period,
     /// A number from 1.
     Number,
     /// A house-rule key.
@@ -320,6 +372,7 @@ impl ArgType {
             ArgType::OnOff => "on-off",
             ArgType::Policy => "policy",
             ArgType::Style => "style",
+            ArgType::Period => "period",
             ArgType::Number => "number",
             ArgType::RuleKey => "rule-key",
             ArgType::RuleValue => "rule-value",
@@ -344,6 +397,7 @@ impl ArgType {
             ArgType::OnOff => "on|off",
             ArgType::Policy => "standin|abort",
             ArgType::Style => "text|images",
+            ArgType::Period => "all|month",
             ArgType::Number => "N",
             ArgType::RuleKey => "KEY",
             ArgType::RuleValue => "VALUE",
@@ -411,6 +465,10 @@ impl ArgType {
                 .iter()
                 .map(|c| (v(c.name()), tr!(lang, "card-style", style = c.name())))
                 .collect(),
+            ArgType::Period => [Period::All, Period::Month]
+                .iter()
+                .map(|p| (v(p.name()), tr!(lang, "period", period = p.name())))
+                .collect(),
             ArgType::Preset => Preset::ALL.iter().map(|p| (v(p.name()), v(p.name()))).collect(),
             ArgType::Step => StepKind::ALL.iter().map(|s| (v(s.name()), tr!(lang, "step", step = s.name()))).collect(),
             _ => Vec::new(),
@@ -460,6 +518,8 @@ pub enum ArgValue {
     Policy(TimeoutPolicy),
     /// A card style.
     Style(CardStyle),
+    /// A leaderboard's period.
+    Period(Period),
     /// A number.
     Number(u32),
     /// A poverty step.
@@ -495,7 +555,10 @@ pub struct Group {
 }
 
 /// The groups.
-pub const GROUPS: &[Group] = &[Group { name: "rules", words: &["regeln"], default: "show" }];
+pub const GROUPS: &[Group] = &[
+    Group { name: "rules", words: &["regeln"], default: "show" },
+    Group { name: "server", words: &["community"], default: "show" },
+];
 
 /// One command: the single source of its parsing, help and registration.
 #[derive(Copy, Clone, Debug)]
@@ -816,7 +879,7 @@ pub const COMMANDS: &[CommandSpec] = &[
         name: "score",
         slash: None,
         group: None,
-        words: &["punkte", "liste", "stand"],
+        words: &["punkte", "stand"],
         shortcuts: &[],
         args: &[],
         admin: false,
@@ -844,6 +907,42 @@ pub const COMMANDS: &[CommandSpec] = &[
         args: &[],
         admin: false,
         build: |_| Ok(Command::Stats),
+    },
+    CommandSpec {
+        name: "list",
+        slash: None,
+        group: None,
+        words: &["liste", "listen"],
+        shortcuts: &[],
+        args: &[opt("number", T::Number)],
+        admin: false,
+        build: |mut a| match a.take(0) {
+            Some(ArgValue::Number(n)) => Ok(Command::List(Some(n))),
+            _ => Ok(Command::List(None)),
+        },
+    },
+    CommandSpec {
+        name: "leaderboard",
+        slash: None,
+        group: None,
+        words: &["rangliste", "bestenliste", "top"],
+        shortcuts: &[],
+        args: &[opt("period", T::Period)],
+        admin: false,
+        build: |mut a| match a.take(0) {
+            Some(ArgValue::Period(p)) => Ok(Command::Leaderboard(p)),
+            _ => Ok(Command::Leaderboard(Period::All)),
+        },
+    },
+    CommandSpec {
+        name: "me",
+        slash: None,
+        group: None,
+        words: &["ich", "meine"],
+        shortcuts: &[],
+        args: &[],
+        admin: false,
+        build: |_| Ok(Command::Me),
     },
     CommandSpec {
         name: "show",
@@ -892,6 +991,80 @@ pub const COMMANDS: &[CommandSpec] = &[
         args: &[],
         admin: true,
         build: |_| Ok(Command::Rules(RulesCmd::Reset)),
+    },
+    CommandSpec {
+        name: "show",
+        slash: Some("server-show"),
+        group: Some("server"),
+        words: &["zeigen"],
+        shortcuts: &[],
+        args: &[],
+        admin: false,
+        build: |_| Ok(Command::Rules(RulesCmd::Show)),
+    },
+    CommandSpec {
+        name: "set",
+        slash: Some("server-set"),
+        group: Some("server"),
+        words: &["setzen"],
+        shortcuts: &[],
+        args: &[arg("key", T::RuleKey), arg("value", T::RuleValue)],
+        admin: true,
+        build: |mut a| match (a.take(0), a.take(1)) {
+            (Some(ArgValue::Text(key)), Some(ArgValue::Text(value))) => {
+                Ok(Command::Server(ServerCmd::Set { key, value }))
+            }
+            _ => Err(ParseError::Missing { command: a.command, what: T::RuleValue }),
+        },
+    },
+    CommandSpec {
+        name: "preset",
+        slash: Some("server-preset"),
+        group: Some("server"),
+        words: &["vorlage"],
+        shortcuts: &[],
+        args: &[arg("name", T::Preset)],
+        admin: true,
+        build: |mut a| match a.take(0) {
+            Some(ArgValue::Text(p)) => Ok(Command::Server(ServerCmd::Preset(p))),
+            _ => Err(ParseError::Missing { command: a.command, what: T::Preset }),
+        },
+    },
+    CommandSpec {
+        name: "lang",
+        slash: Some("server-lang"),
+        group: Some("server"),
+        words: &["sprache"],
+        shortcuts: &[],
+        args: &[arg("language", T::Lang)],
+        admin: true,
+        build: |mut a| match a.take(0) {
+            Some(ArgValue::Lang(l)) => Ok(Command::Server(ServerCmd::Lang(l))),
+            _ => Err(ParseError::Missing { command: a.command, what: T::Lang }),
+        },
+    },
+    CommandSpec {
+        name: "policy",
+        slash: Some("server-policy"),
+        group: Some("server"),
+        words: &["zeitlimit"],
+        shortcuts: &[],
+        args: &[arg("policy", T::Policy)],
+        admin: true,
+        build: |mut a| match a.take(0) {
+            Some(ArgValue::Policy(p)) => Ok(Command::Server(ServerCmd::Policy(p))),
+            _ => Err(ParseError::Missing { command: a.command, what: T::Policy }),
+        },
+    },
+    CommandSpec {
+        name: "reset",
+        slash: Some("server-reset"),
+        group: Some("server"),
+        words: &["zurücksetzen"],
+        shortcuts: &[],
+        args: &[],
+        admin: true,
+        build: |_| Ok(Command::Server(ServerCmd::Reset)),
     },
     CommandSpec {
         name: "lang",
@@ -1144,11 +1317,14 @@ pub enum HelpStyle<'a> {
     /// Typed text after a prefix (`!doko play CARD`; an empty prefix on a
     /// terminal).
     Text(&'a str),
-    /// Slash commands: the public command's name and the admins' one
-    /// (`/doko play CARD`, `/doko-rules set KEY VALUE`).
+    /// Slash commands: the public command's name, the lists' and the
+    /// admins' (`/doko play CARD`, `/doko-lists me`, `/doko-rules set KEY
+    /// VALUE`).
     Slash {
         /// The public command.
         public: &'a str,
+        /// The lists' command.
+        lists: &'a str,
         /// The admins' command.
         admin: &'a str,
     },
@@ -1165,12 +1341,12 @@ pub fn help_styled(lang: Lang, topic: Option<&str>, style: HelpStyle<'_>) -> Str
         let usage = match style {
             HelpStyle::Text("") => c.usage(),
             HelpStyle::Text(prefix) => format!("{prefix} {}", c.usage()),
-            HelpStyle::Slash { public, admin } => {
-                let same = |s: &&CommandSpec| std::ptr::eq(*s, c);
-                let (top, sub) = if c.admin || !slash_tree(false).iter().any(|(_, s)| same(s)) {
-                    (admin, slash_tree(true).into_iter().find(|(_, s)| same(s)).map_or(c.name, |(n, _)| n))
-                } else {
-                    (public, slash_tree(false).into_iter().find(|(_, s)| same(s)).map_or(c.name, |(n, _)| n))
+            HelpStyle::Slash { public, lists, admin } => {
+                let (top, sub) = match slash_home(c) {
+                    Some((Tree::Public, n)) => (public, n),
+                    Some((Tree::Lists, n)) => (lists, n),
+                    Some((Tree::Admin, n)) => (admin, n),
+                    None => (public, c.name),
                 };
                 let args: Vec<String> = c
                     .args
@@ -1223,21 +1399,51 @@ fn group_words(c: &CommandSpec, w: &str) -> String {
 /// gives.
 pub type SlashEntry = (&'static str, &'static CommandSpec);
 
-/// A platform's two command trees, generated from [`COMMANDS`]: the public
-/// one (`admin == false`: every command for everyone, a group as its
-/// default under the group's name) or the admins' one (the admin commands,
-/// a group's members under their own names, and the group's default).
-pub fn slash_tree(admin: bool) -> Vec<SlashEntry> {
+/// A platform's command trees (Discord allows 25 subcommands in one).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Tree {
+    /// Playing and the table, for everyone: every command not for admins
+    /// and not a list's, the rules group as its default (`rules`).
+    Public,
+    /// Lists, rankings and statistics, for everyone.
+    Lists,
+    /// The admins' commands, every group's members under their own names.
+    Admin,
+}
+
+impl Tree {
+    /// Every tree.
+    pub const ALL: [Tree; 3] = [Tree::Public, Tree::Lists, Tree::Admin];
+}
+
+/// The commands of the lists' tree ([`Tree::Lists`]).
+const LIST_COMMANDS: &[&str] = &["stats", "list", "leaderboard", "me"];
+
+/// A platform's command tree, generated from [`COMMANDS`] (see [`Tree`]).
+pub fn slash_tree(tree: Tree) -> Vec<SlashEntry> {
     let mut out: Vec<SlashEntry> = Vec::new();
     for c in COMMANDS {
-        match (c.group, admin) {
-            (None, _) if c.admin == admin => out.push((c.slash_name(), c)),
-            (Some(g), false) if GROUPS.iter().any(|x| x.name == g && x.default == c.name) => out.push((g, c)),
-            (Some(_), true) => out.push((c.slash_name(), c)),
+        let listed = LIST_COMMANDS.contains(&c.name);
+        match (c.group, tree) {
+            (None, Tree::Admin) if c.admin => out.push((c.slash_name(), c)),
+            (None, Tree::Public) if !c.admin && !listed => out.push((c.slash_name(), c)),
+            (None, Tree::Lists) if !c.admin && listed => out.push((c.slash_name(), c)),
+            (Some("rules"), Tree::Public) if GROUPS.iter().any(|x| x.name == "rules" && x.default == c.name) => {
+                out.push(("rules", c))
+            }
+            (Some(_), Tree::Admin) => out.push((c.slash_name(), c)),
             _ => {}
         }
     }
     out
+}
+
+/// The tree a command is offered in, and its name there (the public tree
+/// first: `rules show` is `/doko rules` and `/doko-rules show`).
+pub fn slash_home(c: &CommandSpec) -> Option<(Tree, &'static str)> {
+    // (by name: a constant's entries need not have one address)
+    let same = |s: &CommandSpec| s.name == c.name && s.group == c.group && s.slash == c.slash;
+    Tree::ALL.into_iter().find_map(|t| slash_tree(t).into_iter().find(|(_, s)| same(s)).map(|(n, _)| (t, n)))
 }
 
 /// The command of a subcommand of a platform's tree and its typed options
@@ -1315,6 +1521,11 @@ pub fn parse_arg(ty: ArgType, command: &'static str, words: &[&str]) -> Result<(
         ArgType::Style => match first {
             "text" | "words" | "worte" => (ArgValue::Style(CardStyle::Text), 1),
             "images" | "pictures" | "bilder" | "bild" => (ArgValue::Style(CardStyle::Images), 1),
+            _ => return Err(bad()),
+        },
+        ArgType::Period => match first {
+            "all" | "alle" | "immer" | "ever" => (ArgValue::Period(Period::All), 1),
+            "month" | "monat" => (ArgValue::Period(Period::Month), 1),
             _ => return Err(bad()),
         },
         ArgType::Number => (ArgValue::Number(first.parse().map_err(|_| bad())?), 1),
@@ -1631,6 +1842,15 @@ impl fmt::Display for Command {
             Command::Record(None) => f.write_str("record"),
             Command::Record(Some(n)) => write!(f, "record {n}"),
             Command::Stats => f.write_str("stats"),
+            Command::List(None) => f.write_str("list"),
+            Command::List(Some(n)) => write!(f, "list {n}"),
+            Command::Leaderboard(p) => write!(f, "leaderboard {}", p.name()),
+            Command::Me => f.write_str("me"),
+            Command::Server(ServerCmd::Set { key, value }) => write!(f, "server set {key} {value}"),
+            Command::Server(ServerCmd::Preset(p)) => write!(f, "server preset {p}"),
+            Command::Server(ServerCmd::Lang(l)) => write!(f, "server lang {}", l.code()),
+            Command::Server(ServerCmd::Policy(p)) => write!(f, "server policy {}", p.name()),
+            Command::Server(ServerCmd::Reset) => f.write_str("server reset"),
             Command::Rules(RulesCmd::Show) => f.write_str("rules"),
             Command::Rules(RulesCmd::Set { key, value }) => write!(f, "rules set {key} {value}"),
             Command::Rules(RulesCmd::Preset(p)) => write!(f, "rules preset {p}"),
@@ -1802,6 +2022,16 @@ mod tests {
             Command::Record(None),
             Command::Record(Some(7)),
             Command::Stats,
+            Command::List(None),
+            Command::List(Some(3)),
+            Command::Leaderboard(Period::All),
+            Command::Leaderboard(Period::Month),
+            Command::Me,
+            Command::Server(ServerCmd::Set { key: "bock".into(), value: "on".into() }),
+            Command::Server(ServerCmd::Preset("sharp".into())),
+            Command::Server(ServerCmd::Lang(Lang::De)),
+            Command::Server(ServerCmd::Policy(TimeoutPolicy::Abort)),
+            Command::Server(ServerCmd::Reset),
             Command::Rules(RulesCmd::Show),
             Command::Rules(RulesCmd::Set { key: "dulle".into(), value: "second-wins".into() }),
             Command::Rules(RulesCmd::Preset("casual".into())),
@@ -1862,8 +2092,10 @@ mod tests {
                 assert!(ok, "{w} starts {}", c.name);
             }
         }
-        let public: Vec<&str> = slash_tree(false).iter().map(|(n, _)| *n).collect();
-        let admin: Vec<&str> = slash_tree(true).iter().map(|(n, _)| *n).collect();
+        let public: Vec<&str> = slash_tree(Tree::Public).iter().map(|(n, _)| *n).collect();
+        let lists: Vec<&str> = slash_tree(Tree::Lists).iter().map(|(n, _)| *n).collect();
+        let admin: Vec<&str> = slash_tree(Tree::Admin).iter().map(|(n, _)| *n).collect();
+        assert_eq!(lists, ["stats", "list", "leaderboard", "me"]);
         assert!(public.contains(&"rules") && !public.contains(&"set") && !public.contains(&"lang"), "{public:?}");
         assert_eq!(
             admin,
@@ -1872,6 +2104,12 @@ mod tests {
                 "set",
                 "preset",
                 "reset",
+                "server-show",
+                "server-set",
+                "server-preset",
+                "server-lang",
+                "server-policy",
+                "server-reset",
                 "lang",
                 "cards",
                 "policy",
@@ -1884,14 +2122,18 @@ mod tests {
         );
         // Discord takes at most 25 subcommands per command
         assert!(public.len() <= 25 && admin.len() <= 25, "{} public, {} admin", public.len(), admin.len());
+        // every command is offered in one tree at least
+        for c in COMMANDS {
+            assert!(slash_home(c).is_some(), "{} is in no tree", c.name);
+        }
         assert!(public.contains(&"removebot") && !public.contains(&"kick"), "{public:?}");
         // no two subcommands of a tree share a name
-        for tree in [&public, &admin] {
+        for tree in [&public, &lists, &admin] {
             for (i, n) in tree.iter().enumerate() {
                 assert!(!tree[i + 1..].contains(n), "{n} twice");
             }
         }
-        assert!(slash_tree(true).iter().all(|(n, c)| c.admin || *n == "show"));
+        assert!(slash_tree(Tree::Admin).iter().all(|(n, c)| c.admin || *n == "show" || *n == "server-show"));
         // help lines fit a platform's 100-character descriptions
         for c in COMMANDS {
             for lang in Lang::ALL {
@@ -1903,7 +2145,10 @@ mod tests {
 
     #[test]
     fn slash_options_go_straight_into_the_typed_parsers() {
-        let spec = |top: bool, name: &str| slash_tree(!top).into_iter().find(|(n, _)| *n == name).unwrap().1;
+        let spec = |top: bool, name: &str| {
+            let trees = if top { [Tree::Public, Tree::Lists] } else { [Tree::Admin, Tree::Admin] };
+            trees.into_iter().flat_map(slash_tree).find(|(n, _)| *n == name).unwrap().1
+        };
         let text = |s: &str| OptionValue::Text(s.into());
         assert_eq!(from_options(spec(true, "play"), &[("card", text("kreuz dame"))]), Ok(Command::Play(Card::CQ)));
         assert_eq!(
@@ -1949,7 +2194,15 @@ mod tests {
             Err(ParseError::Missing { command: "play", what: ArgType::Card })
         );
         // every choice a platform offers reads back through its type's parser
-        for (_, c) in slash_tree(false).into_iter().chain(slash_tree(true)) {
+        assert_eq!(
+            from_options(spec(true, "leaderboard"), &[("period", text("month"))]),
+            Ok(Command::Leaderboard(Period::Month))
+        );
+        assert_eq!(
+            from_options(spec(false, "server-set"), &[("key", text("bock")), ("value", text("on"))]),
+            Ok(Command::Server(ServerCmd::Set { key: "bock".into(), value: "on".into() }))
+        );
+        for (_, c) in Tree::ALL.into_iter().flat_map(slash_tree) {
             for a in c.args {
                 for (value, _) in a.ty.choices(Lang::En) {
                     let words: Vec<&str> = value.split_whitespace().collect();

@@ -10,7 +10,7 @@
 //! change with the fuzz target.
 
 use crate::command::{
-    Command, ECHO_CHARS, HelpStyle, OptionValue, ParseError, from_options, help, help_styled, parse, parse_card,
+    Command, ECHO_CHARS, HelpStyle, OptionValue, ParseError, Tree, from_options, help, help_styled, parse, parse_card,
     slash_tree, too_long,
 };
 use crate::lang::Lang;
@@ -57,7 +57,7 @@ pub fn command(data: &[u8]) {
                 let style = if first & 2 == 0 {
                     HelpStyle::Text("!doko")
                 } else {
-                    HelpStyle::Slash { public: "doko", admin: "doko-admin" }
+                    HelpStyle::Slash { public: "doko", lists: "doko-lists", admin: "doko-admin" }
                 };
                 assert!(!help(lang, topic.as_deref()).is_empty(), "empty help");
                 assert!(!help_styled(lang, topic.as_deref(), style).is_empty(), "empty help");
@@ -76,8 +76,8 @@ pub fn command(data: &[u8]) {
     // lines after it are its options in order (`#12` a number, `?true` a
     // switch, anything else text)
     let Some((&pick, rest)) = data.split_first() else { return };
-    let tree = slash_tree(pick & 0x80 != 0);
-    let (_, spec) = tree[usize::from(pick & 0x7f) % tree.len()];
+    let tree = slash_tree(Tree::ALL[usize::from(pick >> 6) % 3]);
+    let (_, spec) = tree[usize::from(pick & 0x3f) % tree.len()];
     let rest = String::from_utf8_lossy(rest);
     let values: Vec<OptionValue> = rest
         .split('\n')

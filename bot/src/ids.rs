@@ -90,9 +90,52 @@ impl fmt::Display for UserId {
     }
 }
 
+/// A community a channel belongs to: a Discord server (guild) or a Matrix
+/// space. Its admins set defaults for all its channels, and its
+/// leaderboards span them.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct ServerId {
+    /// The platform.
+    pub platform: Platform,
+    /// The platform's own id (a guild id, a space's room id).
+    pub id: String,
+}
+
+impl ServerId {
+    /// A server id.
+    pub fn new(platform: Platform, id: impl Into<String>) -> ServerId {
+        ServerId { platform, id: id.into() }
+    }
+
+    /// Where the server's settings are stored: a key beside the channels'
+    /// that no channel can have (`discord:server:ID`).
+    pub fn channel(&self) -> ChannelId {
+        ChannelId::new(self.platform, format!("{SERVER_PREFIX}{}", self.id))
+    }
+}
+
+impl fmt::Display for ServerId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.platform.name(), self.id)
+    }
+}
+
+/// What starts the stored id of a server's settings (see
+/// [`ServerId::channel`]): no platform's channel id starts so.
+pub const SERVER_PREFIX: &str = "server:";
+
+impl ChannelId {
+    /// Whether this key holds a server's settings, not a table.
+    pub fn is_server(&self) -> bool {
+        self.id.starts_with(SERVER_PREFIX)
+    }
+}
+
 /// Who sends a command: the user, the name to show, whether the adapter
 /// says they are an admin of the channel, and whether the command came
-/// from a direct message (see [`crate::authority`]).
+/// from a direct message (see [`crate::authority`]); where the channel
+/// belongs to a server (a Discord guild, a Matrix space), which one and
+/// whether they are one of its admins.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Actor {
     /// The user.
@@ -105,6 +148,11 @@ pub struct Actor {
     /// The command came from a direct message, routed to the table where
     /// the person sits (not typed in the table's channel).
     pub direct: bool,
+    /// The server (guild, space) the channel belongs to, as the platform
+    /// says; `None` for a channel of no server and for direct messages.
+    pub server: Option<ServerId>,
+    /// An admin of that server: may set its defaults.
+    pub server_admin: bool,
 }
 
 /// The longest display name kept, in characters.
@@ -119,7 +167,14 @@ impl Actor {
         if let Some((cut, _)) = name.char_indices().nth(MAX_NAME_CHARS) {
             name.truncate(cut);
         }
-        Actor { user, name, admin, direct: false }
+        Actor { user, name, admin, direct: false, server: None, server_admin: false }
+    }
+
+    /// The same actor in a channel of `server`, an admin of it or not.
+    pub fn in_server(mut self, server: ServerId, admin: bool) -> Actor {
+        self.server = Some(server);
+        self.server_admin = admin;
+        self
     }
 
     /// The same actor writing from a direct message.

@@ -25,13 +25,14 @@ pub mod outbox;
 pub mod picture;
 pub mod player;
 pub mod render;
+pub mod server;
 pub mod service;
 pub mod store;
 pub mod strong;
 pub mod table;
 
 pub use command::{Command, ParseError, parse};
-pub use ids::{Actor, ChannelId, Platform, UserId};
+pub use ids::{Actor, ChannelId, Platform, ServerId, UserId};
 pub use lang::Lang;
 pub use limits::{Limits, Rate};
 pub use outbox::{

@@ -14,7 +14,7 @@ use crate::command::{CardStyle, ParseError, short};
 use crate::ids::UserId;
 use crate::lang::Lang;
 use crate::outbox::Picture;
-use crate::table::{CommandError, Event, PovertyMove, Summary, Table};
+use crate::table::{CommandError, Event, PlayerStats, PovertyMove, Summary, Table, TableSession};
 use crate::tr;
 
 /// Who may see a message.
@@ -145,6 +145,9 @@ pub fn events(t: &Table, ev: &[Event]) -> Option<String> {
                 s
             }
             Event::RulesChanged => tr!(l, "event-rules-changed"),
+            Event::ServerChanged { name, change, channels } => {
+                tr!(l, "event-server-changed", name = name.as_str(), change = short(change), channels = channels)
+            }
             Event::LangChanged => tr!(l, "event-lang-changed"),
             Event::Reminder { name, left_s, timeout_s } => {
                 tr!(l, "event-reminder", name = name, left = left_s, timeout = timeout_s)
@@ -484,6 +487,12 @@ fn sheet_contract(l: Lang, name: &str) -> String {
 pub fn score(t: &Table) -> String {
     let l = t.lang();
     let Some(s) = t.session() else { return tr!(l, "score-none") };
+    sheet(l, s, t.rules().compulsory_solos > 0)
+}
+
+/// A list's score sheet: every deal with the running totals, the check,
+/// and the compulsory solos still owed (where `duty`).
+fn sheet(l: Lang, s: &TableSession, duty: bool) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -510,11 +519,205 @@ pub fn score(t: &Table) -> String {
     let totals = s.totals().as_slice();
     let parity_ok = totals.len() != 4 || totals.iter().all(|v| v.rem_euclid(2) == totals[0].rem_euclid(2));
     let _ = writeln!(out, "{}", tr!(l, "score-check", sum = sum, parity = if parity_ok { "yes" } else { "no" }));
-    if t.rules().compulsory_solos > 0 {
+    if duty && !s.is_over() {
         let owed: Vec<String> =
             s.names().iter().zip(s.duty_left()).filter(|(_, d)| **d > 0).map(|(n, d)| format!("{n} {d}")).collect();
         if !owed.is_empty() {
             let _ = writeln!(out, "{}", tr!(l, "score-duty-owed", owed = owed.join(", ")));
+        }
+    }
+    out
+}
+
+/// `list` / `list N`: a list (session) with its number, how far it got,
+/// when it started, its sheet, and the numbers of the lists kept here.
+pub fn list(t: &Table, n: Option<u32>) -> String {
+    let l = t.lang();
+    let s = match n {
+        Some(n) => t.list(n),
+        None => t.session(),
+    };
+    let Some(s) = s else { return tr!(l, "score-none") };
+    let mut out = String::new();
+    // the length of the list being played (the rules now); a kept list's
+    // is what it got to
+    let current = t.session().is_some_and(|c| std::ptr::eq(c, s));
+    let length = t.rules().games_per_session;
+    let progress = if current && length > 0 && !s.is_over() {
+        tr!(l, "list-progress-of", played = s.sheet().len(), length = length)
+    } else {
+        tr!(l, "list-progress", played = s.sheet().len())
+    };
+    let state = if s.is_over() { "over" } else { "open" };
+    let _ = writeln!(
+        out,
+        "{}",
+        tr!(
+            l,
+            "list-heading",
+            number = s.number(),
+            progress = progress,
+            state = state,
+            date = if s.started_ms() > 0 { crate::table::date_of(s.started_ms()) } else { "-".to_string() }
+        )
+    );
+    out.push_str(&sheet(l, s, true));
+    let kept: Vec<String> =
+        t.history().iter().chain(t.session()).filter(|x| x.number() > 0).map(|x| x.number().to_string()).collect();
+    if kept.len() > 1 {
+        let _ = writeln!(out, "{}", tr!(l, "list-kept", numbers = kept.join(", ")));
+    }
+    out
+}
+
+/// One row of a leaderboard.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ranked {
+    /// The player's stored id.
+    pub key: String,
+    /// Their figures.
+    pub stats: PlayerStats,
+}
+
+/// Ranks people: by points, then by win rate, then by deals; only those
+/// who played a deal (computers are not ranked).
+pub fn ranking(stats: &crate::table::Stats) -> Vec<Ranked> {
+    let mut rows: Vec<Ranked> = stats
+        .iter()
+        // people only: a computer's key is its table's
+        .filter(|(k, s)| s.deals > 0 && !k.is_computer())
+        .map(|(k, s)| Ranked { key: k.as_str().to_string(), stats: s.clone() })
+        .collect();
+    rows.sort_by(|a, b| {
+        let rate = |s: &PlayerStats| u64::from(s.won) * 1_000_000 / u64::from(s.deals.max(1));
+        b.stats
+            .points
+            .cmp(&a.stats.points)
+            .then(rate(&b.stats).cmp(&rate(&a.stats)))
+            .then(b.stats.deals.cmp(&a.stats.deals))
+            .then(a.key.cmp(&b.key))
+    });
+    rows
+}
+
+/// How many players a leaderboard shows.
+pub const LEADERBOARD_ROWS: usize = 20;
+
+fn win_rate(s: &PlayerStats) -> String {
+    format!("{}%", (u64::from(s.won) * 100 + u64::from(s.deals) / 2) / u64::from(s.deals.max(1)))
+}
+
+/// `leaderboard`: the ranking over `scope` (`server` or `channel`), for
+/// `period` (`all`, or the month `2026-11`), with what it spans.
+pub fn leaderboard(l: Lang, server: bool, period: Option<&str>, channels: usize, rows: &[Ranked]) -> String {
+    let mut out = String::new();
+    let scope = if server { "server" } else { "channel" };
+    let _ = writeln!(
+        out,
+        "{}",
+        tr!(l, "leaderboard-heading", scope = scope, period = period.unwrap_or("all"), channels = channels)
+    );
+    if rows.is_empty() {
+        let _ = writeln!(out, "{}", tr!(l, "leaderboard-empty"));
+        return out;
+    }
+    let _ = writeln!(
+        out,
+        "{:>3}  {:<16}{:>8}{:>7}{:>7}{:>11}",
+        "#",
+        tr!(l, "stats-player"),
+        tr!(l, "stats-points"),
+        tr!(l, "stats-deals"),
+        tr!(l, "leaderboard-rate"),
+        tr!(l, "leaderboard-solos-won")
+    );
+    for (i, r) in rows.iter().take(LEADERBOARD_ROWS).enumerate() {
+        let name: String = r.stats.name.chars().take(16).collect();
+        let s = &r.stats;
+        let _ = writeln!(
+            out,
+            "{:>3}  {name:<16}{:>8}{:>7}{:>7}{:>11}",
+            i + 1,
+            s.points,
+            s.deals,
+            win_rate(s),
+            format!("{}/{}", s.solos_won, s.solos)
+        );
+    }
+    out
+}
+
+/// One of a person's lists, for `me`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MyList {
+    /// Where it was played, as the platform shows a channel (`<#id>` on
+    /// Discord), or `None` for the channel asked in.
+    pub channel: Option<String>,
+    /// Its number there.
+    pub number: u32,
+    /// When it started (ms; 0 unknown).
+    pub started_ms: u64,
+    /// Deals played in it.
+    pub deals: usize,
+    /// The person's points.
+    pub points: i64,
+    /// Their place (1 = most points) among how many.
+    pub place: (usize, usize),
+}
+
+/// `me`: one's figures over all time and this month with one's rank,
+/// and one's latest lists.
+pub fn me(
+    l: Lang,
+    server: bool,
+    month: &str,
+    all: Option<(&PlayerStats, usize, usize)>,
+    this_month: Option<(&PlayerStats, usize, usize)>,
+    lists: &[MyList],
+) -> String {
+    let mut out = String::new();
+    let scope = if server { "server" } else { "channel" };
+    let Some((a, rank, of)) = all else { return tr!(l, "me-none", scope = scope) };
+    let line = |period: &str, s: &PlayerStats, rank: usize, of: usize| {
+        tr!(
+            l,
+            "me-line",
+            period = period,
+            points = s.points,
+            deals = s.deals,
+            won = s.won,
+            rate = win_rate(s),
+            solos = s.solos,
+            solos_won = s.solos_won,
+            rank = rank,
+            of = of
+        )
+    };
+    let _ = writeln!(out, "{}", tr!(l, "me-heading", name = a.name.as_str(), scope = scope));
+    let _ = writeln!(out, "{}", line("all", a, rank, of));
+    if let Some((m, rank, of)) = this_month {
+        let _ = writeln!(out, "{}", line(month, m, rank, of));
+    }
+    if !lists.is_empty() {
+        let _ = writeln!(out, "{}", tr!(l, "me-lists"));
+        for m in lists {
+            let date = if m.started_ms > 0 { crate::table::date_of(m.started_ms) } else { "-".into() };
+            let here = tr!(l, "me-here");
+            let _ = writeln!(
+                out,
+                "{}",
+                tr!(
+                    l,
+                    "me-list",
+                    number = m.number,
+                    channel = m.channel.as_deref().unwrap_or(here.as_str()),
+                    date = date,
+                    deals = m.deals,
+                    points = m.points,
+                    place = m.place.0,
+                    of = m.place.1
+                )
+            );
         }
     }
     out
@@ -559,10 +762,23 @@ pub const RULES_PART_CHARS: usize = 1800;
 pub fn rules_parts(t: &Table) -> Vec<String> {
     let l = t.lang();
     let r = t.rules();
-    let mut lines = vec![tr!(l, "rules-heading"), format!("preset {}", r.preset.name())];
+    let from = |src: crate::table::Source| tr!(l, "rules-source", source = src.key());
+    let mut lines = vec![
+        tr!(l, "rules-heading"),
+        format!("preset {} ({})", r.preset.name(), from(t.preset_source())),
+        tr!(
+            l,
+            "rules-lang-policy",
+            lang = l.code(),
+            lang_from = from(t.lang_source()),
+            policy = t.policy().name(),
+            policy_from = from(t.policy_source())
+        ),
+    ];
     for e in r.entries() {
         let mark = if e.differs { "*" } else { " " };
-        lines.push(format!("{mark} {} = {} - {}", e.key, e.value, tr!(l, "rule-about", key = e.key)));
+        let tag = t.rule_setter(e.key).map(|src| format!(" ({})", from(src))).unwrap_or_default();
+        lines.push(format!("{mark} {} = {}{tag} - {}", e.key, e.value, tr!(l, "rule-about", key = e.key)));
     }
     if let Some(g) = t.game().ok().flatten()
         && g.rules() != t.rules()
@@ -705,6 +921,9 @@ pub fn error(l: Lang, e: &CommandError) -> String {
         CommandError::Session(SessionError::Over) => tr!(l, "error-session-over"),
         CommandError::Session(e) => tr!(l, "error-damaged", why = e.to_string()),
         CommandError::NoRecord(n) => tr!(l, "error-no-record", n = n),
+        CommandError::NoList(n) => tr!(l, "error-no-list", n = n),
+        CommandError::NoServer => tr!(l, "error-no-server"),
+        CommandError::NotServerAdmin => tr!(l, "error-not-server-admin"),
         CommandError::AlreadyWatching => tr!(l, "error-already-watching"),
         CommandError::NotWatching => tr!(l, "error-not-watching"),
         CommandError::TooManySpectators => tr!(l, "error-too-many-spectators", n = crate::table::MAX_SPECTATORS),
@@ -728,7 +947,7 @@ pub fn help_text(l: Lang, topic: Option<&str>, platform: crate::ids::Platform) -
     use crate::command::{HelpStyle, help_styled};
     use crate::ids::Platform;
     let style = match platform {
-        Platform::Discord => HelpStyle::Slash { public: "doko", admin: "doko-rules" },
+        Platform::Discord => HelpStyle::Slash { public: "doko", lists: "doko-lists", admin: "doko-rules" },
         Platform::Matrix => HelpStyle::Text("!doko"),
         Platform::Terminal => HelpStyle::Text(""),
     };

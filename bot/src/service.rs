@@ -16,15 +16,16 @@ use doko_engine::{Rng, Rules};
 use tracing::{Instrument, info_span};
 
 use crate::authority::CommandKind;
-use crate::command::{self, Command, RulesCmd};
-use crate::ids::{Actor, ChannelId, UserId};
+use crate::command::{self, Command, Period, RulesCmd, ServerCmd};
+use crate::ids::{Actor, ChannelId, ServerId, UserId};
 use crate::lang::Lang;
 use crate::limits::{Admit, Limits, RateLimiter};
 use crate::outbox::{App, HandModel, Input, Notice, Outbox, Private, TableMessage};
 use crate::player;
 use crate::render::{self, Kind};
+use crate::server::ServerSettings;
 use crate::store::{Commit, Keep, Quarantined, STORE_FORMAT, Store, StoreError, Stored};
-use crate::table::{CommandError, Ctx, Event, OwedEntry, Table};
+use crate::table::{CommandError, Ctx, Event, OwedEntry, ServerLayer, Table};
 use crate::tr;
 
 /// A failure of the service itself (not a refused command).
@@ -105,7 +106,10 @@ impl std::fmt::Debug for Damage {
 fn read_stored(stored: Option<Stored>, new: &(Rules, Lang)) -> Result<(Table, u64), ServiceError> {
     let Some(s) = stored else { return Ok((Table::new_with(new.0, new.1), 0)) };
     match serde_json::from_str::<Table>(&s.json) {
-        Ok(t) => Ok((t, s.version)),
+        Ok(mut t) => {
+            t.upgrade();
+            Ok((t, s.version))
+        }
         Err(e) => {
             let probe = crate::table::stored_probe(&s.json);
             let newer = probe.is_some_and(|(f, _)| f > STORE_FORMAT);
@@ -266,6 +270,9 @@ enum Applied {
     /// A click on a hand the deal has moved past (and what happened all
     /// the same, as for a refusal).
     Stale(Vec<Event>),
+    /// The command comes from a server the table does not know yet: the
+    /// channel joins the server first (once), then the command runs.
+    NeedsServer,
 }
 
 /// Where the deal stands for a person: the deal (a hash of the hands as
@@ -353,6 +360,14 @@ impl<S: Store> Service<S> {
             in_flight: Default::default(),
             idle: Default::default(),
         }
+    }
+
+    /// Sets the service's clock to `ms` (since 1970, UTC) now; it runs on
+    /// from there (tests of what is counted by the month).
+    pub fn starting_at(mut self, ms: u64) -> Service<S> {
+        self.base_ms = ms;
+        self.base = tokio::time::Instant::now();
+        self
     }
 
     /// The house rules and language a new table starts with (the host's
@@ -646,13 +661,14 @@ impl<S: Store> Service<S> {
             let w = work.clone();
             let records_kept = self.limits.records_kept;
             let new_tables = self.new_tables;
+            let now_ms = self.now_ms();
             let span = tracing::Span::current();
             let step = tokio::task::spawn_blocking(move || -> Result<_, ServiceError> {
                 let _span = span.enter();
                 let (mut table, _) = read_stored(stored, &new_tables)?;
                 let mut seeds = Rng::new(seed);
                 let mut next = move || seeds.next_u64();
-                let mut ctx = Ctx { seed: &mut next, new_records: Vec::new() };
+                let mut ctx = Ctx { seed: &mut next, new_records: Vec::new(), now_ms };
                 let (result, commit) = w(&mut table, &mut ctx, &mut Rng::new(bots));
                 if commit {
                     table.bump_revision();
@@ -837,91 +853,120 @@ impl<S: Store> Service<S> {
         let r = async {
             let now = self.now_ms();
             let strong = self.strong;
-            let (durable, chan) = (self.durable, ch.clone());
-            let (who, what, id) = (actor.clone(), cmd.clone(), delivery.map(str::to_string));
-            let clicked = clicked.map(str::to_string);
-            let once = match &id {
-                Some(id) => Once::Delivery(id.clone()),
-                None => Once::Unguarded,
+            // the server's defaults, fetched when the table does not know
+            // the server the command comes from (once per channel)
+            let mut joined: Option<ServerLayer> = None;
+            let (table, applied) = loop {
+                let (durable, chan) = (self.durable, ch.clone());
+                let (who, what, id) = (actor.clone(), cmd.clone(), delivery.map(str::to_string));
+                let clicked = clicked.map(str::to_string);
+                let once = match &id {
+                    Some(id) => Once::Delivery(id.clone()),
+                    None => Once::Unguarded,
+                };
+                let server = joined.clone();
+                let r = self
+                    .transact(ch, once, move |table, ctx, bots| {
+                        let mut relayered = false;
+                        if let Some(sid) = &who.server {
+                            match &server {
+                                Some(layer) => relayered = table.set_server(layer.clone()),
+                                None if table.server().is_none_or(|s| s.id != sid.to_string()) => {
+                                    return (Applied::NeedsServer, false);
+                                }
+                                None => {}
+                            }
+                        }
+                        if let Some(id) = &id
+                            && !table.remember_delivery(id)
+                        {
+                            tracing::debug!("duplicate delivery ignored");
+                            return (Applied::Duplicate(table.refusal_of(id).map(str::to_string)), relayered);
+                        }
+                        let before = table.clone();
+                        // a person whose time ran out is back with any command
+                        let back = table.hand_back(&who.user);
+                        let after_back = (!back.is_empty()).then(|| table.clone());
+                        // what a command that does not go through leaves: the
+                        // table as it was, or with the person back, and the
+                        // delivery remembered as refused with its answer (so
+                        // that it is never applied later)
+                        let refuse = |table: &mut Table, answer: &str| match &after_back {
+                            Some(t) => {
+                                *table = t.clone();
+                                table.update_clock(now);
+                                if let Some(id) = &id {
+                                    table.remember_refusal(id, answer);
+                                }
+                                true
+                            }
+                            None => {
+                                *table = before.clone();
+                                if let Some(id) = &id {
+                                    table.remember_refusal(id, answer);
+                                }
+                                id.is_some()
+                            }
+                        };
+                        if let Some(at) = &clicked
+                            && is_move(&what)
+                            && stamp(table, &who.user).as_deref() != Some(at.as_str())
+                        {
+                            let commit = refuse(table, &render::stale(before.lang()));
+                            return (Applied::Stale(back), commit || relayered);
+                        }
+                        let mut events = back.clone();
+                        // `back` from a person the clock replaced is done already
+                        let done = !back.is_empty() && what == Command::Back;
+                        match if done { Ok(Vec::new()) } else { table.apply(&who, &what, ctx) } {
+                            Ok(ev) => events.extend(ev),
+                            Err(e) => {
+                                let text = refusal(&before, &e);
+                                let commit = refuse(table, &text);
+                                return (Applied::Refused(Box::new(before), text, back), commit || relayered);
+                            }
+                        }
+                        match table.run_computers(ctx, &mut |level, view| player::decide(level, view, bots, strong)) {
+                            Ok(ev) => events.extend(ev),
+                            Err(e) => {
+                                tracing::error!(error = %e, "computer players failed");
+                                *table = before.clone();
+                                let text = refusal(&before, &e);
+                                return (Applied::Refused(Box::new(before), text, Vec::new()), false);
+                            }
+                        }
+                        table.update_clock(now);
+                        // (a server's change is made after this commit: the
+                        // delivery is remembered here, so it is made once)
+                        let commit = *table != before
+                            || !ctx.new_records.is_empty()
+                            || relayered
+                            || (id.is_some() && matches!(what, Command::Server(_)));
+                        let owed = (durable && commit).then(|| {
+                            let mut out = compose(&chan, table, &who.user, &what, &events);
+                            committed(&mut out);
+                            table.owed_mut().owe(&mut out, now, || bots.next_u64());
+                            Box::new(out)
+                        });
+                        (Applied::Done(events, owed), commit)
+                    })
+                    .await?;
+                match (&r.1, &actor.server) {
+                    (Applied::NeedsServer, Some(sid)) if joined.is_none() => {
+                        joined = Some(self.join_server(ch, sid).await?);
+                    }
+                    (Applied::NeedsServer, _) => return Err(ServiceError::Failed("the server's defaults".into())),
+                    _ => break r,
+                }
             };
-            let (table, applied) = self
-                .transact(ch, once, move |table, ctx, bots| {
-                    if let Some(id) = &id
-                        && !table.remember_delivery(id)
-                    {
-                        tracing::debug!("duplicate delivery ignored");
-                        return (Applied::Duplicate(table.refusal_of(id).map(str::to_string)), false);
-                    }
-                    let before = table.clone();
-                    // a person whose time ran out is back with any command
-                    let back = table.hand_back(&who.user);
-                    let after_back = (!back.is_empty()).then(|| table.clone());
-                    // what a command that does not go through leaves: the
-                    // table as it was, or with the person back, and the
-                    // delivery remembered as refused with its answer (so
-                    // that it is never applied later)
-                    let refuse = |table: &mut Table, answer: &str| match &after_back {
-                        Some(t) => {
-                            *table = t.clone();
-                            table.update_clock(now);
-                            if let Some(id) = &id {
-                                table.remember_refusal(id, answer);
-                            }
-                            true
-                        }
-                        None => {
-                            *table = before.clone();
-                            if let Some(id) = &id {
-                                table.remember_refusal(id, answer);
-                            }
-                            id.is_some()
-                        }
-                    };
-                    if let Some(at) = &clicked
-                        && is_move(&what)
-                        && stamp(table, &who.user).as_deref() != Some(at.as_str())
-                    {
-                        let commit = refuse(table, &render::stale(before.lang()));
-                        return (Applied::Stale(back), commit);
-                    }
-                    let mut events = back.clone();
-                    // `back` from a person the clock replaced is done already
-                    let done = !back.is_empty() && what == Command::Back;
-                    match if done { Ok(Vec::new()) } else { table.apply(&who, &what, ctx) } {
-                        Ok(ev) => events.extend(ev),
-                        Err(e) => {
-                            let text = refusal(&before, &e);
-                            let commit = refuse(table, &text);
-                            return (Applied::Refused(Box::new(before), text, back), commit);
-                        }
-                    }
-                    match table.run_computers(ctx, &mut |level, view| player::decide(level, view, bots, strong)) {
-                        Ok(ev) => events.extend(ev),
-                        Err(e) => {
-                            tracing::error!(error = %e, "computer players failed");
-                            *table = before.clone();
-                            let text = refusal(&before, &e);
-                            return (Applied::Refused(Box::new(before), text, Vec::new()), false);
-                        }
-                    }
-                    table.update_clock(now);
-                    let commit = *table != before || !ctx.new_records.is_empty();
-                    let owed = (durable && commit).then(|| {
-                        let mut out = compose(&chan, table, &who.user, &what, &events);
-                        committed(&mut out);
-                        table.owed_mut().owe(&mut out, now, || bots.next_u64());
-                        Box::new(out)
-                    });
-                    (Applied::Done(events, owed), commit)
-                })
-                .await?;
             outcome = match &applied {
-                Applied::Duplicate(_) => "duplicate",
+                Applied::Duplicate(_) | Applied::NeedsServer => "duplicate",
                 Applied::Refused(..) => "refused",
                 Applied::Done(..) => "done",
                 Applied::Stale(_) => "stale",
             };
             match applied {
+                Applied::NeedsServer => Err(ServiceError::Failed("the server's defaults".into())),
                 Applied::Duplicate(refused) => {
                     let mut out = Outbox::new(ch.clone(), table.lang());
                     out.actor = Some(actor.user.clone());
@@ -943,11 +988,12 @@ impl<S: Store> Service<S> {
                 Applied::Done(events, owed) => {
                     #[cfg(feature = "failpoints")]
                     crate::failpoint::hit("after-commit");
+                    if let Command::Server(sc) = &cmd {
+                        return self.server_command(ch, actor, sc).await;
+                    }
                     match owed {
                         Some(mut out) => {
-                            if let Command::Record(n) = &cmd {
-                                self.record_answer(ch, &table, &actor.user, *n, &mut out).await?;
-                            }
+                            self.queries(ch, &table, actor, &cmd, &mut out).await?;
                             Ok(*out)
                         }
                         None => self.outbox(ch, &table, actor, &cmd, &events).await,
@@ -985,10 +1031,164 @@ impl<S: Store> Service<S> {
         events: &[Event],
     ) -> Result<Outbox, ServiceError> {
         let mut out = compose(ch, t, &actor.user, cmd, events);
-        if let Command::Record(n) = cmd {
-            self.record_answer(ch, t, &actor.user, *n, &mut out).await?;
-        }
+        self.queries(ch, t, actor, cmd, &mut out).await?;
         Ok(out)
+    }
+
+    /// The answers read from the store beyond the table: a record, a
+    /// server's leaderboard, one's own figures.
+    async fn queries(
+        &self,
+        ch: &ChannelId,
+        t: &Table,
+        actor: &Actor,
+        cmd: &Command,
+        out: &mut Outbox,
+    ) -> Result<(), ServiceError> {
+        match cmd {
+            Command::Record(n) => self.record_answer(ch, t, &actor.user, *n, out).await,
+            Command::Leaderboard(p) => {
+                let (server, tables) = self.community(ch, t).await?;
+                let month = crate::table::month_of(self.now_ms());
+                let mut all = crate::table::Stats::default();
+                for (_, x) in &tables {
+                    match p {
+                        Period::All => all.merge(x.stats()),
+                        Period::Month => all.merge(x.month_stats(&month).unwrap_or(&Default::default())),
+                    }
+                }
+                let period = (*p == Period::Month).then_some(month.as_str());
+                let text = render::leaderboard(t.lang(), server, period, tables.len(), &render::ranking(&all));
+                out.notices.push(Notice::new(Kind::Stats, text, None));
+                Ok(())
+            }
+            Command::Me => {
+                let (server, tables) = self.community(ch, t).await?;
+                let text = me_text(ch, t, &actor.user, server, &tables, &crate::table::month_of(self.now_ms()));
+                out.private.push(private(t, &actor.user, Kind::Stats, text));
+                Ok(())
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// The tables a leaderboard spans: every table of the server this
+    /// one belongs to (this one as it is now), or this one alone; and
+    /// whether it is a server's. A table that cannot be read is left out
+    /// (and logged).
+    async fn community(&self, ch: &ChannelId, t: &Table) -> Result<(bool, Vec<(ChannelId, Table)>), ServiceError> {
+        let mut out = vec![(ch.clone(), t.clone())];
+        let Some(sid) = t.server().and_then(|s| ServerId::from_key(&s.id)) else { return Ok((false, out)) };
+        let (settings, _) = self.server_settings(&sid).await?;
+        for other in settings.channel_ids() {
+            if &other == ch {
+                continue;
+            }
+            match self.timed(self.store.load(&other)).await? {
+                Some(stored) => match read_stored(Some(stored), &self.new_tables) {
+                    Ok((table, _)) => out.push((other, table)),
+                    Err(e) => tracing::warn!(channel = %other, error = %e, "a table of the server cannot be read"),
+                },
+                None => {}
+            }
+        }
+        Ok((true, out))
+    }
+
+    /// A server's stored settings and their version (0: none yet).
+    async fn server_settings(&self, sid: &ServerId) -> Result<(ServerSettings, u64), ServiceError> {
+        match self.timed(self.store.load(&sid.channel())).await? {
+            None => Ok((ServerSettings::new(sid), 0)),
+            Some(s) => {
+                let settings = serde_json::from_str::<ServerSettings>(&s.json)?;
+                Ok((settings, s.version))
+            }
+        }
+    }
+
+    /// Changes a server's settings with the store's compare-and-set
+    /// (again on a conflict, within the usual budget): `change` says
+    /// whether it changed anything. Returns them as stored and their
+    /// version.
+    async fn update_server(
+        &self,
+        sid: &ServerId,
+        change: impl Fn(&mut ServerSettings) -> Result<bool, CommandError>,
+    ) -> Result<(ServerSettings, u64), ServiceError> {
+        let mut backoff = Backoff::new(self.next_u64());
+        loop {
+            let (mut settings, version) = self.server_settings(sid).await?;
+            if !change(&mut settings).map_err(|e| ServiceError::Failed(e.to_string()))? {
+                return Ok((settings, version));
+            }
+            let json = serde_json::to_string(&settings)?;
+            let keep = Keep { durable: true, records: 0 };
+            match self.timed(self.store.commit_kept(&sid.channel(), version, &json, &[], keep)).await? {
+                Commit::Done(v) => return Ok((settings, v)),
+                Commit::Conflict if backoff.wait().await => continue,
+                Commit::Conflict => return Err(ServiceError::Contention),
+            }
+        }
+    }
+
+    /// Adds a channel to its server (once) and returns the server's
+    /// defaults for its table.
+    async fn join_server(&self, ch: &ChannelId, sid: &ServerId) -> Result<ServerLayer, ServiceError> {
+        let key = ch.key();
+        let (settings, version) = self.update_server(sid, |s| Ok(s.channels.insert(key.clone()))).await?;
+        tracing::info!(channel = %ch, server = %sid, "a channel joined its server");
+        Ok(settings.layer_for(sid, version))
+    }
+
+    /// A server admin's change of the server's defaults: made on the
+    /// server's settings, then taken by each of its tables (a table busy
+    /// or unreadable now takes it with the next change). The answer, in
+    /// this channel, says how many took it.
+    async fn server_command(&self, ch: &ChannelId, actor: &Actor, sc: &ServerCmd) -> Result<Outbox, ServiceError> {
+        let sid = actor.server.clone().ok_or_else(|| ServiceError::Failed(CommandError::NoServer.to_string()))?;
+        let key = ch.key();
+        let (settings, version) = self
+            .update_server(&sid, |s| {
+                crate::table::server_change(&mut s.layer, sc)?;
+                s.channels.insert(key.clone());
+                Ok(true)
+            })
+            .await?;
+        let layer = settings.layer_for(&sid, version);
+        let mut took = 0;
+        let mut here: Option<Table> = None;
+        for other in settings.channel_ids() {
+            let l = layer.clone();
+            let r = self
+                .transact(&other, Once::Repeatable, move |t, _, _| {
+                    // a channel whose table is gone is not made again
+                    if t.revision() == 0 {
+                        return (false, false);
+                    }
+                    let changed = t.set_server(l.clone());
+                    (true, changed)
+                })
+                .await;
+            match r {
+                Ok((t, kept)) => {
+                    took += usize::from(kept);
+                    if &other == ch {
+                        here = Some(t);
+                    }
+                }
+                Err(e) => tracing::warn!(channel = %other, error = %e, "a table did not take the server's defaults"),
+            }
+        }
+        let t = match here {
+            Some(t) => t,
+            None => self.table(ch).await?.0,
+        };
+        let event = Event::ServerChanged {
+            name: actor.name.clone(),
+            change: Command::Server(sc.clone()).to_string(),
+            channels: took,
+        };
+        Ok(compose(ch, &t, &actor.user, &Command::Server(sc.clone()), &[event]))
     }
 
     /// A record asked for, as the person's answer (records are read from
@@ -1147,6 +1347,7 @@ fn compose(ch: &ChannelId, t: &Table, me: &UserId, cmd: &Command, events: &[Even
             Command::Score => out.notices.push(notice(Kind::Score, render::score(t))),
             Command::LastTrick => out.private.push(private(t, me, Kind::Table, render::last_trick(t))),
             Command::Stats => out.notices.push(notice(Kind::Stats, render::stats(t))),
+            Command::List(n) => out.notices.push(notice(Kind::Score, render::list(t, *n))),
             Command::Rules(RulesCmd::Show) => {
                 out.notices.extend(render::rules_parts(t).into_iter().map(|p| notice(Kind::Rules, p)))
             }
@@ -1482,4 +1683,54 @@ impl<S: Store> App for Service<S> {
             tracing::warn!(error = %e, channel = %ch, "keeping the table message's id failed");
         }
     }
+}
+
+/// `me`: a person's figures over the tables of their server (or this
+/// one), their rank all time and this month, and their latest lists.
+fn me_text(ch: &ChannelId, t: &Table, me: &UserId, server: bool, tables: &[(ChannelId, Table)], month: &str) -> String {
+    let key = me.key();
+    let mut all = crate::table::Stats::default();
+    let mut this_month = crate::table::Stats::default();
+    for (_, x) in tables {
+        all.merge(x.stats());
+        if let Some(m) = x.month_stats(month) {
+            this_month.merge(m);
+        }
+    }
+    let place = |s: &crate::table::Stats| {
+        let rows = render::ranking(s);
+        let i = rows.iter().position(|r| r.key == key)?;
+        Some((rows[i].stats.clone(), i + 1, rows.len()))
+    };
+    let a = place(&all);
+    let m = place(&this_month);
+    let mut lists: Vec<render::MyList> = Vec::new();
+    for (c, x) in tables {
+        for s in x.history().iter().chain(x.session()) {
+            let Some(p) = s.players().position(|k| k.as_str() == key) else { continue };
+            if s.sheet().is_empty() {
+                continue;
+            }
+            let points = s.totals()[p];
+            let place = 1 + s.totals().iter().filter(|v| **v > points).count();
+            lists.push(render::MyList {
+                channel: (c != ch).then(|| crate::server::channel_label(c)),
+                number: s.number(),
+                started_ms: s.started_ms(),
+                deals: s.sheet().len(),
+                points,
+                place: (place, s.totals().len()),
+            });
+        }
+    }
+    lists.sort_by(|a, b| b.started_ms.cmp(&a.started_ms).then(b.number.cmp(&a.number)));
+    lists.truncate(5);
+    render::me(
+        t.lang(),
+        server,
+        month,
+        a.as_ref().map(|(s, r, o)| (s, *r, *o)),
+        m.as_ref().map(|(s, r, o)| (s, *r, *o)),
+        &lists,
+    )
 }

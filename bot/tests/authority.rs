@@ -9,7 +9,7 @@
 //! allows exactly the game moves, which they make on their turns.
 
 use doko_bot::authority::{self, Access, ActorKind, CommandKind, Refusal};
-use doko_bot::command::{BotLevel, CardStyle, Command, PovertyStep, RulesCmd, TimeoutPolicy};
+use doko_bot::command::{BotLevel, CardStyle, Command, Period, PovertyStep, RulesCmd, ServerCmd, TimeoutPolicy};
 use doko_bot::{
     Actor, Audience, ChannelId, CommandError, Kind, Lang, MemoryStore, Message, Platform, Service, UserId, render, tr,
 };
@@ -38,8 +38,11 @@ struct Setup {
     stranger: Actor,
 }
 
+/// A person in the channel of a Discord server, whose admins (the
+/// channel's) are the server's.
 fn person(id: &str, name: &str, admin: bool) -> Actor {
     Actor::new(UserId::new(Platform::Discord, id), name, admin)
+        .in_server(doko_bot::ServerId::new(Platform::Discord, "guild"), admin)
 }
 
 fn errors(m: &[Message]) -> Vec<&Message> {
@@ -128,6 +131,8 @@ fn case(kind: CommandKind) -> (Scene, Option<CommandError>) {
     match kind {
         K::Join | K::Away | K::Dm | K::Table | K::Score | K::Stats | K::RulesShow | K::Help => (Scene::Lobby, None),
         K::LastTrick | K::Watch | K::Unwatch | K::Kiebitz | K::Cards => (Scene::Lobby, None),
+        K::Leaderboard | K::Me | K::Server => (Scene::Lobby, None),
+        K::List => (Scene::Bidding, None),
         K::RulesChange | K::Lang | K::Policy | K::Kick | K::Pause | K::Resume | K::RemoveBot => (Scene::Lobby, None),
         K::Leave | K::Start => (Scene::Lobby, Some(CommandError::DealRunning)),
         K::AddBot => (Scene::Lobby, Some(CommandError::SessionOpen)),
@@ -172,6 +177,10 @@ async fn command(s: &Setup, kind: CommandKind, who: &Actor) -> Command {
         K::Score => Command::Score,
         K::Record => Command::Record(None),
         K::Stats => Command::Stats,
+        K::List => Command::List(None),
+        K::Leaderboard => Command::Leaderboard(Period::Month),
+        K::Me => Command::Me,
+        K::Server => Command::Server(ServerCmd::Set { key: "dulle".into(), value: "second-wins".into() }),
         K::RulesShow => Command::Rules(RulesCmd::Show),
         K::RulesChange => Command::Rules(RulesCmd::Set { key: "dulle".into(), value: "second-wins".into() }),
         K::Lang => Command::Lang(s.lang),
@@ -288,7 +297,7 @@ async fn whole_table(lang: Lang) {
             }
         }
     }
-    assert_eq!(cells, 32 * 5);
+    assert_eq!(cells, 36 * 5);
     assert!(failures.is_empty(), "{} of {cells} cells:\n{}", failures.len(), failures.join("\n"));
 }
 

@@ -30,7 +30,7 @@ fn new_table(lang: Lang) -> Table {
 /// Applies a command with deals from `seed`.
 fn apply(t: &mut Table, who: usize, cmd: Command, seed: u64) -> Result<Vec<Event>, CommandError> {
     let mut next = move || seed;
-    let mut ctx = Ctx { seed: &mut next, new_records: Vec::new() };
+    let mut ctx = Ctx { seed: &mut next, new_records: Vec::new(), now_ms: 0 };
     t.apply(&actor(who), &cmd, &mut ctx)
 }
 
@@ -183,7 +183,7 @@ fn computer_session(lang: Lang) -> (Table, Vec<Event>) {
     }
     let mut seeds = doko_engine::Rng::new(42);
     let mut next = move || seeds.next_u64();
-    let mut ctx = Ctx { seed: &mut next, new_records: Vec::new() };
+    let mut ctx = Ctx { seed: &mut next, new_records: Vec::new(), now_ms: 0 };
     let mut ev = Vec::new();
     let mut rng = doko_engine::Rng::new(7);
     // computers play one deal at a time: each waits for a start
@@ -242,6 +242,7 @@ fn every_event(t: &Table) -> Vec<Event> {
         Event::KiebitzEnded { player: n("Anna"), spectator: n("Eva") },
         Event::CardStyle(doko_bot::command::CardStyle::Images),
         Event::CardStyle(doko_bot::command::CardStyle::Text),
+        Event::ServerChanged { name: n("Mod"), change: "server set bock on".into(), channels: 3 },
         Event::ComputerJoined(n("Bot 1")),
         Event::Away(n("Clara")),
         Event::Back(n("Clara")),
@@ -336,6 +337,10 @@ fn command_errors(lang: Lang) -> String {
         CommandError::AmbiguousSpectator("eva".into()),
         CommandError::KiebitzTaken("Eva".into()),
         CommandError::NoKiebitz,
+        CommandError::NoList(0),
+        CommandError::NoList(3),
+        CommandError::NoServer,
+        CommandError::NotServerAdmin,
         CommandError::Damaged("bad record".into()),
     ];
     all.iter().map(|e| render::error(lang, e)).collect::<Vec<_>>().join("\n")
@@ -382,6 +387,37 @@ fn rule_errors(t: &Table) -> String {
     all.iter().map(|e| render::rule_error(t, e)).collect::<Vec<_>>().join("\n")
 }
 
+/// A list, a leaderboard (the computers' figures as people's), one's own
+/// figures.
+fn lists(lang: Lang, t: &Table) -> String {
+    let rows: Vec<render::Ranked> = t
+        .stats()
+        .iter()
+        .map(|(k, s)| render::Ranked { key: format!("discord:{}", k.as_str()), stats: s.clone() })
+        .collect();
+    let me = &rows[0].stats;
+    let mine = [
+        render::MyList {
+            channel: None,
+            number: 3,
+            started_ms: 1_794_312_000_000,
+            deals: 24,
+            points: 17,
+            place: (1, 4),
+        },
+        render::MyList { channel: Some("<#42>".into()), number: 1, started_ms: 0, deals: 1, points: -3, place: (4, 4) },
+    ];
+    [
+        render::list(t, None),
+        render::list(t, Some(1)),
+        render::leaderboard(lang, true, None, 3, &rows),
+        render::leaderboard(lang, false, Some("2026-11"), 1, &[]),
+        render::me(lang, true, "2026-11", Some((me, 1, 4)), Some((me, 2, 3)), &mine),
+        render::me(lang, false, "2026-11", None, None, &[]),
+    ]
+    .join("\n---\n")
+}
+
 fn parse_errors(lang: Lang) -> String {
     let types = [
         ArgType::Card,
@@ -392,6 +428,8 @@ fn parse_errors(lang: Lang) -> String {
         ArgType::Lang,
         ArgType::OnOff,
         ArgType::Policy,
+        ArgType::Style,
+        ArgType::Period,
         ArgType::Number,
         ArgType::RuleKey,
         ArgType::RuleValue,
@@ -433,6 +471,7 @@ fn every_message_kind_in_both_languages() {
         insta::assert_snapshot!(format!("score_{code}"), render::score(&session));
         insta::assert_snapshot!(format!("stats_{code}"), render::stats(&session));
         insta::assert_snapshot!(format!("rules_{code}"), render::rules(&session));
+        insta::assert_snapshot!(format!("lists_{code}"), lists(lang, &session));
         // every key with a line on it, in parts a platform takes whole
         let parts = render::rules_parts(&session);
         assert!(parts.len() >= 2, "{} characters in one part", parts[0].chars().count());

@@ -17,7 +17,10 @@ pub mod handler;
 pub mod http;
 pub mod run;
 
-use doko_bot::command::{ArgType, Command, CommandSpec, OptionKind, OptionValue, ParseError, from_options, slash_tree};
+use doko_bot::command::{
+    ArgType, Command, CommandSpec, OptionKind, OptionValue, ParseError, Tree, from_options, slash_tree,
+};
+use doko_bot::ids::ServerId;
 use doko_bot::{Actor, ChannelId, HandModel, Lang, Platform, UserId, tr};
 use serenity::all::{
     ButtonStyle, CommandDataOption, CommandDataOptionValue, CommandInteraction, CommandOptionType,
@@ -29,6 +32,8 @@ use serenity::all::{
 pub const COMMAND: &str = "doko";
 /// The admin command's name.
 pub const ADMIN_COMMAND: &str = "doko-rules";
+/// The lists' command's name (lists, leaderboards, statistics).
+pub const LISTS_COMMAND: &str = "doko-lists";
 const BUTTON_PREFIX: &str = "doko:";
 
 /// Discord's option kind of an argument type.
@@ -72,17 +77,23 @@ pub fn commands() -> Vec<CreateCommand> {
     let mut public = CreateCommand::new(COMMAND)
         .description(tr!(Lang::En, "slash-public"))
         .description_localized("de", tr!(Lang::De, "slash-public"));
-    for (name, spec) in slash_tree(false) {
+    for (name, spec) in slash_tree(Tree::Public) {
         public = public.add_option(subcommand(name, spec));
+    }
+    let mut lists = CreateCommand::new(LISTS_COMMAND)
+        .description(tr!(Lang::En, "slash-lists"))
+        .description_localized("de", tr!(Lang::De, "slash-lists"));
+    for (name, spec) in slash_tree(Tree::Lists) {
+        lists = lists.add_option(subcommand(name, spec));
     }
     let mut admin = CreateCommand::new(ADMIN_COMMAND)
         .description(tr!(Lang::En, "slash-admin"))
         .description_localized("de", tr!(Lang::De, "slash-admin"))
         .default_member_permissions(Permissions::MANAGE_GUILD);
-    for (name, spec) in slash_tree(true) {
+    for (name, spec) in slash_tree(Tree::Admin) {
         admin = admin.add_option(subcommand(name, spec));
     }
-    vec![public, admin]
+    vec![public, lists, admin]
 }
 
 /// What an interaction asks of the bot.
@@ -143,6 +154,19 @@ fn is_admin(guild: bool, member: Option<&Member>) -> bool {
 
 fn actor(user: &User, member: Option<&Member>, guild: bool) -> Actor {
     Actor::new(UserId::new(Platform::Discord, user.id.to_string()), name_of(user, member), is_admin(guild, member))
+}
+
+/// The actor in a guild's channel belongs to that server, its admin when
+/// Discord says they may manage it (the same permission as the channel's
+/// admins: a server's channels share its roles).
+fn in_guild(actor: Actor, guild: Option<serenity::all::GuildId>) -> Actor {
+    match guild {
+        Some(g) => {
+            let admin = actor.admin;
+            actor.in_server(ServerId::new(Platform::Discord, g.to_string()), admin)
+        }
+        None => actor,
+    }
 }
 
 fn channel(id: serenity::all::ChannelId) -> ChannelId {
@@ -208,8 +232,9 @@ fn locale_lang(guild_locale: Option<&str>, locale: &str) -> Lang {
 /// entry for it, its typed options read by the bot's typed parsers.
 fn command_of(top: &str, sub: &str, opts: &[CommandDataOption]) -> Result<Command, Refusal> {
     let tree = match top {
-        COMMAND => slash_tree(false),
-        ADMIN_COMMAND => slash_tree(true),
+        COMMAND => slash_tree(Tree::Public),
+        LISTS_COMMAND => slash_tree(Tree::Lists),
+        ADMIN_COMMAND => slash_tree(Tree::Admin),
         _ => return Err(Refusal::UnknownCommand(format!("{top} {sub}"))),
     };
     let Some((_, spec)) = tree.into_iter().find(|(n, _)| *n == sub) else {
@@ -229,7 +254,7 @@ fn from_command(ci: &CommandInteraction) -> Inbound {
         return refused(Refusal::NoSubcommand(top.to_string()));
     };
     let guild = ci.guild_id.is_some();
-    let actor = actor(&ci.user, ci.member.as_deref(), guild);
+    let actor = in_guild(actor(&ci.user, ci.member.as_deref(), guild), ci.guild_id);
     if top == ADMIN_COMMAND && !actor.admin {
         // Discord hides the command from others, but the bot checks anyway
         return refused(Refusal::NotAdmin);
@@ -282,7 +307,7 @@ fn from_component(ci: &ComponentInteraction) -> Inbound {
         Ok(command) => Inbound::Command {
             channel: table.map_or_else(|| channel(ci.channel_id), |t| ChannelId::new(Platform::Discord, t)),
             // in a DM there are no guild permissions: never an admin there
-            actor: actor(&ci.user, ci.member.as_ref(), ci.guild_id.is_some() || table.is_some()),
+            actor: in_guild(actor(&ci.user, ci.member.as_ref(), ci.guild_id.is_some() || table.is_some()), ci.guild_id),
             command,
             stamp,
             delivery: ci.id.to_string(),

@@ -118,11 +118,17 @@ fn the_commands_to_register() {
     let admin = json.iter().find(|c| c["name"] == "doko-rules").unwrap();
     assert_eq!(admin["default_member_permissions"], "32", "Manage Server");
     let subs: Vec<&str> = public["options"].as_array().unwrap().iter().map(|o| o["name"].as_str().unwrap()).collect();
-    for s in [
-        "join", "leave", "start", "addbot", "hand", "bid", "play", "announce", "table", "score", "record", "stats",
-        "help",
-    ] {
+    for s in ["join", "leave", "start", "addbot", "hand", "bid", "play", "announce", "table", "score", "record", "help"]
+    {
         assert!(subs.contains(&s), "/doko {s}");
+    }
+    let lists = json.iter().find(|c| c["name"] == "doko-lists").unwrap();
+    assert!(lists.get("default_member_permissions").is_none_or(|v| v.is_null()), "lists are for everyone");
+    let subs: Vec<&str> = lists["options"].as_array().unwrap().iter().map(|o| o["name"].as_str().unwrap()).collect();
+    assert_eq!(subs, ["stats", "list", "leaderboard", "me"]);
+    let subs: Vec<&str> = admin["options"].as_array().unwrap().iter().map(|o| o["name"].as_str().unwrap()).collect();
+    for s in ["server-set", "server-preset", "server-lang", "server-policy", "server-reset", "server-show"] {
+        assert!(subs.contains(&s), "/doko-rules {s}");
     }
     let play = public["options"].as_array().unwrap().iter().find(|o| o["name"] == "play").unwrap();
     assert_eq!(play["options"][0]["autocomplete"], true);

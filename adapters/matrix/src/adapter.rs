@@ -8,6 +8,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use async_trait::async_trait;
+use doko_bot::ids::ServerId;
 use doko_bot::{
     Actor, App, ChannelId, Input, Kind, Lang, Notice, Picture, Platform, Private, TableMessage, Transport,
     TransportError, UserId, deliver,
@@ -624,13 +625,61 @@ impl Adapter {
         members == 2 && member_present(room, u).await
     }
 
-    /// The actor: name from the room's member list, admin from power levels.
+    /// The actor: name from the room's member list, admin from power
+    /// levels; in a room of a space, that space (its admin from the
+    /// space's power levels).
     async fn actor(&self, room: &Room, sender: &matrix_sdk::ruma::UserId) -> Actor {
         let name = match room.get_member_no_sync(sender).await {
             Ok(Some(m)) => m.name().to_string(),
             _ => sender.localpart().to_string(),
         };
-        Actor::new(user(sender), name, self.is_admin(room, sender).await)
+        let actor = Actor::new(user(sender), name, self.is_admin(room, sender).await);
+        match self.space_of(room).await {
+            Some(space) => {
+                let admin = self.is_admin(&space, sender).await;
+                actor.in_server(ServerId::new(Platform::Matrix, space.room_id().to_string()), admin)
+            }
+            None => actor,
+        }
+    }
+
+    /// The space a room belongs to: a space the room names as its parent
+    /// (`m.space.parent`) that names the room as its child in turn
+    /// (`m.space.child`, the spec's reciprocal relationship), which the
+    /// bot has joined (so it can read who its admins are). A room's claim
+    /// alone is not enough: anyone who may change a room's state could
+    /// name any space. The first such space by id, when there are several.
+    async fn space_of(&self, room: &Room) -> Option<Room> {
+        use matrix_sdk::deserialized_responses::SyncOrStrippedState;
+        use matrix_sdk::ruma::events::SyncStateEvent;
+        use matrix_sdk::ruma::events::space::child::SpaceChildEventContent;
+        use matrix_sdk::ruma::events::space::parent::SpaceParentEventContent;
+        let parents = room.get_state_events_static::<SpaceParentEventContent>().await.ok()?;
+        let mut ids: Vec<OwnedRoomId> = parents
+            .into_iter()
+            .filter_map(|e| match e.deserialize() {
+                Ok(SyncOrStrippedState::Sync(SyncStateEvent::Original(e))) if !e.content.via.is_empty() => {
+                    Some(e.state_key)
+                }
+                _ => None,
+            })
+            .collect();
+        ids.sort();
+        for id in ids {
+            let Some(space) = self.client.get_room(&id) else { continue };
+            if space.state() != RoomState::Joined {
+                continue;
+            }
+            let child = space.get_state_event_static_for_key::<SpaceChildEventContent, _>(room.room_id()).await;
+            let ok = match child.ok().flatten().map(|raw| raw.deserialize()) {
+                Some(Ok(SyncOrStrippedState::Sync(SyncStateEvent::Original(e)))) => !e.content.via.is_empty(),
+                _ => false,
+            };
+            if ok {
+                return Some(space);
+            }
+        }
+        None
     }
 
     /// A member whose power level is at least the level for changing room

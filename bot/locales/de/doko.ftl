@@ -460,6 +460,8 @@ expected = { $type ->
     [lang] eine Sprache (en, de)
     [on-off] an oder aus
     [policy] vertreten oder abbrechen
+    [style] text oder bilder
+    [period] alle oder monat
     [number] eine Zahl
     [rule-key] ein Regelname (siehe regeln)
     [rule-value] ein Wert
@@ -511,6 +513,15 @@ help-lasttrick = der letzte Stich: wer welche Karte gespielt und wer ihn bekomme
 help-score = die Spielliste zeigen
 help-record = das Protokoll (doko-record/1) des letzten oder des N-ten Spiels
 help-stats = Statistik der Spieler in diesem Kanal
+help-list = die laufende Liste (Nummer, Spiele, Abrechnung) oder Liste N der hier aufbewahrten
+help-leaderboard = die Rangliste der Spieler dieses Servers über alle Kanäle (insgesamt oder diesen Monat)
+help-me = deine Zahlen auf diesem Server, dein Rang und deine letzten Listen (privat)
+help-server-show = die Hausregeln und woher jede kommt (Kanal, Server, Standard)
+help-server-set = eine Hausregel für alle Kanäle dieses Servers oder Space setzen
+help-server-preset = ein Regelsatz für alle Kanäle dieses Servers oder Space
+help-server-lang = die Sprache aller Kanäle dieses Servers oder Space
+help-server-policy = die Regel bei Zeitüberschreitung für alle Kanäle dieses Servers oder Space
+help-server-reset = die Vorgaben des Servers löschen (Kanäle behalten, was sie selbst setzen)
 help-rules-show = die Hausregeln zeigen
 help-rules-set = eine Hausregel ändern; sie gilt ab dem nächsten Spiel
 help-rules-preset = einen Regelsatz wählen
@@ -527,7 +538,8 @@ help-pause = die Zeit anhalten
 help-resume = die Zeit wieder laufen lassen
 help-help = diese Hilfe, oder die eines Befehls
 slash-public = Doppelkopf am Tisch dieses Kanals
-slash-admin = Hausregeln, Sprache, Zeitlimit und Moderation dieses Kanals (Admins)
+slash-lists = Listen, Ranglisten und Statistik dieses Servers
+slash-admin = Hausregeln, Sprache, Zeitlimit und Moderation dieses Kanals und Servers (Admins)
 
 ## Was der Bot um die Befehle herum sagt
 
@@ -548,3 +560,64 @@ refused-no-subcommand = /{ $command } braucht einen Unterbefehl
 refused-unknown-command = unbekannter Befehl /{ $command }
 refused-unknown-button = dieser Knopf gehört nicht zu doko
 refused-unsupported = diese Art von Interaktion nutzt doko nicht
+
+## Listen, Ranglisten, Vorgaben des Servers
+
+period = { $period ->
+    [month] diesen Monat
+   *[all] insgesamt
+}
+list-heading = Liste { $number } ({ $progress }, { $state ->
+    [over] beendet
+   *[open] läuft
+}, begonnen { $date }):
+list-progress-of = { $played } von { $length } Spielen
+list-progress = { $played ->
+    [one] 1 Spiel
+   *[other] { $played } Spiele
+}
+list-kept = Hier aufbewahrte Listen: { $numbers } (liste N zeigt eine)
+leaderboard-heading = Rangliste { $scope ->
+    [server] dieses Servers ({ $channels } Kanäle)
+   *[channel] dieses Kanals
+}, { $period ->
+    [all] insgesamt
+   *[other] { $period }
+}; nur Menschen:
+leaderboard-empty = Noch kein Spiel abgerechnet.
+leaderboard-rate = Quote
+leaderboard-solos-won = Soli gew.
+me-none = Du hast { $scope ->
+    [server] auf diesem Server
+   *[channel] in diesem Kanal
+} noch kein Spiel gespielt.
+me-heading = { $name } { $scope ->
+    [server] auf diesem Server
+   *[channel] in diesem Kanal
+}:
+me-line = { $period ->
+    [all] Insgesamt
+   *[other] { $period }
+}: { $points } Punkte, { $deals ->
+    [one] 1 Spiel
+   *[other] { $deals } Spiele
+}, { $won } gewonnen ({ $rate }), Soli { $solos_won } von { $solos } gewonnen; Platz { $rank } von { $of }
+me-lists = Deine letzten Listen:
+me-list = Liste { $number } in { $channel } ({ $date }): { $deals ->
+    [one] 1 Spiel
+   *[other] { $deals } Spiele
+}, { $points } Punkte, Platz { $place } von { $of }
+me-here = diesem Kanal
+rules-source = { $source ->
+    [server] Server
+    [channel] Kanal
+   *[default] Standard
+}
+rules-lang-policy = Sprache { $lang } ({ $lang_from }), bei Zeitüberschreitung { $policy } ({ $policy_from })
+error-no-list = { $n ->
+    [0] Noch keine Liste: starte eine.
+   *[other] Liste Nummer { $n } ist hier nicht aufbewahrt.
+}
+error-no-server = Dieser Kanal gehört zu keinem Server oder Space (eine Direktnachricht auch nicht): setze die Regeln dieses Kanals.
+error-not-server-admin = Nur die Admins dieses Servers oder Space dürfen seine Vorgaben ändern.
+event-server-changed = { $name } hat die Vorgaben dieses Servers geändert: { $change } ({ $channels } Kanäle; ab ihrem nächsten Spiel, wo ein Kanal es nicht selbst setzt).

@@ -459,6 +459,8 @@ expected = { $type ->
     [lang] a language (en, de)
     [on-off] on or off
     [policy] standin or abort
+    [style] text or images
+    [period] all or month
     [number] a number
     [rule-key] a rule's key (see rules)
     [rule-value] a value
@@ -510,6 +512,15 @@ help-lasttrick = the last trick: who played which card, who took it
 help-score = show the score sheet
 help-record = the record (doko-record/1) of the last or the N-th finished deal
 help-stats = per-player statistics of this channel
+help-list = the list being played (number, deals, sheet), or list N of the lists kept here
+help-leaderboard = the ranking of this server's players across its channels (all time or this month)
+help-me = your own figures in this server, your rank and your latest lists (privately)
+help-server-show = the house rules with where each comes from (channel, server, default)
+help-server-set = set a house rule for every channel of this server or space
+help-server-preset = a preset for every channel of this server or space
+help-server-lang = the language of every channel of this server or space
+help-server-policy = the timeout policy of every channel of this server or space
+help-server-reset = drop this server's defaults (channels keep what they set themselves)
 help-rules-show = show the house rules
 help-rules-set = change one house rule; it applies from the next deal
 help-rules-preset = switch to a preset
@@ -526,7 +537,8 @@ help-pause = stop the turn clock
 help-resume = start the turn clock again
 help-help = this help, or one command's
 slash-public = Doppelkopf at this channel's table
-slash-admin = House rules, language, timeout policy and moderation of this channel (admins)
+slash-lists = Lists, leaderboards and statistics of this server
+slash-admin = House rules, language, timeout policy and moderation of this channel and server (admins)
 
 ## What the bot says around the commands
 
@@ -547,3 +559,64 @@ refused-no-subcommand = /{ $command } needs a subcommand
 refused-unknown-command = unknown command /{ $command }
 refused-unknown-button = this button is not one of doko's
 refused-unsupported = this kind of interaction is not used by doko
+
+## Lists, leaderboards, server defaults
+
+period = { $period ->
+    [month] this month
+   *[all] all time
+}
+list-heading = List { $number } ({ $progress }, { $state ->
+    [over] finished
+   *[open] being played
+}, started { $date }):
+list-progress-of = { $played } of { $length } deals
+list-progress = { $played ->
+    [one] 1 deal
+   *[other] { $played } deals
+}
+list-kept = Lists kept here: { $numbers } (list N shows one)
+leaderboard-heading = Leaderboard of this { $scope ->
+    [server] server ({ $channels } channels)
+   *[channel] channel
+}, { $period ->
+    [all] all time
+   *[other] { $period }
+}; people only:
+leaderboard-empty = No deals scored yet.
+leaderboard-rate = won
+leaderboard-solos-won = solos won
+me-none = You have played no deal in this { $scope ->
+    [server] server
+   *[channel] channel
+} yet.
+me-heading = { $name } in this { $scope ->
+    [server] server
+   *[channel] channel
+}:
+me-line = { $period ->
+    [all] All time
+   *[other] { $period }
+}: { $points } points, { $deals ->
+    [one] 1 deal
+   *[other] { $deals } deals
+}, { $won } won ({ $rate }), solos { $solos_won } of { $solos } won; place { $rank } of { $of }
+me-lists = Your latest lists:
+me-list = list { $number } in { $channel } ({ $date }): { $deals ->
+    [one] 1 deal
+   *[other] { $deals } deals
+}, { $points } points, place { $place } of { $of }
+me-here = this channel
+rules-source = { $source ->
+    [server] server
+    [channel] channel
+   *[default] default
+}
+rules-lang-policy = language { $lang } ({ $lang_from }), timeout policy { $policy } ({ $policy_from })
+error-no-list = { $n ->
+    [0] No list yet: start one.
+   *[other] No list number { $n } is kept here.
+}
+error-no-server = This channel belongs to no server or space (and a direct message to none): set the rules of this channel instead.
+error-not-server-admin = Only the admins of this server or space may change its defaults.
+event-server-changed = { $name } changed this server's defaults: { $change } ({ $channels } channels; from their next deal, where a channel does not set it itself).

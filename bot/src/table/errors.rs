@@ -86,6 +86,15 @@ pub enum CommandError {
     /// No such record.
     #[error("no record number {0}")]
     NoRecord(u32),
+    /// No such list kept at this table (0: none yet).
+    #[error("no list number {0}")]
+    NoList(u32),
+    /// A server's command in a channel of no server (or a direct message).
+    #[error("this channel belongs to no server or space")]
+    NoServer,
+    /// Only the server's admins.
+    #[error("only the server's admins may do that")]
+    NotServerAdmin,
     /// The stored deal could not be rebuilt or played on (a bug or a
     /// damaged store).
     #[error("the stored deal is damaged: {0}")]

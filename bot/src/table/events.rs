@@ -133,6 +133,15 @@ pub enum Event {
     SessionOver,
     /// Rules changed.
     RulesChanged,
+    /// A server admin changed the server's defaults.
+    ServerChanged {
+        /// Who.
+        name: String,
+        /// The change as typed (`server set bock on`).
+        change: String,
+        /// How many of the server's channels took it.
+        channels: usize,
+    },
     /// A person's time is running out.
     Reminder {
         /// Who.

@@ -18,6 +18,7 @@ mod clock;
 mod computers;
 mod errors;
 mod events;
+mod layers;
 mod owed;
 mod play;
 mod seats;
@@ -25,23 +26,24 @@ mod session;
 mod stats;
 mod watch;
 
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
 
 use doko_engine::record::{rules_from_json, rules_to_json};
-use doko_engine::{Action, Cards, Game, Preset, Rules, Seat, SeatView, Session};
+use doko_engine::{Action, Cards, Game, Rules, Seat, SeatView, Session};
 use serde::{Deserialize, Serialize};
 
 pub use clock::TurnClock;
 pub use errors::CommandError;
 pub use events::{Event, PovertyMove, RevealedTrick, Summary};
+pub use layers::{Layer, ServerLayer, Source};
 pub use owed::{OWED_KEPT, OWED_MAX_AGE_MS, Owed, OwedEntry};
 pub use seats::{MAX_SEATS, Occupant, PlayerKey, SeatInfo, Seats, TableSeat};
 pub use session::TableSession;
-pub use stats::{PlayerStats, Stats};
+pub use stats::{PlayerStats, Stats, date_of, month_of};
 pub use watch::{MAX_SPECTATORS, Spectator};
 
 use crate::authority::{self, ActorKind, CommandKind, Refusal};
-use crate::command::{BotLevel, CardStyle, Command, PovertyStep, RulesCmd, TimeoutPolicy};
+use crate::command::{BotLevel, CardStyle, Command, PovertyStep, RulesCmd, ServerCmd, TimeoutPolicy};
 use crate::ids::{Actor, UserId};
 use crate::lang::Lang;
 
@@ -157,7 +159,30 @@ pub struct Table {
     /// People watching the table (`watch`), at most [`MAX_SPECTATORS`].
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     spectators: Vec<Spectator>,
+    /// The settings are kept in layers (`base`, `server`, `own`); a table
+    /// stored before they were is read with its settings as its own.
+    #[serde(default)]
+    layered: bool,
+    /// The host's defaults the table was made with.
+    #[serde(default, skip_serializing_if = "Layer::is_empty")]
+    base: Layer,
+    /// The server's defaults, as last copied from the server.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    server: Option<ServerLayer>,
+    /// What the channel's admins set here.
+    #[serde(default, skip_serializing_if = "Layer::is_empty")]
+    own: Layer,
+    /// Statistics per calendar month (`2026-11`, UTC), the newest
+    /// [`MONTHS_KEPT`].
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    monthly: BTreeMap<String, Stats>,
+    /// Lists (sessions) started here: the last one's number.
+    #[serde(default)]
+    lists: u32,
 }
+
+/// How many calendar months of statistics a table keeps.
+pub const MONTHS_KEPT: usize = 13;
 
 fn is_false(b: &bool) -> bool {
     !*b
@@ -185,7 +210,93 @@ impl Table {
     /// A new table with these house rules and language (a host's defaults
     /// for new tables; admins change them at the table).
     pub fn new_with(rules: Rules, lang: Lang) -> Table {
-        Table { rules, lang, ..Table::default() }
+        let mut t = Table { base: Layer::of(&rules, Some(lang)), ..Table::default() };
+        t.relayer();
+        t
+    }
+
+    /// A table stored before its settings were kept in layers takes its
+    /// rules (what differs from the DDV rules), language and policy as the
+    /// channel's own: nothing it had changes, and a server's defaults
+    /// reach what it left at the built-in defaults.
+    pub fn upgrade(&mut self) {
+        if self.layered {
+            return;
+        }
+        self.own = Layer::of(&self.rules, (self.lang != Lang::En).then_some(self.lang));
+        self.own.policy = (self.policy != TimeoutPolicy::default()).then_some(self.policy);
+        self.base = Layer::default();
+        self.layered = true;
+        self.relayer();
+    }
+
+    /// Puts the layers together into the rules, language and policy in
+    /// force.
+    fn relayer(&mut self) {
+        let server = self.server.as_ref().map(|s| &s.layer);
+        self.rules = layers::rules(&self.base, server, &self.own);
+        self.lang = layers::lang(&self.base, server, &self.own);
+        self.policy = layers::policy(&self.base, server, &self.own);
+    }
+
+    /// The server's defaults this table holds, if it belongs to a server.
+    pub fn server(&self) -> Option<&ServerLayer> {
+        self.server.as_ref()
+    }
+
+    /// What the channel's admins set here.
+    pub fn own(&self) -> &Layer {
+        &self.own
+    }
+
+    /// Takes a server's defaults (a newer version of them, or another
+    /// server's when the channel moved): true when the table changed.
+    pub fn set_server(&mut self, layer: ServerLayer) -> bool {
+        if let Some(s) = &self.server
+            && s.id == layer.id
+            && s.version >= layer.version
+        {
+            return false;
+        }
+        self.server = Some(layer);
+        self.relayer();
+        true
+    }
+
+    /// Where a house-rule key's value in force comes from.
+    pub fn rule_source(&self, key: &str) -> Source {
+        layers::rule_source(self.server.as_ref().map(|s| &s.layer), &self.own, key)
+    }
+
+    /// Which layer set a house-rule key by itself, if one did (not
+    /// through a preset).
+    pub fn rule_setter(&self, key: &str) -> Option<Source> {
+        layers::rule_setter(self.server.as_ref().map(|s| &s.layer), &self.own, key)
+    }
+
+    /// Where the preset in force comes from.
+    pub fn preset_source(&self) -> Source {
+        layers::preset_source(self.server.as_ref().map(|s| &s.layer), &self.own)
+    }
+
+    /// Where the language comes from.
+    pub fn lang_source(&self) -> Source {
+        layers::lang_source(self.server.as_ref().map(|s| &s.layer), &self.own)
+    }
+
+    /// Where the timeout policy comes from.
+    pub fn policy_source(&self) -> Source {
+        layers::policy_source(self.server.as_ref().map(|s| &s.layer), &self.own)
+    }
+
+    /// Statistics of a calendar month (`2026-11`).
+    pub fn month_stats(&self, month: &str) -> Option<&Stats> {
+        self.monthly.get(month)
+    }
+
+    /// The lists (sessions) started here so far.
+    pub fn lists(&self) -> u32 {
+        self.lists
     }
 }
 
@@ -215,6 +326,12 @@ impl Default for Table {
             owed: Owed::default(),
             cards: CardStyle::Text,
             spectators: Vec::new(),
+            layered: true,
+            base: Layer::default(),
+            server: None,
+            own: Layer::default(),
+            monthly: BTreeMap::new(),
+            lists: 0,
         }
     }
 }
@@ -225,12 +342,17 @@ pub struct Ctx<'a> {
     pub seed: &'a mut (dyn FnMut() -> u64 + Send),
     /// Records of deals finished by this command, in order.
     pub new_records: Vec<String>,
+    /// The time now (ms since 1970, UTC): dates lists and counts
+    /// statistics by month.
+    pub now_ms: u64,
 }
 
 impl Table {
     /// A new table speaking `lang`.
     pub fn with_lang(lang: Lang) -> Table {
-        Table { lang, ..Table::default() }
+        let mut t = Table { base: Layer { lang: Some(lang), ..Layer::default() }, ..Table::default() };
+        t.relayer();
+        t
     }
 
     /// Language of the channel.
@@ -589,8 +711,11 @@ impl Table {
                         return Err(CommandError::SessionOpen);
                     }
                 } else {
-                    let session = TableSession::new(&self.seats, Session::new(self.seats.len(), &self.rules)?);
+                    self.lists += 1;
+                    let session = TableSession::new(&self.seats, Session::new(self.seats.len(), &self.rules)?)
+                        .numbered(self.lists, ctx.now_ms);
                     self.stats.session_started(session.players());
+                    self.monthly.entry(stats::month_of(ctx.now_ms)).or_default().session_started(session.players());
                     if let Some(old) = self.session.replace(session) {
                         self.keep_in_history(old);
                     }
@@ -625,22 +750,26 @@ impl Table {
             Command::Rules(rc) => match rc {
                 RulesCmd::Show => {}
                 RulesCmd::Set { key, value } => {
-                    let mut r = self.rules;
-                    r.set(key, value)?;
-                    self.rules = r;
+                    let rules = self.rules;
+                    self.own.set_rule(&rules, key, value)?;
+                    self.relayer();
                     ev.push(Event::RulesChanged);
                 }
                 RulesCmd::Preset(name) => {
-                    self.rules = Rules::preset(Preset::from_name(name)?);
+                    self.own.set_preset(name)?;
+                    self.relayer();
                     ev.push(Event::RulesChanged);
                 }
                 RulesCmd::Reset => {
-                    self.rules = Rules::default();
+                    // back to the server's defaults, or the built-in ones
+                    self.own.clear_rules();
+                    self.relayer();
                     ev.push(Event::RulesChanged);
                 }
             },
             Command::Lang(l) => {
-                self.lang = *l;
+                self.own.lang = Some(*l);
+                self.relayer();
                 ev.push(Event::LangChanged);
             }
             Command::Dm(on) => {
@@ -648,7 +777,8 @@ impl Table {
                 self.seats[ts].set_dm(*on);
             }
             Command::Policy(p) => {
-                self.policy = *p;
+                self.own.policy = Some(*p);
+                self.relayer();
                 ev.push(Event::RulesChanged);
             }
             Command::Cards(c) => {
@@ -754,6 +884,20 @@ impl Table {
                     spectator: self.spectators[i].name().to_string(),
                 });
             }
+            Command::Server(sc) => {
+                if actor.server.is_none() {
+                    return Err(CommandError::NoServer);
+                }
+                if !actor.server_admin {
+                    return Err(CommandError::NotServerAdmin);
+                }
+                // checked here, made by the service (on the server's
+                // settings, then on each of its tables)
+                let mut scratch = self.server.as_ref().map(|s| s.layer.clone()).unwrap_or_default();
+                server_change(&mut scratch, sc)?;
+            }
+            Command::List(Some(n)) if self.list(*n).is_none() => return Err(CommandError::NoList(*n)),
+            Command::List(None) if self.session.is_none() => return Err(CommandError::NoList(0)),
             Command::Record(Some(n)) if *n == 0 || *n > self.records => return Err(CommandError::NoRecord(*n)),
             Command::Record(None) if self.records == 0 => return Err(CommandError::NoRecord(0)),
             Command::Hand
@@ -762,9 +906,17 @@ impl Table {
             | Command::Score
             | Command::Record(_)
             | Command::Stats
+            | Command::List(_)
+            | Command::Leaderboard(_)
+            | Command::Me
             | Command::Help(_) => {}
         }
         Ok(ev)
+    }
+
+    /// List `n` of this table: the current one or a kept one.
+    pub fn list(&self, n: u32) -> Option<&TableSession> {
+        self.session.iter().chain(self.history.iter().rev()).find(|s| s.number() == n)
     }
 
     /// How the table shows cards.
@@ -904,6 +1056,21 @@ impl Table {
         }
         Ok(false)
     }
+}
+
+/// Makes a server command's change on a server's layer.
+pub fn server_change(layer: &mut Layer, cmd: &ServerCmd) -> Result<(), CommandError> {
+    match cmd {
+        ServerCmd::Set { key, value } => {
+            let below = layers::rules(&Layer::default(), Some(layer), &Layer::default());
+            layer.set_rule(&below, key, value)?;
+        }
+        ServerCmd::Preset(name) => layer.set_preset(name)?,
+        ServerCmd::Lang(l) => layer.lang = Some(*l),
+        ServerCmd::Policy(p) => layer.policy = Some(*p),
+        ServerCmd::Reset => *layer = Layer::default(),
+    }
+    Ok(())
 }
 
 fn cards_of(v: &[doko_engine::Card]) -> Cards {

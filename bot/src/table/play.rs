@@ -5,7 +5,7 @@
 use doko_engine::{Action, Contract, NextDeal, Outcome, Party, Phase, Record, Scored, Seat};
 
 use super::events::{Event, PovertyMove, RevealedTrick, Summary, event_for};
-use super::{CommandError, Ctx, Table, TableSession};
+use super::{CommandError, Ctx, Table, TableSession, stats};
 use crate::ids::Actor;
 
 impl Table {
@@ -126,6 +126,11 @@ impl Table {
                 ctx.new_records.push(Record::from_game(scored.deal.game()).to_json());
                 let sess = self.session.as_ref().expect("a scored deal has a session");
                 self.stats.deal_scored(sess.players(), sess.names(), &scored);
+                let month = stats::month_of(ctx.now_ms);
+                self.monthly.entry(month).or_default().deal_scored(sess.players(), sess.names(), &scored);
+                while self.monthly.len() > super::MONTHS_KEPT {
+                    self.monthly.pop_first();
+                }
                 ev.push(Event::Scored(Box::new(summary(sess, &scored))));
                 let over = sess.is_over();
                 if self.end_of_deal(ev)? && !over && self.someone_here(ev) { self.deal_next(ctx, ev) } else { Ok(()) }

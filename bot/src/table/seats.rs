@@ -59,6 +59,11 @@ impl PlayerKey {
         PlayerKey(format!("bot:{id}"))
     }
 
+    /// Whether it is a computer's (numbered at its table).
+    pub fn is_computer(&self) -> bool {
+        self.0.starts_with("bot:")
+    }
+
     /// The key as stored.
     pub fn as_str(&self) -> &str {
         &self.0

@@ -17,19 +17,35 @@ pub struct TableSession {
     players: ByPlayer<PlayerKey>,
     names: ByPlayer<String>,
     session: Session,
+    number: u32,
+    started_ms: u64,
 }
 
 #[derive(Serialize, Deserialize)]
 struct Stored {
     players: ByPlayer<PlayerKey>,
     names: ByPlayer<String>,
+    /// The list's number at its table (0: started before lists had one).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    number: u32,
+    /// When it started (ms since 1970; 0: not known).
+    #[serde(default, skip_serializing_if = "is_zero64")]
+    started_ms: u64,
     #[serde(flatten)]
     session: Session,
 }
 
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+fn is_zero64(n: &u64) -> bool {
+    *n == 0
+}
+
 impl From<TableSession> for Stored {
     fn from(t: TableSession) -> Stored {
-        Stored { players: t.players, names: t.names, session: t.session }
+        Stored { players: t.players, names: t.names, number: t.number, started_ms: t.started_ms, session: t.session }
     }
 }
 
@@ -39,7 +55,13 @@ impl TryFrom<Stored> for TableSession {
         if s.players.len() != s.session.players() || s.names.len() != s.session.players() {
             return Err("the session's roster has another number of players than its sheet");
         }
-        Ok(TableSession { players: s.players, names: s.names, session: s.session })
+        Ok(TableSession {
+            players: s.players,
+            names: s.names,
+            session: s.session,
+            number: s.number,
+            started_ms: s.started_ms,
+        })
     }
 }
 
@@ -48,7 +70,24 @@ impl TableSession {
     pub(super) fn new(seats: &Seats, session: Session) -> TableSession {
         let players = ByPlayer::from_vec(seats.iter().map(|s| s.key()).collect()).expect("4 or 5 seats");
         let names = ByPlayer::from_vec(seats.iter().map(|s| s.name().to_string()).collect()).expect("4 or 5 seats");
-        TableSession { players, names, session }
+        TableSession { players, names, session, number: 0, started_ms: 0 }
+    }
+
+    /// The same session as list `number`, started at `started_ms`.
+    pub(super) fn numbered(mut self, number: u32, started_ms: u64) -> TableSession {
+        self.number = number;
+        self.started_ms = started_ms;
+        self
+    }
+
+    /// The list's number at its table (0: started before lists had one).
+    pub fn number(&self) -> u32 {
+        self.number
+    }
+
+    /// When it started (ms since 1970, UTC; 0: not known).
+    pub fn started_ms(&self) -> u64 {
+        self.started_ms
     }
 
     /// The engine's session.

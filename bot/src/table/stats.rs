@@ -77,3 +77,65 @@ impl Stats {
         }
     }
 }
+
+/// The calendar month (UTC) of a time, as `2026-11`.
+pub fn month_of(ms: u64) -> String {
+    let (y, m, _) = civil(ms / 86_400_000);
+    format!("{y:04}-{m:02}")
+}
+
+/// The date (UTC) of a time, as `2026-11-26`.
+pub fn date_of(ms: u64) -> String {
+    let (y, m, d) = civil(ms / 86_400_000);
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
+/// Year, month and day of a day counted from 1970-01-01 (the proleptic
+/// Gregorian calendar, after Howard Hinnant's `civil_from_days`).
+fn civil(days: u64) -> (u64, u64, u64) {
+    let z = days + 719_468;
+    let era = z / 146_097;
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + u64::from(m <= 2);
+    (y, m, d)
+}
+
+impl Stats {
+    /// Adds another table's statistics (a server's leaderboard): by
+    /// player, the name of the later one kept.
+    pub fn merge(&mut self, other: &Stats) {
+        for (k, st) in other.iter() {
+            let mine = self.0.entry(k.clone()).or_default();
+            if mine.name.is_empty() || !st.name.is_empty() {
+                mine.name.clone_from(&st.name);
+            }
+            mine.deals += st.deals;
+            mine.won += st.won;
+            mine.solos += st.solos;
+            mine.solos_won += st.solos_won;
+            mine.points += st.points;
+            mine.sessions += st.sessions;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn months_and_dates_are_the_calendars() {
+        assert_eq!(month_of(0), "1970-01");
+        assert_eq!(date_of(951_782_400_000), "2000-02-29");
+        assert_eq!(date_of(951_868_800_000), "2000-03-01");
+        // 2026-11-26 07:30 UTC and the last millisecond of November
+        assert_eq!(date_of(1_795_678_200_000), "2026-11-26");
+        assert_eq!(month_of(1_796_083_199_999), "2026-11");
+        assert_eq!(month_of(1_796_083_200_000), "2026-12");
+    }
+}
