@@ -1084,12 +1084,15 @@ impl<S: Store> Service<S> {
             if &other == ch {
                 continue;
             }
-            match self.timed(self.store.load(&other)).await? {
-                Some(stored) => match read_stored(Some(stored), &self.new_tables) {
-                    Ok((table, _)) => out.push((other, table)),
+            if let Some(stored) = self.timed(self.store.load(&other)).await? {
+                match read_stored(Some(stored), &self.new_tables) {
+                    // (a channel that moved to another server counts there)
+                    Ok((table, _)) if table.server().is_some_and(|s| s.id == sid.to_string()) => {
+                        out.push((other, table))
+                    }
+                    Ok(_) => {}
                     Err(e) => tracing::warn!(channel = %other, error = %e, "a table of the server cannot be read"),
-                },
-                None => {}
+                }
             }
         }
         Ok((true, out))
@@ -1161,8 +1164,9 @@ impl<S: Store> Service<S> {
             let l = layer.clone();
             let r = self
                 .transact(&other, Once::Repeatable, move |t, _, _| {
-                    // a channel whose table is gone is not made again
-                    if t.revision() == 0 {
+                    // a channel whose table is gone is not made again, and
+                    // one that moved to another server is that one's now
+                    if t.revision() == 0 || t.server().is_some_and(|s| s.id != l.id) {
                         return (false, false);
                     }
                     let changed = t.set_server(l.clone());

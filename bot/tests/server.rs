@@ -122,6 +122,14 @@ async fn a_servers_defaults_reach_its_channels_and_a_channel_keeps_what_it_sets(
     let t1 = svc.table(&c1).await.unwrap().0;
     assert_eq!((t1.lang(), *t1.rules()), (Lang::En, doko_engine::Rules::default()));
     assert_eq!(svc.table(&c2).await.unwrap().0.lang(), Lang::En);
+    // a channel that moved to another server takes that one's defaults,
+    // and its old server's changes no longer reach it
+    let elsewhere = Actor::new(UserId::new(Platform::Discord, "1"), "Owner", true)
+        .in_server(ServerId::new(Platform::Discord, "9999"), true);
+    ok(&svc, &c3, &elsewhere, "server lang de").await;
+    ok(&svc, &c1, &owner, "server lang en").await;
+    assert_eq!(svc.table(&c3).await.unwrap().0.lang(), Lang::De);
+    assert_eq!(svc.table(&c3).await.unwrap().0.server().unwrap().id, "discord:9999");
     // the same delivery twice changes the server once
     let once = svc.handle_delivery(&c1, &owner, "server set nines false", "i-1").await.unwrap();
     let twice = svc.handle_delivery(&c1, &owner, "server set nines false", "i-1").await.unwrap();
