@@ -153,6 +153,10 @@ pub struct Actor {
     pub server: Option<ServerId>,
     /// An admin of that server: may set its defaults.
     pub server_admin: bool,
+    /// The platform said which server the channel belongs to (`server`),
+    /// or that it belongs to none (`server` is `None`); false where it
+    /// cannot tell (a direct message).
+    pub server_checked: bool,
 }
 
 /// The longest display name kept, in characters.
@@ -167,13 +171,23 @@ impl Actor {
         if let Some((cut, _)) = name.char_indices().nth(MAX_NAME_CHARS) {
             name.truncate(cut);
         }
-        Actor { user, name, admin, direct: false, server: None, server_admin: false }
+        Actor { user, name, admin, direct: false, server: None, server_admin: false, server_checked: false }
     }
 
     /// The same actor in a channel of `server`, an admin of it or not.
     pub fn in_server(mut self, server: ServerId, admin: bool) -> Actor {
         self.server = Some(server);
         self.server_admin = admin;
+        self.server_checked = true;
+        self
+    }
+
+    /// The same actor in a channel the platform says belongs to no server
+    /// (a Matrix room in no space).
+    pub fn in_no_server(mut self) -> Actor {
+        self.server = None;
+        self.server_admin = false;
+        self.server_checked = true;
         self
     }
 

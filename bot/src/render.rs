@@ -573,6 +573,8 @@ pub fn list(t: &Table, n: Option<u32>) -> String {
 /// One row of a leaderboard.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Ranked {
+    /// Their place (shared by equal figures: 1, 1, 3).
+    pub place: usize,
     /// The player's stored id.
     pub key: String,
     /// Their figures.
@@ -586,17 +588,16 @@ pub fn ranking(stats: &crate::table::Stats) -> Vec<Ranked> {
         .iter()
         // people only: a computer's key is its table's
         .filter(|(k, s)| s.deals > 0 && !k.is_computer())
-        .map(|(k, s)| Ranked { key: k.as_str().to_string(), stats: s.clone() })
+        .map(|(k, s)| Ranked { place: 0, key: k.as_str().to_string(), stats: s.clone() })
         .collect();
-    rows.sort_by(|a, b| {
-        let rate = |s: &PlayerStats| u64::from(s.won) * 1_000_000 / u64::from(s.deals.max(1));
-        b.stats
-            .points
-            .cmp(&a.stats.points)
-            .then(rate(&b.stats).cmp(&rate(&a.stats)))
-            .then(b.stats.deals.cmp(&a.stats.deals))
-            .then(a.key.cmp(&b.key))
-    });
+    let rate = |s: &PlayerStats| u64::from(s.won) * 1_000_000 / u64::from(s.deals.max(1));
+    let figures =
+        |s: &PlayerStats| (std::cmp::Reverse(s.points), std::cmp::Reverse(rate(s)), std::cmp::Reverse(s.deals));
+    rows.sort_by(|a, b| figures(&a.stats).cmp(&figures(&b.stats)).then(a.stats.name.cmp(&b.stats.name)));
+    for i in 0..rows.len() {
+        rows[i].place =
+            if i > 0 && figures(&rows[i].stats) == figures(&rows[i - 1].stats) { rows[i - 1].place } else { i + 1 };
+    }
     rows
 }
 
@@ -631,13 +632,13 @@ pub fn leaderboard(l: Lang, server: bool, period: Option<&str>, channels: usize,
         tr!(l, "leaderboard-rate"),
         tr!(l, "leaderboard-solos-won")
     );
-    for (i, r) in rows.iter().take(LEADERBOARD_ROWS).enumerate() {
+    for r in rows.iter().take(LEADERBOARD_ROWS) {
         let name: String = r.stats.name.chars().take(16).collect();
         let s = &r.stats;
         let _ = writeln!(
             out,
             "{:>3}  {name:<16}{:>8}{:>7}{:>7}{:>11}",
-            i + 1,
+            r.place,
             s.points,
             s.deals,
             win_rate(s),

@@ -23,6 +23,10 @@ pub struct ServerSettings {
     /// Its channels' keys (`discord:123`) where the bot has a table.
     #[serde(default)]
     pub channels: BTreeSet<String>,
+    /// Counts the changes (the version a table's copy carries: kept in
+    /// the settings, so it survives an export and import).
+    #[serde(default)]
+    pub revision: u64,
 }
 
 impl ServerSettings {
@@ -31,10 +35,9 @@ impl ServerSettings {
         ServerSettings { server: id.to_string(), ..ServerSettings::default() }
     }
 
-    /// The layer a table of this server holds, at the settings' stored
-    /// version.
-    pub fn layer_for(&self, id: &ServerId, version: u64) -> ServerLayer {
-        ServerLayer { id: id.to_string(), layer: self.layer.clone(), version }
+    /// The layer a table of this server holds, at the settings' revision.
+    pub fn layer_for(&self, id: &ServerId) -> ServerLayer {
+        ServerLayer { id: id.to_string(), layer: self.layer.clone(), version: self.revision }
     }
 
     /// The channels, as ids.
@@ -53,10 +56,12 @@ impl ServerId {
 }
 
 /// How a channel is named in a message listing channels: a mention on
-/// Discord (`<#123>`, shown as its name), the id elsewhere.
+/// Discord (`<#123>`, shown as its name), a matrix.to link to the room on
+/// Matrix (clients show it as a link to the room), the id elsewhere.
 pub fn channel_label(ch: &ChannelId) -> String {
     match ch.platform {
         crate::ids::Platform::Discord => format!("<#{}>", ch.id),
-        _ => ch.id.clone(),
+        crate::ids::Platform::Matrix => format!("https://matrix.to/#/{}", ch.id),
+        crate::ids::Platform::Terminal => ch.id.clone(),
     }
 }

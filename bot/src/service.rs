@@ -316,6 +316,8 @@ pub struct Service<S: Store> {
     durable: bool,
     /// House rules and language of a new table.
     new_tables: (Rules, Lang),
+    /// Servers' defaults as this process last read them, and when.
+    servers: Mutex<std::collections::HashMap<ServerId, (u64, ServerLayer)>>,
     /// Shutting down: new commands are answered, not applied.
     closing: std::sync::atomic::AtomicBool,
     /// Commands being applied now.
@@ -356,6 +358,7 @@ impl<S: Store> Service<S> {
             health: Mutex::new(StoreHealth { up: true, since_ms: base_ms, failures: 0, last_error: None }),
             durable: false,
             new_tables: (Rules::default(), Lang::En),
+            servers: Default::default(),
             closing: Default::default(),
             in_flight: Default::default(),
             idle: Default::default(),
@@ -855,7 +858,13 @@ impl<S: Store> Service<S> {
             let strong = self.strong;
             // the server's defaults, fetched when the table does not know
             // the server the command comes from (once per channel)
-            let mut joined: Option<ServerLayer> = None;
+            // (the defaults, and whether the channel is known to belong to
+            // the server: a table that does not know its server yet waits
+            // for the channel to join it)
+            let mut joined: Option<(ServerLayer, bool)> = match &actor.server {
+                Some(sid) => self.fresh_layer(sid).await.map(|l| (l, false)),
+                None => None,
+            };
             let (table, applied) = loop {
                 let (durable, chan) = (self.durable, ch.clone());
                 let (who, what, id) = (actor.clone(), cmd.clone(), delivery.map(str::to_string));
@@ -869,13 +878,18 @@ impl<S: Store> Service<S> {
                     .transact(ch, once, move |table, ctx, bots| {
                         let mut relayered = false;
                         if let Some(sid) = &who.server {
+                            let knows = table.server().is_some_and(|s| s.id == sid.to_string());
                             match &server {
-                                Some(layer) => relayered = table.set_server(layer.clone()),
-                                None if table.server().is_none_or(|s| s.id != sid.to_string()) => {
-                                    return (Applied::NeedsServer, false);
+                                Some((layer, joined)) if knows || *joined => {
+                                    relayered = table.set_server(layer.clone())
                                 }
-                                None => {}
+                                _ if !knows => return (Applied::NeedsServer, false),
+                                _ => {}
                             }
+                        } else if who.server_checked && !who.direct {
+                            // the platform says the channel belongs to no
+                            // server (a room that left its space)
+                            relayered = table.leave_server();
                         }
                         if let Some(id) = &id
                             && !table.remember_delivery(id)
@@ -952,8 +966,8 @@ impl<S: Store> Service<S> {
                     })
                     .await?;
                 match (&r.1, &actor.server) {
-                    (Applied::NeedsServer, Some(sid)) if joined.is_none() => {
-                        joined = Some(self.join_server(ch, sid).await?);
+                    (Applied::NeedsServer, Some(sid)) if !joined.as_ref().is_some_and(|(_, j)| *j) => {
+                        joined = Some((self.join_server(ch, sid).await?, true));
                     }
                     (Applied::NeedsServer, _) => return Err(ServiceError::Failed("the server's defaults".into())),
                     _ => break r,
@@ -967,6 +981,16 @@ impl<S: Store> Service<S> {
             };
             match applied {
                 Applied::NeedsServer => Err(ServiceError::Failed("the server's defaults".into())),
+                Applied::Duplicate(None) if matches!(cmd, Command::Server(_)) => {
+                    // the change may not have been made (a crash after the
+                    // delivery was remembered): making it again changes
+                    // nothing made already
+                    let Command::Server(sc) = &cmd else { unreachable!() };
+                    let (t, event) = self.server_command(ch, actor, sc).await?;
+                    let mut out = compose(ch, &t, &actor.user, &cmd, &[event]);
+                    out.duplicate = true;
+                    Ok(out)
+                }
                 Applied::Duplicate(refused) => {
                     let mut out = Outbox::new(ch.clone(), table.lang());
                     out.actor = Some(actor.user.clone());
@@ -989,7 +1013,16 @@ impl<S: Store> Service<S> {
                     #[cfg(feature = "failpoints")]
                     crate::failpoint::hit("after-commit");
                     if let Command::Server(sc) = &cmd {
-                        return self.server_command(ch, actor, sc).await;
+                        let (t, event) = self.server_command(ch, actor, sc).await?;
+                        let mut all = events.clone();
+                        all.push(event);
+                        let mut out = compose(ch, &t, &actor.user, &cmd, &all);
+                        // what the command owes was stored with it: its
+                        // delivery is this answer's
+                        if let Some(o) = owed {
+                            out.owed = o.owed;
+                        }
+                        return Ok(out);
                     }
                     match owed {
                         Some(mut out) => {
@@ -1065,7 +1098,9 @@ impl<S: Store> Service<S> {
             Command::Me => {
                 let (server, tables) = self.community(ch, t).await?;
                 let text = me_text(ch, t, &actor.user, server, &tables, &crate::table::month_of(self.now_ms()));
-                out.private.push(private(t, &actor.user, Kind::Stats, text));
+                // one's own figures go where only they can read them (a
+                // direct room on Matrix), held or not
+                out.private.push(Private { confidential: true, ..private(t, &actor.user, Kind::Stats, text) });
                 Ok(())
             }
             _ => Ok(()),
@@ -1084,7 +1119,14 @@ impl<S: Store> Service<S> {
             if &other == ch {
                 continue;
             }
-            if let Some(stored) = self.timed(self.store.load(&other)).await? {
+            let stored = match self.timed(self.store.load(&other)).await {
+                Ok(s) => s,
+                Err(e) => {
+                    tracing::warn!(channel = %other, error = %e, "a table of the server cannot be loaded");
+                    None
+                }
+            };
+            if let Some(stored) = stored {
                 match read_stored(Some(stored), &self.new_tables) {
                     // (a channel that moved to another server counts there)
                     Ok((table, _)) if table.server().is_some_and(|s| s.id == sid.to_string()) => {
@@ -1102,10 +1144,15 @@ impl<S: Store> Service<S> {
     async fn server_settings(&self, sid: &ServerId) -> Result<(ServerSettings, u64), ServiceError> {
         match self.timed(self.store.load(&sid.channel())).await? {
             None => Ok((ServerSettings::new(sid), 0)),
-            Some(s) => {
-                let settings = serde_json::from_str::<ServerSettings>(&s.json)?;
-                Ok((settings, s.version))
-            }
+            Some(s) => match serde_json::from_str::<ServerSettings>(&s.json) {
+                Ok(settings) => Ok((settings, s.version)),
+                Err(e) => {
+                    // the channels go on with their own settings; the
+                    // server's next change writes them anew
+                    tracing::error!(server = %sid, error = %e, "a server's settings cannot be read: no server defaults");
+                    Ok((ServerSettings::new(sid), s.version))
+                }
+            },
         }
     }
 
@@ -1124,6 +1171,7 @@ impl<S: Store> Service<S> {
             if !change(&mut settings).map_err(|e| ServiceError::Failed(e.to_string()))? {
                 return Ok((settings, version));
             }
+            settings.revision += 1;
             let json = serde_json::to_string(&settings)?;
             let keep = Keep { durable: true, records: 0 };
             match self.timed(self.store.commit_kept(&sid.channel(), version, &json, &[], keep)).await? {
@@ -1138,26 +1186,78 @@ impl<S: Store> Service<S> {
     /// defaults for its table.
     async fn join_server(&self, ch: &ChannelId, sid: &ServerId) -> Result<ServerLayer, ServiceError> {
         let key = ch.key();
-        let (settings, version) = self.update_server(sid, |s| Ok(s.channels.insert(key.clone()))).await?;
-        tracing::info!(channel = %ch, server = %sid, "a channel joined its server");
-        Ok(settings.layer_for(sid, version))
+        let (settings, _) = self
+            .update_server(sid, |s| {
+                let new = s.channels.insert(key.clone());
+                if new {
+                    tracing::info!(channel = %ch, server = %sid, "a channel joined its server");
+                }
+                Ok(new)
+            })
+            .await?;
+        let layer = settings.layer_for(sid);
+        self.cache_layer(sid, &layer);
+        Ok(layer)
+    }
+
+    /// How long a process takes a server's defaults it read as current
+    /// (a change made elsewhere reaches a table at the latest after this,
+    /// should the change's own delivery to the table have failed).
+    const SERVER_FRESH_MS: u64 = 5_000;
+
+    /// Remembers a server's defaults as read now.
+    fn cache_layer(&self, sid: &ServerId, layer: &ServerLayer) {
+        let mut c = self.servers.lock().expect("lock");
+        if c.get(sid).is_none_or(|(_, l)| l.version <= layer.version) {
+            c.insert(sid.clone(), (self.now_ms(), layer.clone()));
+        }
+    }
+
+    /// A server's defaults, read at most [`Self::SERVER_FRESH_MS`] ago
+    /// (read now otherwise; `None` when they cannot be read: the table
+    /// keeps its copy).
+    async fn fresh_layer(&self, sid: &ServerId) -> Option<ServerLayer> {
+        let now = self.now_ms();
+        if let Some((at, l)) = self.servers.lock().expect("lock").get(sid)
+            && now.saturating_sub(*at) < Self::SERVER_FRESH_MS
+        {
+            return Some(l.clone());
+        }
+        match self.server_settings(sid).await {
+            Ok((settings, _)) => {
+                let layer = settings.layer_for(sid);
+                self.cache_layer(sid, &layer);
+                Some(layer)
+            }
+            Err(e) => {
+                tracing::warn!(server = %sid, error = %e, "reading a server's settings failed");
+                None
+            }
+        }
     }
 
     /// A server admin's change of the server's defaults: made on the
     /// server's settings, then taken by each of its tables (a table busy
-    /// or unreadable now takes it with the next change). The answer, in
-    /// this channel, says how many took it.
-    async fn server_command(&self, ch: &ChannelId, actor: &Actor, sc: &ServerCmd) -> Result<Outbox, ServiceError> {
+    /// or unreadable now takes it with a later command, see
+    /// [`Self::fresh_layer`]). Returns this channel's table and the event
+    /// that says how many took it.
+    async fn server_command(
+        &self,
+        ch: &ChannelId,
+        actor: &Actor,
+        sc: &ServerCmd,
+    ) -> Result<(Table, Event), ServiceError> {
         let sid = actor.server.clone().ok_or_else(|| ServiceError::Failed(CommandError::NoServer.to_string()))?;
         let key = ch.key();
-        let (settings, version) = self
+        let (settings, _) = self
             .update_server(&sid, |s| {
                 crate::table::server_change(&mut s.layer, sc)?;
                 s.channels.insert(key.clone());
                 Ok(true)
             })
             .await?;
-        let layer = settings.layer_for(&sid, version);
+        let layer = settings.layer_for(&sid);
+        self.cache_layer(&sid, &layer);
         let mut took = 0;
         let mut here: Option<Table> = None;
         for other in settings.channel_ids() {
@@ -1170,7 +1270,8 @@ impl<S: Store> Service<S> {
                         return (false, false);
                     }
                     let changed = t.set_server(l.clone());
-                    (true, changed)
+                    // it holds this change now (or a later one)
+                    (t.server().is_some_and(|s| s.id == l.id && s.version >= l.version), changed)
                 })
                 .await;
             match r {
@@ -1192,7 +1293,7 @@ impl<S: Store> Service<S> {
             change: Command::Server(sc.clone()).to_string(),
             channels: took,
         };
-        Ok(compose(ch, &t, &actor.user, &Command::Server(sc.clone()), &[event]))
+        Ok((t, event))
     }
 
     /// A record asked for, as the person's answer (records are read from
@@ -1626,7 +1727,8 @@ impl<S: Store> App for Service<S> {
             }
         };
         let mut out = Vec::new();
-        for ch in channels.into_iter().filter(|c| c.platform == platform) {
+        // (a server's settings are stored beside the tables: not a table)
+        for ch in channels.into_iter().filter(|c| c.platform == platform && !c.is_server()) {
             match self.table(&ch).await {
                 Ok((t, _)) if t.deal_running() || t.owed().any() => out.push(ch),
                 Ok(_) => {}
@@ -1704,7 +1806,7 @@ fn me_text(ch: &ChannelId, t: &Table, me: &UserId, server: bool, tables: &[(Chan
     let place = |s: &crate::table::Stats| {
         let rows = render::ranking(s);
         let i = rows.iter().position(|r| r.key == key)?;
-        Some((rows[i].stats.clone(), i + 1, rows.len()))
+        Some((rows[i].stats.clone(), rows[i].place, rows.len()))
     };
     let a = place(&all);
     let m = place(&this_month);

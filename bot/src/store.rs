@@ -525,7 +525,8 @@ impl Store for EmbeddedStore {
 /// expiry is removed), ARGV[4] records kept (0: all), ARGV[5..] records.
 /// The hash's field `n` counts the records ever stored (a list without it
 /// was never trimmed), so numbers stay put when the oldest are trimmed.
-const CAS: &str = r#"
+/// (Public for `doko bench tables`, which measures Redis with it alone.)
+pub const CAS: &str = r#"
 local v = tonumber(redis.call('HGET', KEYS[1], 'v') or '0')
 if v ~= tonumber(ARGV[1]) then return -1 end
 redis.call('HSET', KEYS[1], 'v', v + 1, 'state', ARGV[2])

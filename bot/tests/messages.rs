@@ -393,7 +393,8 @@ fn lists(lang: Lang, t: &Table) -> String {
     let rows: Vec<render::Ranked> = t
         .stats()
         .iter()
-        .map(|(k, s)| render::Ranked { key: format!("discord:{}", k.as_str()), stats: s.clone() })
+        .enumerate()
+        .map(|(i, (k, s))| render::Ranked { place: i + 1, key: format!("discord:{}", k.as_str()), stats: s.clone() })
         .collect();
     let me = &rows[0].stats;
     let mine = [

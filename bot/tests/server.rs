@@ -79,7 +79,7 @@ async fn a_servers_defaults_reach_its_channels_and_a_channel_keeps_what_it_sets(
 
     let m = ok(&svc, &c1, &owner, "server set bock on").await;
     let table = text_of(&m, Kind::Events);
-    assert!(table.contains("Owner changed this server's defaults: server set bock on (2 channels;"), "{m:?}");
+    assert!(table.contains("Owner changed this server's defaults: server set bock on (2 channels, where"), "{m:?}");
     for ch in [&c1, &c2] {
         let t = svc.table(ch).await.unwrap().0;
         assert!(t.rules().bock, "{ch}");
@@ -270,7 +270,10 @@ async fn lists_leaderboards_and_ones_own_figures_span_the_servers_channels() {
     assert_eq!(cells(rows[1])[..4], ["2".to_string(), second.0.into(), second.1.to_string(), deals(second.0)]);
     // this month: Anna's one November deal only
     let month = text_of(&ok(&svc, &b.ch, &ben, "rangliste monat").await, Kind::Stats);
-    assert!(month.starts_with("Leaderboard of this server (2 channels), 2026-11; people only:"), "{month}");
+    assert!(
+        month.starts_with("Leaderboard of this server (2 channels), this month (2026-11); people only:"),
+        "{month}"
+    );
     let rows: Vec<Vec<String>> = month.lines().skip(2).map(cells).collect();
     assert_eq!(rows.len(), 1, "{month}");
     let nov = svc.table(&a.ch).await.unwrap().0.month_stats("2026-11").unwrap().clone();
@@ -283,7 +286,7 @@ async fn lists_leaderboards_and_ones_own_figures_span_the_servers_channels() {
     let me = out.private_for(&anna.user).next().unwrap().text.clone();
     assert!(me.starts_with("Anna in this server:\nAll time: "), "{me}");
     assert!(me.contains(&format!("All time: {pa} points, 3 deals")), "{me}");
-    assert!(me.contains(&format!("2026-11: {} points, 1 deal", anna_nov.points)), "{me}");
+    assert!(me.contains(&format!("This month (2026-11): {} points, 1 deal", anna_nov.points)), "{me}");
     assert!(me.contains("list 2 in <#301> (2026-11-10): 1 deal"), "{me}");
     assert!(me.contains(&format!("list 1 in <#301> (2026-10-15): 2 deals, {anna_1} points")), "{me}");
     let me_there = svc.handle(&a.ch, &anna, "me").await.unwrap();
@@ -296,4 +299,92 @@ async fn lists_leaderboards_and_ones_own_figures_span_the_servers_channels() {
 /// Deals a person of the leaderboard test played: Anna 3, Ben 1.
 fn deals(name: &str) -> String {
     if name == "Anna" { "3" } else { "1" }.to_string()
+}
+
+/// The stored settings of the guild, as JSON, and their version.
+async fn settings(store: &MemoryStore) -> (serde_json::Value, u64) {
+    let s = doko_bot::Store::load(store, &guild().channel()).await.unwrap().unwrap();
+    (serde_json::from_str(&s.json).unwrap(), s.version)
+}
+
+async fn write_settings(store: &MemoryStore, json: &serde_json::Value) {
+    let (_, v) = settings(store).await;
+    let done = doko_bot::Store::commit(store, &guild().channel(), v, &json.to_string(), &[]).await.unwrap();
+    assert!(matches!(done, doko_bot::Commit::Done(_)));
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_change_that_missed_a_table_reaches_it_and_nothing_is_lost_or_set_aside() {
+    let store = MemoryStore::default();
+    let svc = Service::new(store.clone(), 21);
+    let (c1, c2) = (channel("401"), channel("402"));
+    let owner = member("1", "Owner", true, true);
+    let anna = member("3", "Anna", false, false);
+    ok(&svc, &c1, &anna, "join").await;
+    ok(&svc, &c2, &anna, "join").await;
+    ok(&svc, &c1, &owner, "server set bock on").await;
+    // the settings changed where the tables did not take it (their
+    // transaction failed, the process stopped before it): a later command
+    // takes it, once what this process read of them is old
+    let (mut json, _) = settings(&store).await;
+    json["layer"]["rules"]["nines"] = "false".into();
+    json["revision"] = (json["revision"].as_u64().unwrap() + 1).into();
+    write_settings(&store, &json).await;
+    tokio::time::advance(std::time::Duration::from_secs(6)).await;
+    ok(&svc, &c2, &anna, "table").await;
+    let t2 = svc.table(&c2).await.unwrap().0;
+    assert!(!t2.rules().nines && t2.rules().bock, "{:?}", t2.rules());
+    // a change whose delivery was remembered and which was not made (a
+    // crash in between): the same delivery again makes it
+    let d = svc.handle_delivery(&c1, &owner, "server lang de", "d-1").await.unwrap();
+    assert!(!d.duplicate);
+    let (mut json, _) = settings(&store).await;
+    json["layer"].as_object_mut().unwrap().remove("lang");
+    write_settings(&store, &json).await;
+    let again = svc.handle_delivery(&c1, &owner, "server lang de", "d-1").await.unwrap();
+    assert!(again.duplicate);
+    assert_eq!(settings(&store).await.0["layer"]["lang"], "de");
+    assert_eq!(svc.table(&c1).await.unwrap().0.lang(), Lang::De);
+    // moved to a new store (export and import write every key anew, at
+    // version 1): the tables still take the server's next change
+    let moved = MemoryStore::default();
+    for ch in [&c1, &c2, &guild().channel()] {
+        let s = doko_bot::Store::load(&store, ch).await.unwrap().unwrap();
+        doko_bot::Store::commit(&moved, ch, 0, &s.json, &[]).await.unwrap();
+    }
+    let svc2 = Service::new(moved.clone(), 22);
+    ok(&svc2, &c1, &owner, "server set dulle second-wins").await;
+    for ch in [&c1, &c2] {
+        assert_eq!(svc2.table(ch).await.unwrap().0.rules().get("dulle").unwrap(), "second-wins", "{ch}");
+    }
+    // a server's settings are no table: a restart's look at the running
+    // tables sets nothing aside
+    let _ = doko_bot::App::running(&svc2, Platform::Discord).await;
+    assert!(doko_bot::Store::quarantined(&moved).await.unwrap().is_empty());
+}
+
+#[tokio::test]
+async fn a_channel_that_left_its_server_leaves_its_leaderboard_and_own_figures_are_private() {
+    let svc = Service::new(MemoryStore::default(), 31);
+    let anna = member("3", "Anna", true, false);
+    let ben = member("4", "Ben", false, false);
+    let a = Channel::open(&svc, "501", anna.clone()).await;
+    let b = Channel::open(&svc, "502", ben.clone()).await;
+    a.play_until(&svc, 1).await;
+    b.play_until(&svc, 1).await;
+    let board = text_of(&ok(&svc, &a.ch, &anna, "leaderboard").await, Kind::Stats);
+    assert_eq!(board.lines().count(), 4, "{board}");
+    // the platform says Ben's channel belongs to no server now (a room
+    // taken out of its space)
+    let alone = Actor::new(ben.user.clone(), "Ben", false).in_no_server();
+    ok(&svc, &b.ch, &alone, "table").await;
+    assert!(svc.table(&b.ch).await.unwrap().0.server().is_none());
+    let board = text_of(&ok(&svc, &a.ch, &anna, "leaderboard").await, Kind::Stats);
+    assert!(board.starts_with("Leaderboard of this server (1 channel), all time"), "{board}");
+    assert_eq!(board.lines().count(), 3, "{board}");
+    assert!(!board.contains("Ben"), "{board}");
+    // `me` is private also where one holds no cards
+    let me = svc.handle(&b.ch, &anna, "me").await.unwrap();
+    let p = me.private_for(&anna.user).next().unwrap();
+    assert!(p.confidential, "{p:?}");
 }

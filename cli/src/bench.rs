@@ -37,6 +37,9 @@ pub struct TablesOpts {
     /// With the durable outbox: each action's outbox stored with it and
     /// marked delivered after it (as `deliver` does, with nothing sent).
     pub durable: bool,
+    /// The open loop's offered rate (actions per second over all tables);
+    /// none: half the closed loop's.
+    pub rate: Option<f64>,
 }
 
 async fn used_memory(url: &str) -> anyhow::Result<u64> {
@@ -46,14 +49,125 @@ async fn used_memory(url: &str) -> anyhow::Result<u64> {
     Ok(info.lines().find_map(|l| l.strip_prefix("used_memory:")).and_then(|v| v.trim().parse().ok()).unwrap_or(0))
 }
 
+/// A store that counts the calls the service makes (its round trips).
+struct Counting<S> {
+    inner: S,
+    calls: std::sync::Arc<std::sync::atomic::AtomicU64>,
+}
+
+impl<S> Counting<S> {
+    fn count(&self) {
+        self.calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+impl<S: doko_bot::Store> doko_bot::Store for Counting<S> {
+    async fn load(&self, ch: &doko_bot::ChannelId) -> Result<Option<doko_bot::Stored>, doko_bot::StoreError> {
+        self.count();
+        self.inner.load(ch).await
+    }
+    async fn commit(
+        &self,
+        ch: &doko_bot::ChannelId,
+        expected: u64,
+        json: &str,
+        records: &[String],
+    ) -> Result<doko_bot::Commit, doko_bot::StoreError> {
+        self.count();
+        self.inner.commit(ch, expected, json, records).await
+    }
+    async fn commit_kept(
+        &self,
+        ch: &doko_bot::ChannelId,
+        expected: u64,
+        json: &str,
+        records: &[String],
+        keep: doko_bot::Keep,
+    ) -> Result<doko_bot::Commit, doko_bot::StoreError> {
+        self.count();
+        self.inner.commit_kept(ch, expected, json, records, keep).await
+    }
+    async fn record(&self, ch: &doko_bot::ChannelId, n: u32) -> Result<Option<String>, doko_bot::StoreError> {
+        self.count();
+        self.inner.record(ch, n).await
+    }
+    async fn channels(&self) -> Result<Vec<doko_bot::ChannelId>, doko_bot::StoreError> {
+        self.inner.channels().await
+    }
+    async fn quarantine(&self, q: &doko_bot::store::Quarantined) -> Result<bool, doko_bot::StoreError> {
+        self.inner.quarantine(q).await
+    }
+    async fn quarantined(&self) -> Result<Vec<doko_bot::store::Quarantined>, doko_bot::StoreError> {
+        self.inner.quarantined().await
+    }
+    async fn format_version(&self) -> Result<Option<u32>, doko_bot::StoreError> {
+        self.inner.format_version().await
+    }
+    async fn set_format_version(&self, v: u32) -> Result<(), doko_bot::StoreError> {
+        self.inner.set_format_version(v).await
+    }
+}
+
+/// Redis alone with doko's commit: `tasks` closed loops each running the
+/// store's compare-and-set script (EVALSHA) on a key of its own with a
+/// table of `bytes` bytes, on one multiplexed connection as the service
+/// uses it. Returns script calls per second.
+async fn script_baseline(url: &str, tasks: usize, calls: usize, bytes: usize) -> anyhow::Result<f64> {
+    let client = redis::Client::open(url)?;
+    let conn = client.get_multiplexed_async_connection().await?;
+    let script = std::sync::Arc::new(redis::Script::new(doko_bot::store::CAS));
+    let payload: std::sync::Arc<str> = "x".repeat(bytes).into();
+    let start = Instant::now();
+    let mut handles = Vec::new();
+    for t in 0..tasks {
+        let (mut c, script, payload) = (conn.clone(), script.clone(), payload.clone());
+        handles.push(tokio::spawn(async move {
+            let (key, recs) = (format!("bench-base:{{{t}}}:t"), format!("bench-base:{{{t}}}:r"));
+            let mut v: i64 = 0;
+            for _ in 0..calls {
+                v = script.key(&key).key(&recs).arg(v).arg(&*payload).arg(0).arg(0).invoke_async(&mut c).await?;
+                anyhow::ensure!(v > 0, "the compare-and-set failed");
+            }
+            Ok::<_, anyhow::Error>(())
+        }));
+    }
+    for h in handles {
+        h.await??;
+    }
+    let secs = start.elapsed().as_secs_f64();
+    let mut c = conn.clone();
+    let _: () = redis::cmd("FLUSHDB").query_async(&mut c).await.unwrap_or(());
+    Ok((tasks * calls) as f64 / secs)
+}
+
+/// One table of the benchmark: its channel and its four people.
+type BenchTable = (doko_bot::ChannelId, Vec<doko_bot::Actor>);
+
+/// The latencies of a run and its length in seconds.
+struct RunResult {
+    lat: Vec<std::time::Duration>,
+    secs: f64,
+}
+
+impl RunResult {
+    fn pct(&self, p: f64) -> f64 {
+        let i = ((self.lat.len() as f64 * p) as usize).min(self.lat.len().saturating_sub(1));
+        self.lat.get(i).copied().unwrap_or_default().as_secs_f64() * 1e3
+    }
+}
+
 /// Plays `tables` tables at once on Redis, four people each, and prints
-/// actions per second, latency (median, p99) and Redis memory per table.
+/// actions per second, latency (median, p99) and Redis memory per table;
+/// in the same run, Redis alone with doko's commit script, doko's rate as
+/// a fraction of it per round trip, and an open loop at a fixed offered
+/// rate (latency below saturation, measured from when each action was
+/// due).
 pub async fn tables(o: TablesOpts) -> anyhow::Result<()> {
     use std::sync::Arc;
+    use std::sync::atomic::{AtomicU64, Ordering};
 
     use doko_bot::command::Command;
-    use doko_bot::player::{BasicPlayer, Player};
-    use doko_bot::{Actor, ChannelId, Kind, Platform, RedisStore, Service, UserId};
+    use doko_bot::{Actor, ChannelId, Platform, RedisStore, Service, UserId};
 
     let (_guard, url) = match o.redis {
         Some(u) => (None, u),
@@ -64,9 +178,13 @@ pub async fn tables(o: TablesOpts) -> anyhow::Result<()> {
         }
     };
     let before = used_memory(&url).await?;
-    let svc = Service::new(RedisStore::connect(&url, 3600).await?, 5);
+    let calls = Arc::new(AtomicU64::new(0));
+    let store = Counting { inner: RedisStore::connect(&url, 3600).await?, calls: calls.clone() };
+    let svc = Service::new(store, 5);
     let svc = Arc::new(if o.durable { svc.with_durable_outbox() } else { svc });
-    let durable = o.durable;
+    // the driver reads the tables to choose its moves through a service of
+    // its own: its reads are not doko's round trips
+    let reader = Arc::new(Service::new(RedisStore::connect(&url, 3600).await?, 6));
     let setup = Instant::now();
     let mut handles = Vec::new();
     for t in 0..o.tables {
@@ -83,31 +201,121 @@ pub async fn tables(o: TablesOpts) -> anyhow::Result<()> {
             Ok::<_, anyhow::Error>((ch, people))
         }));
     }
-    let mut tables = Vec::new();
+    let mut tables: Vec<BenchTable> = Vec::new();
     for h in handles {
         tables.push(h.await??);
     }
     let setup_s = setup.elapsed().as_secs_f64();
-    let start = Instant::now();
+    let bytes = match tables.first() {
+        Some((ch, _)) => doko_bot::Store::load(reader.store(), ch).await?.map_or(0, |s| s.json.len()),
+        None => 0,
+    };
+
+    let calls_before = calls.load(Ordering::Relaxed);
+    let closed = drive(&svc, &reader, &tables, o.actions, None, o.durable).await?;
+    let round_trips = (calls.load(Ordering::Relaxed) - calls_before) as f64 / closed.lat.len().max(1) as f64;
+    let after = used_memory(&url).await?;
+    let rate = closed.lat.len() as f64 / closed.secs;
+    println!(
+        "{} tables on Redis{}: {} actions in {:.2} s = {rate:.0} actions/s; latency median {:.2} ms, p99 {:.2} ms; \
+         {round_trips:.2} store round trips per action; setup {setup_s:.2} s",
+        o.tables,
+        if o.durable { " (durable outbox)" } else { "" },
+        closed.lat.len(),
+        closed.secs,
+        closed.pct(0.5),
+        closed.pct(0.99),
+    );
+    println!(
+        "Redis memory: {} KiB for {} tables ({:.1} KiB per table, records included)",
+        (after.saturating_sub(before)) / 1024,
+        o.tables,
+        after.saturating_sub(before) as f64 / 1024.0 / o.tables as f64
+    );
+
+    // Redis alone, same server, same concurrency, doko's commit script
+    let base_calls = (o.actions * 2).max(20);
+    let base = script_baseline(&url, o.tables, base_calls, bytes).await?;
+    let allowed = base / round_trips.max(1.0);
+    println!(
+        "Redis alone: {base:.0} compare-and-set script calls/s ({} loops, {bytes}-byte tables); \
+         at {round_trips:.2} round trips per action that allows {allowed:.0} actions/s: doko reaches {:.1}%",
+        o.tables,
+        100.0 * rate / allowed
+    );
+
+    // the open loop: a fixed offered rate over all tables, below saturation
+    let offered = o.rate.unwrap_or(rate / 2.0);
+    let mut more: Vec<BenchTable> = Vec::new();
+    for (t, (_, people)) in tables.iter().enumerate() {
+        let ch = ChannelId::new(Platform::Discord, format!("bench-open-{t}"));
+        for p in people {
+            svc.execute(&ch, p, Command::Join).await?;
+        }
+        svc.execute(&ch, &people[0], Command::Start).await?;
+        more.push((ch, people.clone()));
+    }
+    let open = drive(&svc, &reader, &more, o.actions, Some(offered), o.durable).await?;
+    println!(
+        "open loop at {offered:.0} actions/s offered: {} actions in {:.2} s = {:.0} actions/s; \
+         latency from when each was due: median {:.2} ms, p99 {:.2} ms",
+        open.lat.len(),
+        open.secs,
+        open.lat.len() as f64 / open.secs,
+        open.pct(0.5),
+        open.pct(0.99)
+    );
+    Ok(())
+}
+
+/// Plays the tables: closed loop (each table's next action as soon as the
+/// last is answered) or open loop at `rate` actions per second over all
+/// tables (each table's k-th action due at a fixed time; its latency
+/// counts from then, so falling behind shows).
+async fn drive<S: doko_bot::Store>(
+    svc: &std::sync::Arc<doko_bot::Service<S>>,
+    reader: &std::sync::Arc<doko_bot::Service<doko_bot::RedisStore>>,
+    tables: &[BenchTable],
+    actions: usize,
+    rate: Option<f64>,
+    durable: bool,
+) -> anyhow::Result<RunResult> {
+    use doko_bot::command::Command;
+    use doko_bot::player::{BasicPlayer, Player};
+    use doko_bot::{Kind, Service};
+
+    let start = tokio::time::Instant::now();
+    let n = tables.len().max(1) as f64;
     let mut handles = Vec::new();
-    for (ch, people) in tables {
-        let svc = svc.clone();
-        let n = o.actions;
+    for (i, (ch, people)) in tables.iter().cloned().enumerate() {
+        let (svc, reader) = (svc.clone(), reader.clone());
+        // each table's actions are spread evenly: table i starts at its
+        // share of the first interval
+        let every = rate.map(|r| std::time::Duration::from_secs_f64(n / r));
+        let offset = every.map(|e| e.mul_f64(i as f64 / n));
         handles.push(tokio::spawn(async move {
-            let mut lat = Vec::with_capacity(n);
-            for _ in 0..n {
-                let (t, _) = svc.table(&ch).await?;
+            let mut lat = Vec::with_capacity(actions);
+            for k in 0..actions {
+                let due = match (every, offset) {
+                    (Some(e), Some(o)) => {
+                        let due = start + o + e * k as u32;
+                        tokio::time::sleep_until(due).await;
+                        Some(due)
+                    }
+                    _ => None,
+                };
+                let (t, _) = Service::table(&reader, &ch).await?;
                 let Some(g) = t.game()? else { break };
                 let Some(seat) = g.mandatory_announcement().or(g.to_act()) else { break };
                 let Some(ts) = t.table_seat(seat) else { break };
                 let Some(actor) = people.iter().find(|a| t.seat_of(&a.user) == Some(ts)) else { break };
                 let cmd = Command::from_action(BasicPlayer.decide(&g.view(seat)));
-                let t0 = Instant::now();
+                let t0 = tokio::time::Instant::now();
                 let msgs = svc.execute(&ch, actor, cmd).await?;
                 if durable && !msgs.owed.is_empty() {
                     doko_bot::App::delivered(&*svc, &ch, &msgs.owed).await;
                 }
-                lat.push(t0.elapsed());
+                lat.push(due.unwrap_or(t0).elapsed());
                 if msgs.private.iter().any(|m| m.kind == Kind::Error) {
                     // a refused choice (a forced solo): take the first legal action
                     let cmd = Command::from_action(g.view(seat).legal[0]);
@@ -126,26 +334,7 @@ pub async fn tables(o: TablesOpts) -> anyhow::Result<()> {
     }
     let secs = start.elapsed().as_secs_f64();
     lat.sort();
-    let pct = |p: f64| {
-        lat.get(((lat.len() as f64 * p) as usize).min(lat.len().saturating_sub(1))).copied().unwrap_or_default()
-    };
-    let after = used_memory(&url).await?;
-    println!(
-        "{} tables on Redis{}: {} actions in {secs:.2} s = {:.0} actions/s; latency median {:.2} ms, p99 {:.2} ms; setup {setup_s:.2} s",
-        o.tables,
-        if durable { " (durable outbox)" } else { "" },
-        lat.len(),
-        lat.len() as f64 / secs,
-        pct(0.5).as_secs_f64() * 1e3,
-        pct(0.99).as_secs_f64() * 1e3,
-    );
-    println!(
-        "Redis memory: {} KiB for {} tables ({:.1} KiB per table, records included)",
-        (after.saturating_sub(before)) / 1024,
-        o.tables,
-        after.saturating_sub(before) as f64 / 1024.0 / o.tables as f64
-    );
-    Ok(())
+    Ok(RunResult { lat, secs })
 }
 
 /// `doko bench-pictures`: draws each kind of card picture `runs` times

@@ -95,6 +95,10 @@ enum Cmd {
         /// commit per action).
         #[arg(long)]
         durable: bool,
+        /// The open loop's offered rate, actions per second over all
+        /// tables (default: half the closed loop's).
+        #[arg(long)]
+        rate: Option<f64>,
     },
     /// Measure the card pictures: time to draw and size of a hand, a trick
     /// and a whole deal (median over the runs, on one core).
@@ -585,10 +589,15 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
-        Some(Cmd::BenchTables { tables, actions, durable }) => {
+        Some(Cmd::BenchTables { tables, actions, durable, rate }) => {
             let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("tokio runtime");
-            let opts =
-                bench::TablesOpts { redis: cli.redis.clone(), tables: *tables, actions: *actions, durable: *durable };
+            let opts = bench::TablesOpts {
+                redis: cli.redis.clone(),
+                tables: *tables,
+                actions: *actions,
+                durable: *durable,
+                rate: *rate,
+            };
             match rt.block_on(bench::tables(opts)) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {

@@ -639,7 +639,9 @@ impl Adapter {
                 let admin = self.is_admin(&space, sender).await;
                 actor.in_server(ServerId::new(Platform::Matrix, space.room_id().to_string()), admin)
             }
-            None => actor,
+            // a direct room tells nothing of a table's space
+            None if direct_of_two(room).await => actor,
+            None => actor.in_no_server(),
         }
     }
 

@@ -578,11 +578,14 @@ list-progress = { $played ->
 }
 list-kept = Hier aufbewahrte Listen: { $numbers } (liste N zeigt eine)
 leaderboard-heading = Rangliste { $scope ->
-    [server] dieses Servers ({ $channels } Kanäle)
+    [server] dieses Servers ({ $channels ->
+        [one] 1 Kanal
+       *[other] { $channels } Kanäle
+    })
    *[channel] dieses Kanals
 }, { $period ->
     [all] insgesamt
-   *[other] { $period }
+   *[other] diesen Monat ({ $period })
 }; nur Menschen:
 leaderboard-empty = Noch kein Spiel abgerechnet.
 leaderboard-rate = Quote
@@ -597,7 +600,7 @@ me-heading = { $name } { $scope ->
 }:
 me-line = { $period ->
     [all] Insgesamt
-   *[other] { $period }
+   *[other] Diesen Monat ({ $period })
 }: { $points } Punkte, { $deals ->
     [one] 1 Spiel
    *[other] { $deals } Spiele
@@ -620,4 +623,7 @@ error-no-list = { $n ->
 }
 error-no-server = Dieser Kanal gehört zu keinem Server oder Space (eine Direktnachricht auch nicht): setze die Regeln dieses Kanals.
 error-not-server-admin = Nur die Admins dieses Servers oder Space dürfen seine Vorgaben ändern.
-event-server-changed = { $name } hat die Vorgaben dieses Servers geändert: { $change } ({ $channels } Kanäle; ab ihrem nächsten Spiel, wo ein Kanal es nicht selbst setzt).
+event-server-changed = { $name } hat die Vorgaben dieses Servers geändert: { $change } ({ $channels ->
+    [one] 1 Kanal
+   *[other] { $channels } Kanäle
+}, wo ein Kanal es nicht selbst setzt; Hausregeln ab dem nächsten Spiel).

@@ -577,11 +577,14 @@ list-progress = { $played ->
 }
 list-kept = Lists kept here: { $numbers } (list N shows one)
 leaderboard-heading = Leaderboard of this { $scope ->
-    [server] server ({ $channels } channels)
+    [server] server ({ $channels ->
+        [one] 1 channel
+       *[other] { $channels } channels
+    })
    *[channel] channel
 }, { $period ->
     [all] all time
-   *[other] { $period }
+   *[other] this month ({ $period })
 }; people only:
 leaderboard-empty = No deals scored yet.
 leaderboard-rate = won
@@ -596,7 +599,7 @@ me-heading = { $name } in this { $scope ->
 }:
 me-line = { $period ->
     [all] All time
-   *[other] { $period }
+   *[other] This month ({ $period })
 }: { $points } points, { $deals ->
     [one] 1 deal
    *[other] { $deals } deals
@@ -619,4 +622,7 @@ error-no-list = { $n ->
 }
 error-no-server = This channel belongs to no server or space (and a direct message to none): set the rules of this channel instead.
 error-not-server-admin = Only the admins of this server or space may change its defaults.
-event-server-changed = { $name } changed this server's defaults: { $change } ({ $channels } channels; from their next deal, where a channel does not set it itself).
+event-server-changed = { $name } changed this server's defaults: { $change } ({ $channels ->
+    [one] 1 channel
+   *[other] { $channels } channels
+}, where a channel does not set it itself; house rules from the next deal).

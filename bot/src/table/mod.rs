@@ -263,6 +263,16 @@ impl Table {
         true
     }
 
+    /// Leaves the server the table belonged to (the platform says the
+    /// channel belongs to none now): true when it did belong to one.
+    pub fn leave_server(&mut self) -> bool {
+        if self.server.take().is_none() {
+            return false;
+        }
+        self.relayer();
+        true
+    }
+
     /// Where a house-rule key's value in force comes from.
     pub fn rule_source(&self, key: &str) -> Source {
         layers::rule_source(self.server.as_ref().map(|s| &s.layer), &self.own, key)
