@@ -127,6 +127,10 @@ fn read_stored(stored: Option<Stored>, new: &(Rules, Lang)) -> Result<(Table, u6
     }
 }
 
+/// How many tables a process keeps as it last committed them (see
+/// [`Service::transact`]).
+pub const TABLES_CACHED: usize = 4_096;
+
 /// How often a change is tried again after a conflict, and how long the
 /// pauses between tries may grow: 2 ms doubling up to 200 ms, each a random
 /// fraction of that ("full jitter"), at most 16 tries (about 1.5 s in the
@@ -316,6 +320,8 @@ pub struct Service<S: Store> {
     durable: bool,
     /// House rules and language of a new table.
     new_tables: (Rules, Lang),
+    /// Tables as this process last committed them, with their versions.
+    tables: Mutex<std::collections::HashMap<ChannelId, (u64, Table)>>,
     /// Servers' defaults as this process last read them, and when.
     servers: Mutex<std::collections::HashMap<ServerId, (u64, ServerLayer)>>,
     /// Shutting down: new commands are answered, not applied.
@@ -359,6 +365,7 @@ impl<S: Store> Service<S> {
             durable: false,
             new_tables: (Rules::default(), Lang::En),
             servers: Default::default(),
+            tables: Default::default(),
             closing: Default::default(),
             in_flight: Default::default(),
             idle: Default::default(),
@@ -581,6 +588,7 @@ impl<S: Store> Service<S> {
                 Ok(j) => j,
                 Err(_) => return unavailable(ch, &actor.user),
             };
+            self.uncache(ch);
             return match self.timed(self.store.commit_kept(ch, d.version, &json, &[], Keep::default())).await {
                 Ok(Commit::Done(_)) => {
                     tracing::info!(channel = %ch, version = d.version, "a damaged table was replaced by a new one");
@@ -620,6 +628,27 @@ impl<S: Store> Service<S> {
     /// for any applied command); when it was not, the change is tried again
     /// within the budget; else the caller gets an error (and the person
     /// the short "table unavailable").
+    /// The table of a channel as this process last committed it, and its
+    /// version.
+    fn cached(&self, ch: &ChannelId) -> Option<(u64, Table)> {
+        self.tables.lock().expect("lock").get(ch).cloned()
+    }
+
+    /// Keeps a table this process committed (at most [`TABLES_CACHED`]:
+    /// beyond, the copies are dropped and read again as needed).
+    fn cache(&self, ch: &ChannelId, version: u64, t: &Table) {
+        let mut c = self.tables.lock().expect("lock");
+        if c.len() >= TABLES_CACHED && !c.contains_key(ch) {
+            c.clear();
+        }
+        c.insert(ch.clone(), (version, t.clone()));
+    }
+
+    /// Forgets this process's copy of a table (it is read again).
+    fn uncache(&self, ch: &ChannelId) {
+        self.tables.lock().expect("lock").remove(ch);
+    }
+
     async fn transact<W, F>(&self, ch: &ChannelId, once: Once, work: F) -> Result<(Table, W), ServiceError>
     where
         W: Send + 'static,
@@ -632,15 +661,22 @@ impl<S: Store> Service<S> {
         // unclear with one more read, then give up
         let mut spent: Option<ServiceError> = None;
         loop {
-            let stored = match self.timed(self.store.load(ch)).await {
-                Ok(s) => s,
-                Err(e) => {
-                    tracing::warn!(error = %e, "reading the table failed");
-                    if spent.is_some() || !backoff.wait().await {
-                        return Err(if unclear.is_empty() { e } else { ServiceError::Unconfirmed });
+            // the table as this process last committed or read it, when it
+            // holds it (nothing unclear): no read; a commit on it that
+            // meets a newer table conflicts, and the table is read then
+            let cached = if unclear.is_empty() { self.cached(ch) } else { None };
+            let stored = match &cached {
+                Some(_) => None,
+                None => match self.timed(self.store.load(ch)).await {
+                    Ok(s) => s,
+                    Err(e) => {
+                        tracing::warn!(error = %e, "reading the table failed");
+                        if spent.is_some() || !backoff.wait().await {
+                            return Err(if unclear.is_empty() { e } else { ServiceError::Unconfirmed });
+                        }
+                        continue;
                     }
-                    continue;
-                }
+                },
             };
             if !unclear.is_empty() {
                 match settle(stored.as_ref(), &unclear, &once)? {
@@ -659,7 +695,11 @@ impl<S: Store> Service<S> {
             if let Some(e) = spent {
                 return Err(e);
             }
-            let version = stored.as_ref().map_or(0, |s| s.version);
+            let from_cache = cached.is_some();
+            let version = match &cached {
+                Some((v, _)) => *v,
+                None => stored.as_ref().map_or(0, |s| s.version),
+            };
             let (seed, bots) = (self.next_u64(), self.next_u64());
             let w = work.clone();
             let records_kept = self.limits.records_kept;
@@ -668,7 +708,10 @@ impl<S: Store> Service<S> {
             let span = tracing::Span::current();
             let step = tokio::task::spawn_blocking(move || -> Result<_, ServiceError> {
                 let _span = span.enter();
-                let (mut table, _) = read_stored(stored, &new_tables)?;
+                let (mut table, _) = match cached {
+                    Some((_, t)) => (t, version),
+                    None => read_stored(stored, &new_tables)?,
+                };
                 let mut seeds = Rng::new(seed);
                 let mut next = move || seeds.next_u64();
                 let mut ctx = Ctx { seed: &mut next, new_records: Vec::new(), now_ms };
@@ -688,16 +731,36 @@ impl<S: Store> Service<S> {
                 Err(ServiceError::Damaged(d)) => return Err(ServiceError::Damaged(self.set_aside(ch, d).await)),
                 Err(e) => return Err(e),
             };
-            let Some(json) = json else { return Ok((table, result)) };
+            let Some(json) = json else {
+                if from_cache {
+                    // nothing to commit: the table it was read on must be
+                    // the stored one (one short read: its version)
+                    match self.timed(self.store.version(ch)).await {
+                        Ok(v) if v == version => return Ok((table, result)),
+                        Ok(_) => tracing::debug!("the table changed elsewhere; reading it"),
+                        Err(e) => {
+                            tracing::warn!(error = %e, "reading the table's version failed");
+                            if !backoff.wait().await {
+                                return Err(e);
+                            }
+                        }
+                    }
+                    self.uncache(ch);
+                    continue;
+                }
+                return Ok((table, result));
+            };
             match self.timed(self.store.commit_kept(ch, version, &json, &records, keep)).await {
-                Ok(Commit::Done(_)) => {
+                Ok(Commit::Done(v)) => {
                     for r in &records {
                         crate::metrics::deal(r.contains("\"aborted\""));
                     }
+                    self.cache(ch, v, &table);
                     return Ok((table, result));
                 }
                 Ok(Commit::Conflict) => {
                     tracing::debug!("conflict, retrying");
+                    self.uncache(ch);
                     if !backoff.wait().await {
                         // a conflict may be an unclear try of ours that landed
                         if unclear.is_empty() {
@@ -709,6 +772,7 @@ impl<S: Store> Service<S> {
                 }
                 Err(e) => {
                     tracing::warn!(error = %e, "commit failed, outcome unclear; reading the table again");
+                    self.uncache(ch);
                     unclear.push(Unclear { expected: version, json, table, result });
                     if !backoff.wait().await {
                         spent = Some(e);

@@ -111,6 +111,12 @@ pub trait Store: Send + Sync + 'static {
         self.commit(ch, expected, json, records)
     }
 
+    /// The version of a channel's stored table (0: none), read without
+    /// the table (a process checks that its copy is current).
+    fn version(&self, ch: &ChannelId) -> impl Future<Output = Result<u64, StoreError>> + Send {
+        async move { Ok(self.load(ch).await?.map_or(0, |s| s.version)) }
+    }
+
     /// Record `n` (from 1) of a channel; `None` when there is none or it
     /// was trimmed.
     fn record(&self, ch: &ChannelId, n: u32) -> impl Future<Output = Result<Option<String>, StoreError>> + Send;
@@ -893,6 +899,13 @@ impl Store for RedisStore {
         })
     }
 
+    async fn version(&self, ch: &ChannelId) -> Result<u64, StoreError> {
+        let (table, _) = RedisStore::keys(ch);
+        let mut c = self.conn.clone();
+        let v: Option<u64> = redis::cmd("HGET").arg(&table).arg("v").query_async(&mut c).await?;
+        Ok(v.unwrap_or(0))
+    }
+
     async fn commit(
         &self,
         ch: &ChannelId,
@@ -999,6 +1012,13 @@ impl Store for AnyStore {
             AnyStore::Embedded(s) => s.load(ch).await,
             AnyStore::Redis(s) => s.load(ch).await,
             AnyStore::Memory(s) => s.load(ch).await,
+        }
+    }
+    async fn version(&self, ch: &ChannelId) -> Result<u64, StoreError> {
+        match self {
+            AnyStore::Embedded(s) => s.version(ch).await,
+            AnyStore::Redis(s) => s.version(ch).await,
+            AnyStore::Memory(s) => s.version(ch).await,
         }
     }
     async fn commit(

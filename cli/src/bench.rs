@@ -87,6 +87,10 @@ impl<S: doko_bot::Store> doko_bot::Store for Counting<S> {
         self.count();
         self.inner.commit_kept(ch, expected, json, records, keep).await
     }
+    async fn version(&self, ch: &doko_bot::ChannelId) -> Result<u64, doko_bot::StoreError> {
+        self.count();
+        self.inner.version(ch).await
+    }
     async fn record(&self, ch: &doko_bot::ChannelId, n: u32) -> Result<Option<String>, doko_bot::StoreError> {
         self.count();
         self.inner.record(ch, n).await
