@@ -129,7 +129,7 @@ fn read_stored(stored: Option<Stored>, new: &(Rules, Lang)) -> Result<(Table, u6
 
 /// How many tables a process keeps as it last committed them (see
 /// [`Service::transact`]).
-pub const TABLES_CACHED: usize = 4_096;
+pub const TABLES_CACHED: usize = 1_024;
 
 /// How often a change is tried again after a conflict, and how long the
 /// pauses between tries may grow: 2 ms doubling up to 200 ms, each a random

@@ -144,6 +144,15 @@ async fn script_baseline(url: &str, tasks: usize, calls: usize, bytes: usize) ->
     Ok((tasks * calls) as f64 / secs)
 }
 
+/// The process's resident memory now and at its peak, in KiB (Linux).
+fn process_memory() -> Option<(u64, u64)> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let field = |name: &str| -> Option<u64> {
+        status.lines().find_map(|l| l.strip_prefix(name))?.split_whitespace().next()?.parse().ok()
+    };
+    Some((field("VmRSS:")?, field("VmHWM:")?))
+}
+
 /// One table of the benchmark: its channel and its four people.
 type BenchTable = (doko_bot::ChannelId, Vec<doko_bot::Actor>);
 
@@ -191,9 +200,14 @@ pub async fn tables(o: TablesOpts) -> anyhow::Result<()> {
     let reader = Arc::new(Service::new(RedisStore::connect(&url, 3600).await?, 6));
     let setup = Instant::now();
     let mut handles = Vec::new();
+    // (tables are opened 256 at a time: the store's own timeout is for
+    // one command, not for ten thousand queued behind each other)
+    let opening = Arc::new(tokio::sync::Semaphore::new(256));
     for t in 0..o.tables {
         let svc = svc.clone();
+        let opening = opening.clone();
         handles.push(tokio::spawn(async move {
+            let _permit = opening.acquire_owned().await?;
             let ch = ChannelId::new(Platform::Discord, format!("bench-{t}"));
             let people: Vec<Actor> = (0..4)
                 .map(|i| Actor::new(UserId::new(Platform::Discord, format!("{t}-{i}")), format!("P{i}"), i == 0))
@@ -236,6 +250,14 @@ pub async fn tables(o: TablesOpts) -> anyhow::Result<()> {
         o.tables,
         after.saturating_sub(before) as f64 / 1024.0 / o.tables as f64
     );
+    if let Some((rss, peak)) = process_memory() {
+        println!(
+            "doko process: {:.1} MiB resident now, {:.1} MiB at most (the service, its copies of at most {} tables, and the driver)",
+            rss as f64 / 1024.0,
+            peak as f64 / 1024.0,
+            doko_bot::service::TABLES_CACHED
+        );
+    }
 
     // Redis alone, same server, same concurrency, doko's commit script
     let base_calls = (o.actions * 2).max(20);
@@ -249,6 +271,9 @@ pub async fn tables(o: TablesOpts) -> anyhow::Result<()> {
     );
 
     // the open loop: a fixed offered rate over all tables, below saturation
+    if o.actions == 0 {
+        return Ok(());
+    }
     let offered = o.rate.unwrap_or(rate / 2.0);
     let mut more: Vec<BenchTable> = Vec::new();
     for (t, (_, people)) in tables.iter().enumerate() {
