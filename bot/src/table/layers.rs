@@ -146,14 +146,7 @@ pub fn policy(base: &Layer, server: Option<&Layer>, own: &Layer) -> TimeoutPolic
 /// Where a house-rule key's value comes from: the highest layer that
 /// sets it, or sets a preset (which speaks for every key).
 pub fn rule_source(server: Option<&Layer>, own: &Layer, key: &str) -> Source {
-    let sets = |l: &Layer| l.rules.contains_key(key) || l.preset.is_some();
-    if sets(own) {
-        Source::Channel
-    } else if server.is_some_and(sets) {
-        Source::Server
-    } else {
-        Source::Default
-    }
+    highest(server, own, |l| l.rules.contains_key(key) || l.preset.is_some())
 }
 
 /// Which layer set a house-rule key by itself (not through a preset):
@@ -171,37 +164,30 @@ pub fn rule_setter(server: Option<&Layer>, own: &Layer, key: &str) -> Option<Sou
     }
 }
 
-/// Where the preset comes from.
-pub fn preset_source(server: Option<&Layer>, own: &Layer) -> Source {
-    if own.preset.is_some() {
+/// The highest of the server's and the channel's layers that `sets`.
+fn highest(server: Option<&Layer>, own: &Layer, sets: impl Fn(&Layer) -> bool) -> Source {
+    if sets(own) {
         Source::Channel
-    } else if server.is_some_and(|l| l.preset.is_some()) {
+    } else if server.is_some_and(&sets) {
         Source::Server
     } else {
         Source::Default
     }
+}
+
+/// Where the preset comes from.
+pub fn preset_source(server: Option<&Layer>, own: &Layer) -> Source {
+    highest(server, own, |l| l.preset.is_some())
 }
 
 /// Where the language comes from.
 pub fn lang_source(server: Option<&Layer>, own: &Layer) -> Source {
-    if own.lang.is_some() {
-        Source::Channel
-    } else if server.is_some_and(|l| l.lang.is_some()) {
-        Source::Server
-    } else {
-        Source::Default
-    }
+    highest(server, own, |l| l.lang.is_some())
 }
 
 /// Where the timeout policy comes from.
 pub fn policy_source(server: Option<&Layer>, own: &Layer) -> Source {
-    if own.policy.is_some() {
-        Source::Channel
-    } else if server.is_some_and(|l| l.policy.is_some()) {
-        Source::Server
-    } else {
-        Source::Default
-    }
+    highest(server, own, |l| l.policy.is_some())
 }
 
 #[cfg(test)]
