@@ -81,6 +81,23 @@ fn points_in_result(result: &str, name: &str) -> i64 {
         .unwrap_or_else(|| panic!("{name} in the result's points: {result}"))
 }
 
+/// Whether `name`'s party won the deal of `result`: the "Winner: PARTY"
+/// line names the party, the party's line ("Re: alice, Bot 1 - 130
+/// points") its players. A winner can score 0 (the other side's extra
+/// points), so the points alone do not say it.
+fn won_in_result(result: &str, name: &str) -> bool {
+    let Some(winner) = result.lines().find_map(|l| l.strip_prefix("Winner: ")) else {
+        return false; // no winner
+    };
+    let party = winner.split(", ").next().unwrap();
+    let line = result
+        .lines()
+        .find_map(|l| l.strip_prefix(&format!("{party}: ")))
+        .unwrap_or_else(|| panic!("the winning party's line: {result}"));
+    let names = line.rsplit_once(" - ").map_or(line, |(n, _)| n);
+    names.split(", ").any(|n| n == name)
+}
+
 /// A leaderboard's rows: place, name, points, deals, win rate, solos won.
 fn leaderboard_rows(body: &str) -> Vec<(usize, String, i64, u32, String, String)> {
     body.lines()
@@ -342,8 +359,7 @@ async fn a_space_is_a_server_over_matrix() {
             let row = rows.iter().find(|r| r.1 == *name).unwrap_or_else(|| panic!("{name} not ranked: {body}"));
             assert_eq!(row.2, points[p], "{name}'s points as their result gave them: {body}");
             assert_eq!(row.3, 1, "{name} played one deal: {body}");
-            let no_winner = results[p].as_ref().unwrap().contains("No winner");
-            let rate = if points[p] > 0 && !no_winner { "100%" } else { "0%" };
+            let rate = if won_in_result(results[p].as_ref().unwrap(), name) { "100%" } else { "0%" };
             assert_eq!(row.4, rate, "{name}'s win rate: {body}");
         }
         // places: one more than those with better figures (equal figures
