@@ -76,6 +76,8 @@ pub enum CommandKind {
     Policy,
     /// `cards`.
     Cards,
+    /// `link`, `link CODE`, `unlink`.
+    Link,
     /// `help`.
     Help,
     /// `kick`.
@@ -126,6 +128,7 @@ impl CommandKind {
             Command::Lang(_) => K::Lang,
             Command::Policy(_) => K::Policy,
             Command::Cards(_) => K::Cards,
+            Command::Link(_) | Command::Unlink => K::Link,
             Command::Help(_) => K::Help,
             Command::Kick(_) => K::Kick,
             Command::Abort => K::Abort,
@@ -169,6 +172,7 @@ impl CommandKind {
             K::Lang => "lang",
             K::Policy => "policy",
             K::Cards => "cards",
+            K::Link => "link/unlink",
             K::Help => "help",
             K::Kick => "kick",
             K::Abort => "abort",
@@ -324,6 +328,7 @@ pub const AUTHORITY: &[(CommandKind, [Access; 6])] = {
         (K::Policy,         [AO,      AO,    AO,    Y,    CH,    CP]),
         (K::Cards,          [AO,      AO,    AO,    Y,    CH,    CP]),
         (K::Server,         [AO,      AO,    AO,    Y,    CH,    CP]),
+        (K::Link,           [AO,      AO,    AO,    Y,    CH,    CP]),
         (K::Help,           [Y,       Y,     Y,     Y,    Y,     CP]),
         (K::Kick,           [AO,      AO,    AO,    Y,    CH,    CP]),
         (K::Abort,          [AO,      AO,    AO,    Y,    CH,    CP]),
@@ -393,7 +398,7 @@ mod tests {
             let computer = access(*k, ActorKind::Computer);
             assert_eq!(computer == Access::Allowed, k.is_move(), "{k:?}");
         }
-        assert_eq!(kinds.len(), 36);
+        assert_eq!(kinds.len(), 37);
     }
 
     #[test]

@@ -270,6 +270,12 @@ pub enum Command {
     Policy(TimeoutPolicy),
     /// How the table shows cards: text, or pictures with the text (admins).
     Cards(CardStyle),
+    /// Share this table with a channel on another platform (admins):
+    /// without a code, a one-time code for the other channel's admins;
+    /// with one, this channel shares the table the code was made at.
+    Link(Option<String>),
+    /// Stop sharing the table with the linked channel (admins).
+    Unlink,
     /// Also send one's hand as a direct message (where the platform has them).
     Dm(bool),
     /// Help, on one command or all.
@@ -334,6 +340,8 @@ pub enum ArgType {
     /// A person or computer at the table: a mention or the name shown
     /// (the rest of the line).
     Player,
+    /// A link code (`link CODE`).
+    Code,
 }
 
 /// How a platform with typed options offers an argument.
@@ -381,6 +389,7 @@ impl ArgType {
             ArgType::Topic => "topic",
             ArgType::Subcommand => "subcommand",
             ArgType::Player => "player",
+            ArgType::Code => "code",
         }
     }
 
@@ -406,6 +415,7 @@ impl ArgType {
             ArgType::Topic => "COMMAND",
             ArgType::Subcommand => "SUBCOMMAND",
             ArgType::Player => "PLAYER",
+            ArgType::Code => "CODE",
         }
     }
 
@@ -1166,6 +1176,29 @@ pub const COMMANDS: &[CommandSpec] = &[
         build: |_| Ok(Command::Reset),
     },
     CommandSpec {
+        name: "link",
+        slash: None,
+        group: None,
+        words: &["verknüpfen", "verbinden"],
+        shortcuts: &[],
+        args: &[opt("code", T::Code)],
+        admin: true,
+        build: |mut a| match a.take(0) {
+            Some(ArgValue::Text(c)) => Ok(Command::Link(Some(c))),
+            _ => Ok(Command::Link(None)),
+        },
+    },
+    CommandSpec {
+        name: "unlink",
+        slash: None,
+        group: None,
+        words: &["trennen"],
+        shortcuts: &[],
+        args: &[],
+        admin: true,
+        build: |_| Ok(Command::Unlink),
+    },
+    CommandSpec {
         name: "pause",
         slash: None,
         group: None,
@@ -1534,6 +1567,8 @@ pub fn parse_arg(ty: ArgType, command: &'static str, words: &[&str]) -> Result<(
             (ArgValue::Text(first.to_string()), 1)
         }
         ArgType::RuleValue | ArgType::Player => (ArgValue::Text(words.join(" ")), words.len()),
+        ArgType::Code if crate::table::is_code(first) => (ArgValue::Text(first.to_string()), 1),
+        ArgType::Code => return Err(bad()),
     })
 }
 
@@ -1868,6 +1903,9 @@ impl fmt::Display for Command {
             Command::Kick(who) => write!(f, "kick {who}"),
             Command::Abort => f.write_str("abort"),
             Command::Reset => f.write_str("reset"),
+            Command::Link(None) => f.write_str("link"),
+            Command::Link(Some(c)) => write!(f, "link {c}"),
+            Command::Unlink => f.write_str("unlink"),
             Command::Pause => f.write_str("pause"),
             Command::Resume => f.write_str("resume"),
         }
@@ -2052,6 +2090,9 @@ mod tests {
             Command::Kick("anna maria".into()),
             Command::Abort,
             Command::Reset,
+            Command::Link(None),
+            Command::Link(Some("k7m2p9xq".into())),
+            Command::Unlink,
             Command::Pause,
             Command::Resume,
         ];
@@ -2116,6 +2157,8 @@ mod tests {
                 "kick",
                 "abort",
                 "end-session",
+                "link",
+                "unlink",
                 "pause",
                 "resume"
             ]

@@ -124,10 +124,27 @@ impl fmt::Display for ServerId {
 /// [`ServerId::channel`]): no platform's channel id starts so.
 pub const SERVER_PREFIX: &str = "server:";
 
+/// What starts the stored id of a link code (see
+/// [`ChannelId::link_code`]): no platform's channel id starts so.
+pub const LINK_PREFIX: &str = "link:";
+
 impl ChannelId {
     /// Whether this key holds a server's settings, not a table.
     pub fn is_server(&self) -> bool {
         self.id.starts_with(SERVER_PREFIX)
+    }
+
+    /// Where a link code made at a table of `platform` is stored (the
+    /// table's channel, for the other channel's `link CODE`): a key beside
+    /// the channels' that no channel can have (`discord:link:CODE`).
+    pub fn link_code(platform: Platform, code: &str) -> ChannelId {
+        ChannelId::new(platform, format!("{LINK_PREFIX}{code}"))
+    }
+
+    /// Whether this key holds a table (not a server's settings, not a link
+    /// code).
+    pub fn is_table(&self) -> bool {
+        !self.is_server() && !self.id.starts_with(LINK_PREFIX)
     }
 }
 

@@ -86,6 +86,12 @@ pub struct Outbox {
     /// deduplicate (Matrix transaction ids, Discord nonces) use to drop a
     /// second copy.
     pub owed: Vec<u64>,
+    /// At a table shared with channels on other platforms (`link`): what
+    /// each of those channels gets of this change, one outbox per channel
+    /// (this one is the channel the command came from). The service hands
+    /// them to the front end of their platform (see [`App::relayed`]);
+    /// an adapter never sends them itself.
+    pub relay: Vec<Outbox>,
 }
 
 /// The one public message of a table, edited in place.
@@ -255,6 +261,7 @@ impl Outbox {
             duplicate: false,
             unavailable: false,
             owed: Vec::new(),
+            relay: Vec::new(),
         }
     }
 
@@ -383,6 +390,14 @@ pub trait App: Send + Sync {
     async fn unreachable(&self, ch: &ChannelId, user: &UserId) -> bool;
     /// Marks owed entries of a table as delivered (see [`Outbox::owed`]).
     async fn delivered(&self, ch: &ChannelId, owed: &[u64]);
+    /// The outboxes for this platform's channels that commands on other
+    /// platforms make (a table shared across platforms, see
+    /// [`Outbox::relay`]): a front end takes them once, at its start, and
+    /// delivers each as it delivers a turn clock's. `None` where nothing
+    /// is ever relayed.
+    fn relayed(&self, _platform: crate::ids::Platform) -> Option<tokio::sync::mpsc::UnboundedReceiver<Outbox>> {
+        None
+    }
 }
 
 /// What [`deliver`] did, for logs and tests.

@@ -148,6 +148,10 @@ pub fn events(t: &Table, ev: &[Event]) -> Option<String> {
             Event::ServerChanged { name, change, channels } => {
                 tr!(l, "event-server-changed", name = name.as_str(), change = short(change), channels = channels)
             }
+            Event::Unlinked(channels) => {
+                let names: Vec<String> = channels.iter().map(|c| crate::server::foreign_label(l, c)).collect();
+                tr!(l, "link-ended", other = names.join(", "))
+            }
             Event::LangChanged => tr!(l, "event-lang-changed"),
             Event::Reminder { name, left_s, timeout_s } => {
                 tr!(l, "event-reminder", name = name, left = left_s, timeout = timeout_s)
@@ -932,6 +936,10 @@ pub fn error(l: Lang, e: &CommandError) -> String {
         CommandError::AmbiguousSpectator(who) => tr!(l, "error-ambiguous-spectator", name = short(who)),
         CommandError::KiebitzTaken(who) => tr!(l, "error-kiebitz-taken", name = who.as_str()),
         CommandError::NoKiebitz => tr!(l, "error-no-kiebitz"),
+        CommandError::NoLinkCode => tr!(l, "error-no-link-code"),
+        CommandError::LinkSamePlatform => tr!(l, "error-link-same-platform"),
+        CommandError::LinkedElsewhere => tr!(l, "error-linked-elsewhere"),
+        CommandError::NotLinked => tr!(l, "error-not-linked"),
         CommandError::Damaged(why) => tr!(l, "error-damaged", why = why),
     }
 }

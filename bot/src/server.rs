@@ -55,6 +55,12 @@ impl ServerId {
     }
 }
 
+/// A channel as the people of another platform read it (`the Discord
+/// channel 123`).
+pub fn foreign_label(l: crate::lang::Lang, ch: &ChannelId) -> String {
+    crate::tr!(l, "link-channel", platform = ch.platform.name(), id = ch.id.as_str())
+}
+
 /// How a channel is named in a message listing channels: a mention on
 /// Discord (`<#123>`, shown as its name), a matrix.to link to the room on
 /// Matrix (clients show it as a link to the room), the id elsewhere.

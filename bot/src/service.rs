@@ -17,7 +17,7 @@ use tracing::{Instrument, info_span};
 
 use crate::authority::CommandKind;
 use crate::command::{self, Command, Period, RulesCmd, ServerCmd};
-use crate::ids::{Actor, ChannelId, ServerId, UserId};
+use crate::ids::{Actor, ChannelId, Platform, ServerId, UserId};
 use crate::lang::Lang;
 use crate::limits::{Admit, Limits, RateLimiter};
 use crate::outbox::{App, HandModel, Input, Notice, Outbox, Private, TableMessage};
@@ -279,6 +279,15 @@ enum Applied {
     NeedsServer,
 }
 
+/// Where a linked channel's command went.
+enum Route<W> {
+    /// It ran here.
+    Here(W),
+    /// The channel is linked to this home (`Some`), or the home tried does
+    /// not list it (`None`).
+    Moved(Option<ChannelId>),
+}
+
 /// Where the deal stands for a person: the deal (a hash of the hands as
 /// dealt, so a redeal is a new deal) and the moves made so far.
 fn stamp(t: &Table, user: &UserId) -> Option<String> {
@@ -324,6 +333,13 @@ pub struct Service<S: Store> {
     tables: Mutex<std::collections::HashMap<ChannelId, (u64, Table)>>,
     /// Servers' defaults as this process last read them, and when.
     servers: Mutex<std::collections::HashMap<ServerId, (u64, ServerLayer)>>,
+    /// Channels linked to another channel's table (`link`), as this
+    /// process last saw them: the home's table is what counts.
+    aliases: Mutex<std::collections::HashMap<ChannelId, ChannelId>>,
+    /// Where the parts of an outbox for another platform's channel go (a
+    /// table shared across platforms): that platform's front end, when
+    /// this process serves it.
+    relays: Mutex<std::collections::HashMap<crate::ids::Platform, tokio::sync::mpsc::UnboundedSender<Outbox>>>,
     /// Shutting down: new commands are answered, not applied.
     closing: std::sync::atomic::AtomicBool,
     /// Commands being applied now.
@@ -365,6 +381,8 @@ impl<S: Store> Service<S> {
             durable: false,
             new_tables: (Rules::default(), Lang::En),
             servers: Default::default(),
+            aliases: Default::default(),
+            relays: Default::default(),
             tables: Default::default(),
             closing: Default::default(),
             in_flight: Default::default(),
@@ -527,11 +545,101 @@ impl<S: Store> Service<S> {
 
     /// The channel's table as stored (a new one if none) and its version,
     /// for inspection (tests, benchmarks); adapters never see it.
+    /// A channel linked to another's table (see [`Table::linked_to`])
+    /// reads that table.
     pub async fn table(&self, ch: &ChannelId) -> Result<(Table, u64), ServiceError> {
+        let key = self.home_of(ch);
+        if &key != ch {
+            let (t, v) = self.table_key(&key).await?;
+            if t.is_linked_with(ch) {
+                return Ok((t, v));
+            }
+            self.aliases.lock().expect("lock").remove(ch);
+        }
+        let (t, v) = self.table_key(ch).await?;
+        if let Some(home) = t.linked_to().cloned() {
+            let (h, hv) = self.table_key(&home).await?;
+            if h.is_linked_with(ch) {
+                self.aliases.lock().expect("lock").insert(ch.clone(), home);
+                return Ok((h, hv));
+            }
+        }
+        Ok((t, v))
+    }
+
+    /// The table stored under a channel's own key.
+    async fn table_key(&self, ch: &ChannelId) -> Result<(Table, u64), ServiceError> {
         match read_stored(self.timed(self.store.load(ch)).await?, &self.new_tables) {
             Err(ServiceError::Damaged(d)) => Err(ServiceError::Damaged(self.set_aside(ch, d).await)),
             r => r,
         }
+    }
+
+    /// Where a channel's table is stored, as this process last saw it:
+    /// its own key, or its home's when it is linked.
+    fn home_of(&self, ch: &ChannelId) -> ChannelId {
+        self.aliases.lock().expect("lock").get(ch).cloned().unwrap_or_else(|| ch.clone())
+    }
+
+    /// Runs `work` on the table a channel shows (its own, or its home's
+    /// when linked: `ctx.via` is then the channel), as
+    /// [`transact_key`](Self::transact_key); returns the key it ran at.
+    /// The home's list of links is what counts: a channel whose home no
+    /// longer lists it is its own table again (and forgets the home).
+    async fn routed<W, F>(&self, ch: &ChannelId, once: Once, work: F) -> Result<(ChannelId, Table, W), ServiceError>
+    where
+        W: Send + 'static,
+        F: Fn(&mut Table, &mut Ctx<'_>, &mut Rng) -> (W, bool) + Send + Sync + 'static,
+    {
+        let work = Arc::new(work);
+        let mut key = self.home_of(ch);
+        // the home that does not list the channel (any more)
+        let mut left: Option<ChannelId> = None;
+        for _ in 0..4 {
+            let (asked, at, w, gone) = (ch.clone(), key.clone(), work.clone(), left.clone());
+            let (t, r) = self
+                .transact_key(&key, once.clone(), move |table, ctx, rng| {
+                    if at != asked {
+                        if !table.is_linked_with(&asked) {
+                            return (Route::Moved(None), false);
+                        }
+                        ctx.via = Some(asked.clone());
+                    } else if let Some(home) = table.linked_to().cloned() {
+                        if gone.as_ref() != Some(&home) {
+                            return (Route::Moved(Some(home)), false);
+                        }
+                        table.set_linked_to(None);
+                        let (w, _) = w(table, ctx, rng);
+                        return (Route::Here(w), true);
+                    }
+                    let (w, commit) = w(table, ctx, rng);
+                    (Route::Here(w), commit)
+                })
+                .await?;
+            match r {
+                Route::Here(w) => return Ok((key, t, w)),
+                Route::Moved(Some(home)) => {
+                    self.aliases.lock().expect("lock").insert(ch.clone(), home.clone());
+                    key = home;
+                }
+                Route::Moved(None) => {
+                    tracing::info!(channel = %ch, "a channel's link is gone: its own table again");
+                    self.aliases.lock().expect("lock").remove(ch);
+                    left = Some(key);
+                    key = ch.clone();
+                }
+            }
+        }
+        Err(ServiceError::Failed("a channel's link could not be followed".into()))
+    }
+
+    /// Runs `work` on the table a channel shows (see [`routed`](Self::routed)).
+    async fn transact<W, F>(&self, ch: &ChannelId, once: Once, work: F) -> Result<(Table, W), ServiceError>
+    where
+        W: Send + 'static,
+        F: Fn(&mut Table, &mut Ctx<'_>, &mut Rng) -> (W, bool) + Send + Sync + 'static,
+    {
+        self.routed(ch, once, work).await.map(|(_, t, w)| (t, w))
     }
 
     /// Sets a damaged table aside (once per version; not one written by a
@@ -615,19 +723,6 @@ impl<S: Store> Service<S> {
         r
     }
 
-    /// The one way a table changes: load it, let `work` change it (on the
-    /// blocking pool; it says whether to commit), commit with the
-    /// compare-and-set, and on a conflict try again from the fresh table
-    /// after a backoff. `work` gets the deal seeds (through the context)
-    /// and a generator for computer players.
-    ///
-    /// A load that fails or times out is tried again within the budget
-    /// ([`STORE_BUDGET`]). A commit that fails or times out may have been
-    /// made all the same: the table is read again and the unclear try
-    /// settled as `once` says. When it was made, its answer is given (as
-    /// for any applied command); when it was not, the change is tried again
-    /// within the budget; else the caller gets an error (and the person
-    /// the short "table unavailable").
     /// The table of a channel as this process last committed it, and its
     /// version.
     fn cached(&self, ch: &ChannelId) -> Option<(u64, Table)> {
@@ -649,7 +744,20 @@ impl<S: Store> Service<S> {
         self.tables.lock().expect("lock").remove(ch);
     }
 
-    async fn transact<W, F>(&self, ch: &ChannelId, once: Once, work: F) -> Result<(Table, W), ServiceError>
+    /// The one way a table changes: load it, let `work` change it (on the
+    /// blocking pool; it says whether to commit), commit with the
+    /// compare-and-set, and on a conflict try again from the fresh table
+    /// after a backoff. `work` gets the deal seeds (through the context)
+    /// and a generator for computer players.
+    ///
+    /// A load that fails or times out is tried again within the budget
+    /// ([`STORE_BUDGET`]). A commit that fails or times out may have been
+    /// made all the same: the table is read again and the unclear try
+    /// settled as `once` says. When it was made, its answer is given (as
+    /// for any applied command); when it was not, the change is tried again
+    /// within the budget; else the caller gets an error (and the person
+    /// the short "table unavailable").
+    async fn transact_key<W, F>(&self, ch: &ChannelId, once: Once, work: F) -> Result<(Table, W), ServiceError>
     where
         W: Send + 'static,
         F: Fn(&mut Table, &mut Ctx<'_>, &mut Rng) -> (W, bool) + Send + Sync + 'static,
@@ -714,7 +822,7 @@ impl<S: Store> Service<S> {
                 };
                 let mut seeds = Rng::new(seed);
                 let mut next = move || seeds.next_u64();
-                let mut ctx = Ctx { seed: &mut next, new_records: Vec::new(), now_ms };
+                let mut ctx = Ctx { seed: &mut next, new_records: Vec::new(), now_ms, via: None };
                 let (result, commit) = w(&mut table, &mut ctx, &mut Rng::new(bots));
                 if commit {
                     table.bump_revision();
@@ -792,8 +900,8 @@ impl<S: Store> Service<S> {
             let now = self.now_ms();
             let strong = self.strong;
             let (durable, chan) = (self.durable, ch.clone());
-            let (table, owed) = self
-                .transact(ch, Once::Repeatable, move |table, ctx, bots| {
+            let (home, table, owed) = self
+                .routed(ch, Once::Repeatable, move |table, ctx, bots| {
                     let events = match table
                         .check_timeout(now, ctx, &mut |level, view| player::decide(level, view, bots, strong))
                     {
@@ -816,10 +924,17 @@ impl<S: Store> Service<S> {
                 })
                 .await?;
             let out = owed.unwrap_or_else(|| Outbox::new(ch.clone(), table.lang()));
+            let mut out = route(out, &table, &home, ch);
             if !self.durable {
                 return Ok(out);
             }
-            Ok(self.catch_up(ch, &table, out, now))
+            // what this channel still owes (each channel of a shared
+            // table catches up with its own turn clock)
+            let relay = std::mem::take(&mut out.relay);
+            let by = if home == *ch { String::new() } else { ch.key() };
+            let mut out = route(self.catch_up(ch, &table, out, now, &by), &table, &home, ch);
+            out.relay = relay;
+            Ok(out)
         }
         .instrument(span)
         .await
@@ -929,7 +1044,7 @@ impl<S: Store> Service<S> {
                 Some(sid) => self.fresh_layer(sid).await.map(|l| (l, false)),
                 None => None,
             };
-            let (table, applied) = loop {
+            let (home, table, applied) = loop {
                 let (durable, chan) = (self.durable, ch.clone());
                 let (who, what, id) = (actor.clone(), cmd.clone(), delivery.map(str::to_string));
                 let clicked = clicked.map(str::to_string);
@@ -939,9 +1054,12 @@ impl<S: Store> Service<S> {
                 };
                 let server = joined.clone();
                 let r = self
-                    .transact(ch, once, move |table, ctx, bots| {
+                    .routed(ch, once, move |table, ctx, bots| {
                         let mut relayered = false;
-                        if let Some(sid) = &who.server {
+                        if ctx.via.is_some() {
+                            // through a linked channel: the table is its
+                            // home's, of the home's server
+                        } else if let Some(sid) = &who.server {
                             let knows = table.server().is_some_and(|s| s.id == sid.to_string());
                             match &server {
                                 Some((layer, joined)) if knows || *joined => {
@@ -1029,7 +1147,7 @@ impl<S: Store> Service<S> {
                         (Applied::Done(events, owed), commit)
                     })
                     .await?;
-                match (&r.1, &actor.server) {
+                match (&r.2, &actor.server) {
                     (Applied::NeedsServer, Some(sid)) if !joined.as_ref().is_some_and(|(_, j)| *j) => {
                         joined = Some((self.join_server(ch, sid).await?, true));
                     }
@@ -1043,8 +1161,13 @@ impl<S: Store> Service<S> {
                 Applied::Done(..) => "done",
                 Applied::Stale(_) => "stale",
             };
-            match applied {
+            let out = match applied {
                 Applied::NeedsServer => Err(ServiceError::Failed("the server's defaults".into())),
+                Applied::Duplicate(None) if matches!(cmd, Command::Link(Some(_))) => {
+                    // made again: nothing made twice
+                    let Command::Link(Some(code)) = &cmd else { unreachable!() };
+                    return self.link_join(ch, &home, actor, code, Vec::new()).await;
+                }
                 Applied::Duplicate(None) if matches!(cmd, Command::Server(_)) => {
                     // the change may not have been made (a crash after the
                     // delivery was remembered): making it again changes
@@ -1076,24 +1199,34 @@ impl<S: Store> Service<S> {
                 Applied::Done(events, owed) => {
                     #[cfg(feature = "failpoints")]
                     crate::failpoint::hit("after-commit");
-                    if let Command::Server(sc) = &cmd {
-                        let (t, event) = self.server_command(ch, actor, sc).await?;
-                        let mut all = events.clone();
-                        all.push(event);
-                        let mut out = compose(ch, &t, &actor.user, &cmd, &all);
-                        // what the command owes was stored with it: its
-                        // delivery is this answer's
-                        if let Some(o) = owed {
-                            out.owed = o.owed;
+                    // what the command owes was stored with it: its
+                    // delivery is this answer's
+                    let seqs = owed.as_ref().map(|o| o.owed.clone()).unwrap_or_default();
+                    match &cmd {
+                        Command::Server(sc) => {
+                            let (t, event) = self.server_command(ch, actor, sc).await?;
+                            let mut all = events.clone();
+                            all.push(event);
+                            let mut out = compose(ch, &t, &actor.user, &cmd, &all);
+                            out.owed = seqs;
+                            Ok(out)
                         }
-                        return Ok(out);
-                    }
-                    match owed {
-                        Some(mut out) => {
-                            self.queries(ch, &table, actor, &cmd, &mut out).await?;
-                            Ok(*out)
+                        Command::Link(Some(code)) => return self.link_join(ch, &home, actor, code, seqs).await,
+                        Command::Link(None) => self.link_code(&home, &table, actor, seqs).await,
+                        Command::Unlink => {
+                            let out = match owed {
+                                Some(out) => *out,
+                                None => compose(ch, &table, &actor.user, &cmd, &events),
+                            };
+                            return self.unlinked(ch, &home, &table, actor, &events, out).await;
                         }
-                        None => self.outbox(ch, &table, actor, &cmd, &events).await,
+                        _ => match owed {
+                            Some(mut out) => {
+                                self.queries(ch, &table, actor, &cmd, &mut out).await?;
+                                Ok(*out)
+                            }
+                            None => self.outbox(ch, &table, actor, &cmd, &events).await,
+                        },
                     }
                 }
                 Applied::Stale(back) => {
@@ -1109,7 +1242,8 @@ impl<S: Store> Service<S> {
                     }
                     Ok(out)
                 }
-            }
+            };
+            out.map(|o| route(o, &table, &home, ch))
         }
         .instrument(span)
         .await;
@@ -1300,6 +1434,187 @@ impl<S: Store> Service<S> {
         }
     }
 
+    /// `link` (no code): the code made at the table, stored where the
+    /// other channel's `link CODE` finds the table, and told to the admin
+    /// who asked only.
+    async fn link_code(
+        &self,
+        home: &ChannelId,
+        t: &Table,
+        actor: &Actor,
+        seqs: Vec<u64>,
+    ) -> Result<Outbox, ServiceError> {
+        let l = t.lang();
+        let code = t.link_code(self.now_ms()).map(|c| c.code.clone()).ok_or(ServiceError::Contention)?;
+        let key = ChannelId::link_code(home.platform, &code);
+        let json = serde_json::to_string(home)?;
+        let version = self.timed(self.store.version(&key)).await?;
+        let keep = Keep { durable: false, records: 0 };
+        if let Commit::Conflict = self.timed(self.store.commit_kept(&key, version, &json, &[], keep)).await? {
+            return Err(ServiceError::Contention);
+        }
+        tracing::info!(channel = %home, "a link code was made");
+        let mut out = Outbox::new(home.clone(), l);
+        out.actor = Some(actor.user.clone());
+        out.owed = seqs;
+        let minutes = crate::table::LINK_CODE_MS / 60_000;
+        let text = tr!(l, "link-code", code = code.as_str(), minutes = minutes);
+        // (a code is for the admin who asked: never in the channel)
+        out.private.push(Private { confidential: true, ..Private::new(actor.user.clone(), Kind::Help, text) });
+        Ok(out)
+    }
+
+    /// `link CODE` in `ch`: the table the code was made at takes the
+    /// channel (the code is used up), then the channel shares it; both
+    /// channels are told, and `ch` gets the table message. Made again, it
+    /// changes nothing made already.
+    async fn link_join(
+        &self,
+        ch: &ChannelId,
+        routed: &ChannelId,
+        actor: &Actor,
+        code: &str,
+        seqs: Vec<u64>,
+    ) -> Result<Outbox, ServiceError> {
+        let (own, _) = self.table(ch).await?;
+        let refuse = |e: CommandError| {
+            let mut out = refused(ch, &actor.user, render::error(own.lang(), &e));
+            out.lang = own.lang();
+            out.owed = seqs.clone();
+            Ok(out)
+        };
+        let mut home = (routed != ch).then(|| routed.clone());
+        if home.is_none() {
+            for p in [Platform::Discord, Platform::Matrix, Platform::Terminal] {
+                if p == ch.platform {
+                    continue;
+                }
+                if let Some(s) = self.timed(self.store.load(&ChannelId::link_code(p, code))).await?
+                    && let Ok(h) = serde_json::from_str::<ChannelId>(&s.json)
+                {
+                    home = Some(h);
+                    break;
+                }
+            }
+        }
+        let Some(home) = home else { return refuse(CommandError::NoLinkCode) };
+        if home == *ch {
+            return refuse(CommandError::LinkSamePlatform);
+        }
+        let now = self.now_ms();
+        let (h, c, typed) = (home.clone(), ch.clone(), code.to_string());
+        let (t, r) = self
+            .transact_key(&home, Once::Repeatable, move |t, _, _| match t.accept_link(&h, &c, &typed, now) {
+                Ok(changed) => (Ok(changed), changed),
+                Err(e) => (Err(e), false),
+            })
+            .await?;
+        let made = match r {
+            Ok(made) => made,
+            Err(e) => return refuse(e),
+        };
+        let h = home.clone();
+        self.transact_key(ch, Once::Repeatable, move |t, _, _| {
+            let changed = t.set_linked_to(Some(h.clone()));
+            ((), changed)
+        })
+        .await?;
+        self.aliases.lock().expect("lock").insert(ch.clone(), home.clone());
+        if made {
+            tracing::info!(channel = %ch, home = %home, "a channel now shares a table");
+        }
+        let l = t.lang();
+        let mut base = Outbox::new(home.clone(), l);
+        base.table = Some(table_message(&t, &[]));
+        let mut out = route(base, &t, &home, ch);
+        out.actor = Some(actor.user.clone());
+        out.owed = seqs;
+        let text = tr!(l, "link-done", other = crate::server::foreign_label(l, &home));
+        out.notices.push(Notice::new(Kind::Help, text, None));
+        for o in &mut out.relay {
+            let text = tr!(l, "link-done", other = crate::server::foreign_label(l, ch));
+            o.notices.push(Notice::new(Kind::Help, text, None));
+        }
+        Ok(out)
+    }
+
+    /// After `unlink`: the channels it dropped are their own tables again
+    /// and are told so; the home's table message says it. The answer goes
+    /// where the command was given.
+    async fn unlinked(
+        &self,
+        ch: &ChannelId,
+        home: &ChannelId,
+        t: &Table,
+        actor: &Actor,
+        events: &[Event],
+        out: Outbox,
+    ) -> Result<Outbox, ServiceError> {
+        let gone: Vec<ChannelId> = events
+            .iter()
+            .find_map(|e| match e {
+                Event::Unlinked(g) => Some(g.clone()),
+                _ => None,
+            })
+            .unwrap_or_default();
+        let l = t.lang();
+        let mut parts = Vec::new();
+        for g in &gone {
+            let h = home.clone();
+            let r = self
+                .transact_key(g, Once::Repeatable, move |t, _, _| {
+                    let mine = t.linked_to() == Some(&h);
+                    (mine, mine && t.set_linked_to(None))
+                })
+                .await;
+            if let Err(e) = r {
+                // (its next command finds the home without it: its own table)
+                tracing::warn!(channel = %g, error = %e, "a channel unlinked could not be told so");
+            }
+            self.aliases.lock().expect("lock").remove(g);
+            tracing::info!(channel = %g, home = %home, "a channel no longer shares a table");
+            let mut o = Outbox::new(g.clone(), l);
+            let text = tr!(l, "link-ended", other = crate::server::foreign_label(l, home));
+            o.notices.push(Notice::new(Kind::Help, text, None));
+            parts.push(o);
+        }
+        let mut main = part(&out, t, std::slice::from_ref(home), home, home);
+        match parts.iter().position(|p| &p.channel == ch) {
+            Some(i) => {
+                let mut mine = parts.remove(i);
+                mine.actor = Some(actor.user.clone());
+                main.actor = None;
+                mine.relay.push(main);
+                mine.relay.extend(parts);
+                Ok(mine)
+            }
+            None => {
+                main.relay.extend(parts);
+                Ok(main)
+            }
+        }
+    }
+
+    /// Hands the parts of an outbox for other platforms' channels to
+    /// their front ends (see [`Outbox::relay`]); a platform this process
+    /// does not serve gets them from the durable outbox, by a process that
+    /// does.
+    fn send_relays(&self, out: &mut Outbox) {
+        for part in std::mem::take(&mut out.relay) {
+            if part.is_empty() && part.owed.is_empty() {
+                continue;
+            }
+            let tx = self.relays.lock().expect("lock").get(&part.channel.platform).cloned();
+            let unsent = match tx {
+                Some(tx) => tx.send(part).err().map(|e| e.0),
+                None => Some(part),
+            };
+            if let Some(part) = unsent {
+                tracing::debug!(channel = %part.channel, "no front end of this platform here: left to one that has");
+            }
+        }
+    }
+
     /// A server admin's change of the server's defaults: made on the
     /// server's settings, then taken by each of its tables (a table busy
     /// or unreadable now takes it with a later command, see
@@ -1326,8 +1641,10 @@ impl<S: Store> Service<S> {
         let mut here: Option<Table> = None;
         for other in settings.channel_ids() {
             let l = layer.clone();
+            // (a channel linked to another table keeps the server's
+            // defaults on its own, for when it is unlinked)
             let r = self
-                .transact(&other, Once::Repeatable, move |t, _, _| {
+                .transact_key(&other, Once::Repeatable, move |t, _, _| {
                     // a channel whose table is gone is not made again, and
                     // one that moved to another server is that one's now
                     if t.revision() == 0 || t.server().is_some_and(|s| s.id != l.id) {
@@ -1382,10 +1699,10 @@ impl<S: Store> Service<S> {
     /// Adds to `out` what this table owes from changes another process (or
     /// this one's earlier life) made and did not deliver, then the prompt:
     /// the table as it stands, the person to act mentioned, their hand.
-    fn catch_up(&self, ch: &ChannelId, t: &Table, out: Outbox, now: u64) -> Outbox {
+    fn catch_up(&self, ch: &ChannelId, t: &Table, out: Outbox, now: u64, by: &str) -> Outbox {
         let left: Vec<_> = t
             .owed()
-            .left(now, self.base_ms, OWED_GRACE_MS)
+            .left(now, self.base_ms, OWED_GRACE_MS, by)
             .into_iter()
             .filter(|e| !out.owed.contains(&e.seq))
             .collect();
@@ -1405,6 +1722,7 @@ impl<S: Store> Service<S> {
             private: out.private.iter().filter(|p| p.kind != Kind::Hand).cloned().collect(),
             hands: out.private.iter().filter(|p| p.kind == Kind::Hand).map(|p| p.to.clone()).collect(),
             actor: None,
+            done: Vec::new(),
         };
         let last = own.seq.max(left.last().map_or(0, |e| e.seq));
         for e in left.iter().chain(std::iter::once(&own)) {
@@ -1563,6 +1881,71 @@ fn compose(ch: &ChannelId, t: &Table, me: &UserId, cmd: &Command, events: &[Even
     }
 }
 
+/// What each channel of a shared table (`link`) gets of an outbox made for
+/// `asked` (the channel the command or turn clock came through): the
+/// outbox for `asked`, with the others' in [`Outbox::relay`]. A table of
+/// one channel: the outbox as it is.
+fn route(out: Outbox, t: &Table, home: &ChannelId, asked: &ChannelId) -> Outbox {
+    if (t.links().next().is_none() && home == asked) || out.duplicate || out.unavailable {
+        return out;
+    }
+    let channels: Vec<ChannelId> = std::iter::once(home.clone()).chain(t.links().cloned()).collect();
+    if !channels.contains(asked) {
+        return out;
+    }
+    let mut main = part(&out, t, &channels, asked, asked);
+    // (a part with nothing to send that marks owed entries delivered goes
+    // all the same)
+    main.relay = channels
+        .iter()
+        .filter(|c| *c != asked)
+        .map(|c| part(&out, t, &channels, c, asked))
+        .filter(|p| !p.is_empty() || !p.owed.is_empty())
+        .collect();
+    main
+}
+
+/// One channel's part of an outbox at a shared table: the table message
+/// with that channel's message id; notices (a mention of a person of
+/// another platform left out, the prompt to them dropped); the private
+/// messages of the people of its platform (their hands acting here); the
+/// answer to the person who gave the command only where they gave it.
+fn part(out: &Outbox, t: &Table, channels: &[ChannelId], x: &ChannelId, asked: &ChannelId) -> Outbox {
+    let home = &channels[0];
+    let mut o = out.clone();
+    o.relay.clear();
+    o.channel = x.clone();
+    let via = (x != home).then_some(x);
+    if let Some(tm) = &mut o.table {
+        tm.display = t.display_for(via).cloned();
+        if tm.to_act.as_ref().is_some_and(|u| u.platform != x.platform) {
+            tm.to_act = None;
+        }
+    }
+    o.notices.retain_mut(|n| match &n.mention {
+        Some(u) if u.platform != x.platform => {
+            n.mention = None;
+            n.kind != Kind::Events
+        }
+        _ => true,
+    });
+    // (people of a platform no channel of the table is on: at the home)
+    let here =
+        |u: &UserId| u.platform == x.platform || (x == home && !channels.iter().any(|c| c.platform == u.platform));
+    o.private.retain(|p| here(&p.to));
+    for p in &mut o.private {
+        if let Some(h) = &mut p.hand {
+            h.channel = x.clone();
+        }
+    }
+    if x != asked {
+        o.actor = None;
+        o.duplicate = false;
+        o.unavailable = false;
+    }
+    o
+}
+
 /// A deal's result as its own message (with the whole deal as a picture
 /// where the table shows pictures): it stays in the channel, where the
 /// table message moves on with the next deal.
@@ -1602,12 +1985,13 @@ impl<S: Store> Service<S> {
     /// for the deal's table message `epoch` (a message posted for an
     /// earlier deal is not kept).
     pub async fn set_display(&self, ch: &ChannelId, epoch: u32, id: Option<String>) -> Result<(), ServiceError> {
-        self.transact(ch, Once::Repeatable, move |table, _, _| {
+        self.transact(ch, Once::Repeatable, move |table, ctx, _| {
             if table.epoch() != epoch {
                 return ((), false);
             }
-            let changed = *table.display() != id;
-            table.set_display(id.clone());
+            let via = ctx.via.as_ref();
+            let changed = table.display_for(via) != id.as_ref();
+            table.set_display_for(via, id.clone());
             ((), changed)
         })
         .await
@@ -1724,7 +2108,10 @@ impl<S: Store> App for Service<S> {
             }
         };
         match r {
-            Ok(out) => out,
+            Ok(mut out) => {
+                self.send_relays(&mut out);
+                out
+            }
             Err(ServiceError::Damaged(d)) => self.on_damage(ch, actor, d, reset).await,
             Err(e) => {
                 tracing::error!(error = %e, channel = %ch, "a command could not be run");
@@ -1734,14 +2121,22 @@ impl<S: Store> App for Service<S> {
     }
 
     async fn tick(&self, ch: &ChannelId) -> Outbox {
-        Service::tick(self, ch).await.unwrap_or_else(|e| {
+        let mut out = Service::tick(self, ch).await.unwrap_or_else(|e| {
             match e {
                 // said once when it was set aside
                 ServiceError::Damaged(_) => tracing::debug!(error = %e, channel = %ch, "turn timer: table damaged"),
                 e => tracing::warn!(error = %e, channel = %ch, "turn timer failed"),
             }
             Outbox::new(ch.clone(), Lang::default())
-        })
+        });
+        self.send_relays(&mut out);
+        out
+    }
+
+    fn relayed(&self, platform: Platform) -> Option<tokio::sync::mpsc::UnboundedReceiver<Outbox>> {
+        let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+        self.relays.lock().expect("lock").insert(platform, tx);
+        Some(rx)
     }
 
     async fn hand(&self, ch: &ChannelId, user: &UserId) -> Option<HandModel> {
@@ -1762,7 +2157,10 @@ impl<S: Store> App for Service<S> {
 
     async fn open_with_computers(&self, ch: &ChannelId, actor: &Actor) -> Outbox {
         match self.open_with_computers_checked(ch, actor).await {
-            Ok(out) => out,
+            Ok(mut out) => {
+                self.send_relays(&mut out);
+                out
+            }
             Err(ServiceError::Damaged(d)) => self.on_damage(ch, actor, d, false).await,
             Err(e) => {
                 tracing::error!(error = %e, channel = %ch, "opening the table failed");
@@ -1792,7 +2190,7 @@ impl<S: Store> App for Service<S> {
         };
         let mut out = Vec::new();
         // (a server's settings are stored beside the tables: not a table)
-        for ch in channels.into_iter().filter(|c| c.platform == platform && !c.is_server()) {
+        for ch in channels.into_iter().filter(|c| c.platform == platform && c.is_table()) {
             match self.table(&ch).await {
                 Ok((t, _)) if t.deal_running() || t.owed().any() => out.push(ch),
                 Ok(_) => {}
@@ -1806,17 +2204,18 @@ impl<S: Store> App for Service<S> {
         use crate::outbox::Claim;
         let now = self.now_ms();
         let r = self
-            .transact(ch, Once::Repeatable, move |table, _, _| {
+            .transact(ch, Once::Repeatable, move |table, ctx, _| {
                 if table.epoch() != epoch {
                     return (Claim::Stale, false);
                 }
-                if let Some(id) = table.display() {
+                let via = ctx.via.as_ref();
+                if let Some(id) = table.display_for(via) {
                     return (Claim::Posted(id.clone()), false);
                 }
-                if table.posting_claimed(now) {
+                if table.posting_claimed_for(via, now) {
                     return (Claim::Busy, false);
                 }
-                table.claim_posting(now);
+                table.claim_posting_for(via, now);
                 (Claim::Mine, true)
             })
             .await;
@@ -1836,8 +2235,12 @@ impl<S: Store> App for Service<S> {
     async fn delivered(&self, ch: &ChannelId, owed: &[u64]) {
         let seqs = owed.to_vec();
         let r = self
-            .transact(ch, Once::Repeatable, move |table, _, _| {
-                let dropped = table.owed_mut().delivered(&seqs);
+            .transact(ch, Once::Repeatable, move |table, ctx, _| {
+                // (each channel of a shared table delivers its part)
+                let by = ctx.via.as_ref().map(ChannelId::key).unwrap_or_default();
+                let all: Vec<String> =
+                    std::iter::once(String::new()).chain(table.links().map(ChannelId::key)).collect();
+                let dropped = table.owed_mut().delivered(&seqs, &by, &all);
                 ((), dropped)
             })
             .await;

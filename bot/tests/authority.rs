@@ -131,7 +131,7 @@ fn case(kind: CommandKind) -> (Scene, Option<CommandError>) {
     match kind {
         K::Join | K::Away | K::Dm | K::Table | K::Score | K::Stats | K::RulesShow | K::Help => (Scene::Lobby, None),
         K::LastTrick | K::Watch | K::Unwatch | K::Kiebitz | K::Cards => (Scene::Lobby, None),
-        K::Leaderboard | K::Me | K::Server => (Scene::Lobby, None),
+        K::Leaderboard | K::Me | K::Server | K::Link => (Scene::Lobby, None),
         K::List => (Scene::Bidding, None),
         K::RulesChange | K::Lang | K::Policy | K::Kick | K::Pause | K::Resume | K::RemoveBot => (Scene::Lobby, None),
         K::Leave | K::Start => (Scene::Lobby, Some(CommandError::DealRunning)),
@@ -186,6 +186,7 @@ async fn command(s: &Setup, kind: CommandKind, who: &Actor) -> Command {
         K::Lang => Command::Lang(s.lang),
         K::Policy => Command::Policy(TimeoutPolicy::Abort),
         K::Cards => Command::Cards(CardStyle::Images),
+        K::Link => Command::Link(None),
         K::LastTrick => Command::LastTrick,
         K::Watch => Command::Watch,
         K::Unwatch => {
@@ -297,7 +298,7 @@ async fn whole_table(lang: Lang) {
             }
         }
     }
-    assert_eq!(cells, 36 * 5);
+    assert_eq!(cells, 37 * 5);
     assert!(failures.is_empty(), "{} of {cells} cells:\n{}", failures.len(), failures.join("\n"));
 }
 

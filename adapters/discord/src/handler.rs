@@ -498,6 +498,21 @@ impl Adapter {
         }
     }
 
+    /// Delivers what a command on another platform owes a channel here (a
+    /// table shared across platforms), as a turn clock's outbox; the
+    /// channel's turn clock runs from then on.
+    pub async fn relayed(&self, out: &doko_bot::Outbox) {
+        let span = info_span!("discord_relayed", channel = %out.channel);
+        async {
+            if snowflake(&out.channel.id).is_some() {
+                self.active.lock().await.insert(out.channel.key(), out.channel.clone());
+            }
+            deliver(&*self.app, &self.channel(), out).await;
+        }
+        .instrument(span)
+        .await
+    }
+
     /// Handles one interaction from the gateway: translate, run the
     /// command, answer.
     pub async fn handle(&self, interaction: &Interaction) -> Result<(), AdapterError> {

@@ -266,7 +266,17 @@ async fn register(http: &serenity::all::Http, dev_guild: Option<u64>) {
 }
 
 /// The turn timer: every few seconds for the tables the adapter served.
+/// Also delivers, in order, what commands on other platforms owe this
+/// platform's channels (a table shared across platforms).
 fn tick_forever(adapter: Arc<Adapter>) {
+    if let Some(mut relayed) = adapter.app.relayed(doko_bot::Platform::Discord) {
+        let a = adapter.clone();
+        tokio::spawn(async move {
+            while let Some(out) = relayed.recv().await {
+                a.relayed(&out).await;
+            }
+        });
+    }
     tokio::spawn(async move {
         let mut every = tokio::time::interval(Duration::from_secs(5));
         loop {

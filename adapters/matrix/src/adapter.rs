@@ -70,6 +70,9 @@ enum Job {
     },
     /// The turn timer.
     Tick,
+    /// What a command on another platform owes this room (a table shared
+    /// across platforms).
+    Deliver(Box<doko_bot::Outbox>),
 }
 
 /// The adapter: the service plus what it needs of Matrix.
@@ -192,6 +195,20 @@ pub async fn run_until(
         tokio::spawn(async move {
             if let Ok(inv) = room.invite_details().await {
                 a.accept(room, inv.inviter_id.as_str()).await;
+            }
+        });
+    }
+    // what commands on other platforms owe these rooms, in each room's
+    // order with its own commands
+    if let Some(mut relayed) = adapter.app.relayed(doko_bot::Platform::Matrix) {
+        let a = adapter.clone();
+        tokio::spawn(async move {
+            while let Some(out) = relayed.recv().await {
+                let room = OwnedRoomId::try_from(out.channel.id.as_str()).ok().and_then(|id| a.client.get_room(&id));
+                match room {
+                    Some(room) => a.enqueue(&room, Job::Deliver(Box::new(out))).await,
+                    None => tracing::warn!(room = %out.channel.id, "a shared table's room is not joined"),
+                }
             }
         });
     }
@@ -745,7 +762,7 @@ impl Adapter {
     async fn work(&self, room: &Room, job: Job) {
         let received = match &job {
             Job::Command { received, .. } => Some(received.event.clone()),
-            Job::Tick => None,
+            Job::Tick | Job::Deliver(_) => None,
         };
         self.answer(room, job).await;
         if let Some(event) = received {
@@ -793,8 +810,9 @@ impl Adapter {
                     (out, Some(actor), from_direct)
                 }
                 Job::Tick => (self.app.tick(&ch).await, None, None),
+                Job::Deliver(out) => (*out, None, None),
             };
-            if out.is_empty() || out.duplicate {
+            if (out.is_empty() && out.owed.is_empty()) || out.duplicate {
                 // nothing to say, or a command answered before (caught up
                 // on again after a restart: answered once)
                 return;

@@ -469,6 +469,7 @@ expected = { $type ->
     [step] gib, annehmen, ablehnen oder zurück
     [topic] ein Befehl
     [player] ein Spieler (eine Erwähnung oder der Name am Tisch)
+    [code] ein Verknüpfungscode (8 Buchstaben und Ziffern, von `link`)
    *[subcommand] zeigen, setzen, vorlage oder zurücksetzen
 }
 level = { $level ->
@@ -529,6 +530,8 @@ help-rules-reset = zurück zu den Vorgaben des Servers (sonst den DDV-Regeln)
 help-lang = die Sprache des Kanals
 help-dm = dein Blatt auch als Direktnachricht (Discord; Direktnachrichten müssen offen sein)
 help-cards = Karten als Text oder als Bilder zeigen (der Text bleibt dabei)
+help-link = den Tisch mit einem Kanal einer anderen Plattform teilen (Einmalcode; dort `link CODE`)
+help-unlink = den Tisch nicht mehr mit dem verknüpften Kanal teilen (dessen Spieler gehen mit)
 help-policy = wenn die Zeit (turn_timeout) abläuft: ein Computer springt ein, oder das Spiel endet
 help-removebot = einen Computerspieler entfernen (den letzten, oder nach Name)
 help-kick = jemanden vom Tisch nehmen; ein Computer spielt den Platz bis zum Ende des Spiels
@@ -623,6 +626,18 @@ error-no-list = { $n ->
 }
 error-no-server = Dieser Kanal gehört zu keinem Server oder Space (eine Direktnachricht auch nicht): setze die Regeln dieses Kanals.
 error-not-server-admin = Nur die Admins dieses Servers oder Space dürfen seine Vorgaben ändern.
+error-no-link-code = Diesen Verknüpfungscode gibt es nicht: er ist falsch, schon benutzt oder älter als 10 Minuten. Hol dir mit `link` an dem Tisch, der geteilt werden soll, einen neuen.
+error-link-same-platform = Ein Tisch wird mit einem Kanal je Plattform geteilt, auf einer anderen als seiner eigenen.
+error-linked-elsewhere = Dieser Kanal teilt sich schon einen Tisch: erst `unlink`.
+error-not-linked = Dieser Tisch wird mit keinem anderen Kanal geteilt.
+link-code = Verknüpfungscode { $code } (gültig { $minutes } Minuten): ein Admin eines Kanals auf einer anderen Plattform schreibt dort `link { $code }`, und jener Kanal teilt sich diesen Tisch.
+link-done = Dieser Kanal teilt sich seinen Tisch jetzt mit { $other }: setzt euch hier oder dort hin, es ist ein Tisch.
+link-ended = Dieser Kanal teilt sich seinen Tisch nicht mehr mit { $other }.
+link-channel = { $platform ->
+    [discord] dem Discord-Kanal { $id }
+    [matrix] dem Matrix-Raum { $id }
+   *[other] { $id }
+}
 event-server-changed = { $name } hat die Vorgaben dieses Servers geändert: { $change } ({ $channels ->
     [one] 1 Kanal
    *[other] { $channels } Kanäle

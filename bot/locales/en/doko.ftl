@@ -468,6 +468,7 @@ expected = { $type ->
     [step] give, accept, decline or return
     [topic] a command
     [player] a player (a mention or the name shown at the table)
+    [code] a link code (8 letters and digits, from `link`)
    *[subcommand] show, set, preset or reset
 }
 level = { $level ->
@@ -528,6 +529,8 @@ help-rules-reset = back to the server's defaults (else the DDV rules)
 help-lang = the channel's language
 help-dm = also send your hand as a direct message (Discord; DMs must be open)
 help-cards = show cards as text or as pictures (text stays beside them)
+help-link = share this table with a channel on another platform (one-time code; then `link CODE` there)
+help-unlink = stop sharing this table with the linked channel (its players there leave it)
 help-policy = when a player's time (turn_timeout) runs out: a computer stands in, or the deal ends
 help-removebot = remove a computer player (the last one, or by name)
 help-kick = remove a person; a computer plays their seat to the end of the deal
@@ -622,6 +625,18 @@ error-no-list = { $n ->
 }
 error-no-server = This channel belongs to no server or space (and a direct message to none): set the rules of this channel instead.
 error-not-server-admin = Only the admins of this server or space may change its defaults.
+error-no-link-code = There is no such link code: it is wrong, used, or older than 10 minutes. Ask for a new one with `link` at the table to share.
+error-link-same-platform = A table is shared with one channel per platform, on a platform other than its own.
+error-linked-elsewhere = This channel shares a table already: `unlink` first.
+error-not-linked = This table is not shared with another channel.
+link-code = Link code { $code } (valid { $minutes } minutes): an admin of a channel on another platform types `link { $code }` there, and that channel shares this table.
+link-done = This channel now shares its table with { $other }: sit down here or there, it is one table.
+link-ended = This channel no longer shares its table with { $other }.
+link-channel = { $platform ->
+    [discord] the Discord channel { $id }
+    [matrix] the Matrix room { $id }
+   *[other] { $id }
+}
 event-server-changed = { $name } changed this server's defaults: { $change } ({ $channels ->
     [one] 1 channel
    *[other] { $channels } channels

@@ -95,6 +95,20 @@ pub enum CommandError {
     /// Only the server's admins.
     #[error("only the server's admins may do that")]
     NotServerAdmin,
+    /// No such link code waiting (wrong, used or expired).
+    #[error("no such link code")]
+    NoLinkCode,
+    /// A link to a channel of the table's own platform, or of a platform
+    /// already linked.
+    #[error("one channel per platform")]
+    LinkSamePlatform,
+    /// This channel shares another channel's table (or another shares
+    /// this one's): unlink first.
+    #[error("linked elsewhere")]
+    LinkedElsewhere,
+    /// `unlink` at a table that shares nothing.
+    #[error("not linked")]
+    NotLinked,
     /// The stored deal could not be rebuilt or played on (a bug or a
     /// damaged store).
     #[error("the stored deal is damaged: {0}")]

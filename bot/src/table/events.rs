@@ -142,6 +142,9 @@ pub enum Event {
         /// How many of the server's channels took it.
         channels: usize,
     },
+    /// The table is no longer shared with these channels (`unlink`); the
+    /// people seated from their platforms left with them.
+    Unlinked(Vec<crate::ids::ChannelId>),
     /// A person's time is running out.
     Reminder {
         /// Who.

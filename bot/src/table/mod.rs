@@ -19,6 +19,7 @@ mod computers;
 mod errors;
 mod events;
 mod layers;
+mod links;
 mod owed;
 mod play;
 mod seats;
@@ -36,6 +37,7 @@ pub use clock::TurnClock;
 pub use errors::CommandError;
 pub use events::{Event, PovertyMove, RevealedTrick, Summary};
 pub use layers::{Layer, ServerLayer, Source};
+pub use links::{CODE_LEN, LINK_CODE_MS, Link, LinkCode, is_code};
 pub use owed::{OWED_KEPT, OWED_MAX_AGE_MS, Owed, OwedEntry};
 pub use seats::{MAX_SEATS, Occupant, PlayerKey, SeatInfo, Seats, TableSeat};
 pub use session::TableSession;
@@ -179,6 +181,16 @@ pub struct Table {
     /// Lists (sessions) started here: the last one's number.
     #[serde(default)]
     lists: u32,
+    /// The channels that share this table (`link`), each with its table
+    /// message.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    links: Vec<Link>,
+    /// This channel shares the table of that channel (its home).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    linked_to: Option<crate::ids::ChannelId>,
+    /// The code that links another channel, while it is valid.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    link_code: Option<LinkCode>,
 }
 
 /// How many calendar months of statistics a table keeps.
@@ -342,6 +354,9 @@ impl Default for Table {
             own: Layer::default(),
             monthly: BTreeMap::new(),
             lists: 0,
+            links: Vec::new(),
+            linked_to: None,
+            link_code: None,
         }
     }
 }
@@ -355,6 +370,9 @@ pub struct Ctx<'a> {
     /// The time now (ms since 1970, UTC): dates lists and counts
     /// statistics by month.
     pub now_ms: u64,
+    /// The command came through this channel, linked to the table's home
+    /// (`None`: the home itself).
+    pub via: Option<crate::ids::ChannelId>,
 }
 
 impl Table {
@@ -905,6 +923,26 @@ impl Table {
                 // settings, then on each of its tables)
                 let mut scratch = self.server.as_ref().map(|s| s.layer.clone()).unwrap_or_default();
                 server_change(&mut scratch, sc)?;
+            }
+            Command::Link(None) => self.issue_link_code((ctx.seed)(), ctx.now_ms)?,
+            Command::Link(Some(_)) => {
+                // checked here, made by the service (on the table the
+                // code was made at, then here)
+                if ctx.via.is_none() {
+                    if !self.links.is_empty() || self.linked_to.is_some() {
+                        return Err(CommandError::LinkedElsewhere);
+                    }
+                    if self.deal_running() {
+                        return Err(CommandError::DealRunning);
+                    }
+                }
+            }
+            Command::Unlink => {
+                let gone = self.drop_links(ctx.via.as_ref())?;
+                if gone.is_empty() {
+                    return Err(CommandError::NotLinked);
+                }
+                ev.push(Event::Unlinked(gone));
             }
             Command::List(Some(n)) if self.list(*n).is_none() => return Err(CommandError::NoList(*n)),
             Command::List(None) if self.session.is_none() => return Err(CommandError::NoList(0)),

@@ -69,6 +69,11 @@ pub struct OwedEntry {
     /// The person who gave the command.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub actor: Option<UserId>,
+    /// At a table shared by several channels (`link`): the channels that
+    /// delivered it so far (`""` the home, else a linked channel's key);
+    /// it is dropped once every channel has.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub done: Vec<String>,
 }
 
 impl Owed {
@@ -132,6 +137,7 @@ impl Owed {
             private,
             hands,
             actor: out.actor.clone(),
+            done: Vec::new(),
         });
         out.owed.push(seq);
         while let Some(first) = self.entries.front() {
@@ -148,19 +154,29 @@ impl Owed {
         }
     }
 
-    /// Drops delivered entries; true if any was still here.
-    pub fn delivered(&mut self, seqs: &[u64]) -> bool {
+    /// Notes entries delivered in channel `by` (`""` the home) and drops
+    /// those delivered in every channel of `all`; true if any changed.
+    pub fn delivered(&mut self, seqs: &[u64], by: &str, all: &[String]) -> bool {
+        let mut changed = false;
+        for e in self.entries.iter_mut().filter(|e| seqs.contains(&e.seq)) {
+            if !e.done.iter().any(|d| d == by) {
+                e.done.push(by.to_string());
+                changed = true;
+            }
+        }
         let before = self.entries.len();
-        self.entries.retain(|e| !seqs.contains(&e.seq));
-        self.entries.len() != before
+        self.entries.retain(|e| !all.iter().all(|c| e.done.contains(c)));
+        changed || self.entries.len() != before
     }
 
     /// The entries another process left (committed before `started_ms`,
-    /// this process's start) or that have waited longer than `grace_ms`.
-    pub fn left(&self, now_ms: u64, started_ms: u64, grace_ms: u64) -> Vec<OwedEntry> {
+    /// this process's start) or that have waited longer than `grace_ms`,
+    /// not yet delivered in channel `by`.
+    pub fn left(&self, now_ms: u64, started_ms: u64, grace_ms: u64, by: &str) -> Vec<OwedEntry> {
         self.entries
             .iter()
             .filter(|e| e.at_ms < started_ms || now_ms.saturating_sub(e.at_ms) > grace_ms)
+            .filter(|e| !e.done.iter().any(|d| d == by))
             .cloned()
             .collect()
     }

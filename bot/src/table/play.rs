@@ -68,6 +68,9 @@ impl Table {
                 // reads better with the deal's result next to the new deal
                 self.display = None;
                 self.posting = None;
+                for l in &mut self.links {
+                    l.new_message();
+                }
                 self.epoch += 1;
                 self.moves += 1;
                 Event::Dealt {

@@ -1,0 +1,235 @@
+//! One table across platforms: a channel linked to another channel's table
+//! (`link`, `link CODE`, `unlink`).
+//!
+//! The table lives under its home channel's key. A channel linked to it
+//! (on another platform: at most one per platform) keeps its own stored
+//! table, marked [`linked_to`](Table::linked_to) the home; commands there
+//! run on the home's table, and the home's table lists the channel in
+//! [`links`](Table::links) with its own table message (its platform's id,
+//! its posting claim). The home's list is what counts: a channel whose
+//! home no longer lists it is its own table again.
+
+use serde::{Deserialize, Serialize};
+
+use super::{CommandError, Table};
+use crate::ids::ChannelId;
+
+/// How long a link code is valid (ms).
+pub const LINK_CODE_MS: u64 = 10 * 60 * 1000;
+
+/// The letters of a link code: no 0/o, 1/l/i (read aloud, typed by hand).
+const CODE_LETTERS: &[u8] = b"abcdefghjkmnpqrstuvwxyz23456789";
+
+/// The length of a link code.
+pub const CODE_LEN: usize = 8;
+
+/// A channel that shares this table, and its table message.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Link {
+    /// The channel.
+    pub channel: ChannelId,
+    /// The platform's id of this deal's table message there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    display: Option<String>,
+    /// A process is posting the table message there since (ms).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    posting: Option<u64>,
+}
+
+impl Link {
+    /// A new deal's message: none posted there yet.
+    pub(super) fn new_message(&mut self) {
+        self.display = None;
+        self.posting = None;
+    }
+}
+
+/// A one-time code that links another channel to this table.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LinkCode {
+    /// The code.
+    pub code: String,
+    /// Valid until (ms since the epoch).
+    pub until_ms: u64,
+}
+
+/// A new link code from a seed.
+pub fn new_code(mut seed: u64) -> String {
+    let mut out = String::with_capacity(CODE_LEN);
+    for _ in 0..CODE_LEN {
+        out.push(CODE_LETTERS[(seed % CODE_LETTERS.len() as u64) as usize] as char);
+        seed /= CODE_LETTERS.len() as u64;
+        if seed == 0 {
+            seed = 0x9e37_79b9_7f4a_7c15;
+        }
+    }
+    out
+}
+
+/// Whether a text has the shape of a link code.
+pub fn is_code(text: &str) -> bool {
+    text.len() == CODE_LEN && text.bytes().all(|b| CODE_LETTERS.contains(&b))
+}
+
+impl Table {
+    /// The home channel whose table this channel shares, if linked.
+    pub fn linked_to(&self) -> Option<&ChannelId> {
+        self.linked_to.as_ref()
+    }
+
+    /// The channels that share this table (beside its home).
+    pub fn links(&self) -> impl Iterator<Item = &ChannelId> {
+        self.links.iter().map(|l| &l.channel)
+    }
+
+    /// Whether `ch` shares this table.
+    pub fn is_linked_with(&self, ch: &ChannelId) -> bool {
+        self.links.iter().any(|l| &l.channel == ch)
+    }
+
+    /// The link code waiting to be used, if still valid at `now_ms`.
+    pub fn link_code(&self, now_ms: u64) -> Option<&LinkCode> {
+        self.link_code.as_ref().filter(|c| c.until_ms > now_ms)
+    }
+
+    /// Issues a new link code (a table that is no link itself, with room
+    /// for one more platform).
+    pub(super) fn issue_link_code(&mut self, seed: u64, now_ms: u64) -> Result<(), CommandError> {
+        if self.linked_to.is_some() {
+            return Err(CommandError::LinkedElsewhere);
+        }
+        self.link_code = Some(LinkCode { code: new_code(seed), until_ms: now_ms + LINK_CODE_MS });
+        Ok(())
+    }
+
+    /// Takes `ch` into this table with `code` (or again, when it is
+    /// already linked: the same link made twice). Refused for a code that
+    /// is not this table's valid one, a channel of this table's own
+    /// platform or of a platform already linked.
+    pub fn accept_link(
+        &mut self,
+        home: &ChannelId,
+        ch: &ChannelId,
+        code: &str,
+        now_ms: u64,
+    ) -> Result<bool, CommandError> {
+        if self.is_linked_with(ch) {
+            return Ok(false);
+        }
+        if self.link_code(now_ms).is_none_or(|c| c.code != code) || self.linked_to.is_some() {
+            return Err(CommandError::NoLinkCode);
+        }
+        if ch.platform == home.platform || self.links.iter().any(|l| l.channel.platform == ch.platform) {
+            return Err(CommandError::LinkSamePlatform);
+        }
+        self.link_code = None;
+        self.links.push(Link { channel: ch.clone(), display: None, posting: None });
+        Ok(true)
+    }
+
+    /// Marks this channel's own table as sharing `home`'s (or no more).
+    pub fn set_linked_to(&mut self, home: Option<ChannelId>) -> bool {
+        if self.linked_to == home {
+            return false;
+        }
+        self.linked_to = home;
+        true
+    }
+
+    /// Drops `ch` (or, with `None`, every linked channel) from this table;
+    /// the channels dropped. The people seated from a dropped channel's
+    /// platform leave the table with it (between deals only).
+    pub(super) fn drop_links(&mut self, ch: Option<&ChannelId>) -> Result<Vec<ChannelId>, CommandError> {
+        if self.deal_running() {
+            return Err(CommandError::DealRunning);
+        }
+        let (gone, kept): (Vec<Link>, Vec<Link>) =
+            std::mem::take(&mut self.links).into_iter().partition(|l| ch.is_none_or(|c| &l.channel == c));
+        self.links = kept;
+        let gone: Vec<ChannelId> = gone.into_iter().map(|l| l.channel).collect();
+        for g in &gone {
+            loop {
+                let found = self
+                    .seats
+                    .enumerate()
+                    .find(|(_, s)| s.user().is_some_and(|u| u.platform == g.platform))
+                    .map(|(ts, _)| ts);
+                let Some(ts) = found else { break };
+                self.seats.remove(ts);
+            }
+        }
+        if !gone.is_empty()
+            && let Some(s) = &mut self.session
+        {
+            s.session_mut().end()?;
+        }
+        Ok(gone)
+    }
+
+    fn link_mut(&mut self, via: Option<&ChannelId>) -> Option<&mut Link> {
+        let via = via?;
+        self.links.iter_mut().find(|l| &l.channel == via)
+    }
+
+    /// The platform's id of this deal's table message in the channel the
+    /// command came through (`via` a linked channel, else the home).
+    pub fn display_for(&self, via: Option<&ChannelId>) -> Option<&String> {
+        match via {
+            Some(v) => self.links.iter().find(|l| &l.channel == v).and_then(|l| l.display.as_ref()),
+            None => self.display.as_ref(),
+        }
+    }
+
+    /// Remembers the table message's id in one channel (see
+    /// [`display_for`](Self::display_for)).
+    pub fn set_display_for(&mut self, via: Option<&ChannelId>, id: Option<String>) {
+        match (via, self.link_mut(via)) {
+            (None, _) => self.set_display(id),
+            (Some(_), Some(l)) => {
+                l.posting = None;
+                l.display = id;
+            }
+            (Some(_), None) => {}
+        }
+    }
+
+    /// Whether a process is posting the table message in one channel.
+    pub fn posting_claimed_for(&self, via: Option<&ChannelId>, now_ms: u64) -> bool {
+        match via {
+            None => self.posting_claimed(now_ms),
+            Some(v) => self
+                .links
+                .iter()
+                .find(|l| &l.channel == v)
+                .and_then(|l| l.posting)
+                .is_some_and(|since| now_ms.saturating_sub(since) < 5_000),
+        }
+    }
+
+    /// Claims the posting of the table message in one channel.
+    pub fn claim_posting_for(&mut self, via: Option<&ChannelId>, now_ms: u64) {
+        match (via, self.link_mut(via)) {
+            (None, _) => self.claim_posting(now_ms),
+            (Some(_), Some(l)) => l.posting = Some(now_ms),
+            (Some(_), None) => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_have_their_shape_and_differ() {
+        let codes: Vec<String> = (1..200u64).map(|s| new_code(s.wrapping_mul(0x2545_f491_4f6c_dd1d))).collect();
+        assert!(codes.iter().all(|c| is_code(c)), "{codes:?}");
+        let mut sorted = codes.clone();
+        sorted.sort();
+        sorted.dedup();
+        assert_eq!(sorted.len(), codes.len());
+        assert!(!is_code("abc"));
+        assert!(!is_code("abcdefg0"), "no zero");
+        assert!(!is_code("ABCDEFGH"), "lower case (the parser lowers what is typed)");
+    }
+}
