@@ -229,3 +229,44 @@ async fn another_process_follows_a_link_and_its_end() {
     // a channel whose home lost it (a crash between the two steps of an
     // unlink) is its own table again with its next command
 }
+
+/// Delivers an outbox and its relayed parts as the front ends do (marks
+/// what each part owes delivered in its channel).
+async fn delivered_all(svc: &Service<MemoryStore>, out: &Outbox) {
+    for p in parts(out) {
+        if !p.owed.is_empty() {
+            App::delivered(svc, &p.channel, &p.owed).await;
+        }
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn the_turn_clocks_of_both_channels_owe_nothing_once_each_delivered() {
+    let svc = Service::new(MemoryStore::default(), 9).with_durable_outbox();
+    let (room, chan) = (room(), channel());
+    let alice = on_matrix("alice", true);
+    let carol = on_discord("31", "carol", true);
+    let code = code_of(&ok(&svc, &room, &alice, "link").await);
+    delivered_all(&svc, &ok(&svc, &chan, &carol, &format!("link {code}")).await).await;
+    for (who, ch) in [(&alice, &room), (&carol, &chan)] {
+        delivered_all(&svc, &ok(&svc, ch, who, "join").await).await;
+    }
+    for _ in 0..2 {
+        delivered_all(&svc, &ok(&svc, &room, &alice, "addbot").await).await;
+    }
+    delivered_all(&svc, &ok(&svc, &room, &alice, "start").await).await;
+    assert!(!svc.table(&room).await.unwrap().0.owed().any(), "everything delivered");
+    // a minute on: each channel's clock has nothing to send but the turn
+    // clock's own reminder
+    tokio::time::advance(std::time::Duration::from_secs(40)).await;
+    for ch in [&room, &chan] {
+        let out = App::tick(&svc, ch).await;
+        each_to_its_own(&out);
+        delivered_all(&svc, &out).await;
+    }
+    for ch in [&room, &chan, &room, &chan] {
+        tokio::time::advance(std::time::Duration::from_secs(1)).await;
+        let out = svc.tick(ch).await.unwrap();
+        assert!(parts(&out).iter().all(|p| p.is_empty()), "a tick with nothing new sends nothing: {out:?}");
+    }
+}
