@@ -608,9 +608,13 @@ impl<S: Store> Service<S> {
                         if gone.as_ref() != Some(&home) {
                             return (Route::Moved(Some(home)), false);
                         }
-                        table.set_linked_to(None);
-                        let (w, _) = w(table, ctx, rng);
-                        return (Route::Here(w), true);
+                        if table.link_settled(ctx.now_ms) {
+                            table.set_linked_to(None, ctx.now_ms);
+                            let (w, _) = w(table, ctx, rng);
+                            return (Route::Here(w), true);
+                        }
+                        // (a link being made: its own table until the home
+                        // takes it)
                     }
                     let (w, commit) = w(table, ctx, rng);
                     (Route::Here(w), commit)
@@ -1207,7 +1211,11 @@ impl<S: Store> Service<S> {
                             let (t, event) = self.server_command(ch, actor, sc).await?;
                             let mut all = events.clone();
                             all.push(event);
-                            let mut out = compose(ch, &t, &actor.user, &cmd, &all);
+                            // (a linked channel's own table took the change,
+                            // for when it is unlinked: the answer shows the
+                            // table it shares)
+                            let shown = if home == *ch { &t } else { &table };
+                            let mut out = compose(ch, shown, &actor.user, &cmd, &all);
                             out.owed = seqs;
                             Ok(out)
                         }
@@ -1220,12 +1228,14 @@ impl<S: Store> Service<S> {
                             };
                             return self.unlinked(ch, &home, &table, actor, &events, out).await;
                         }
+                        // (what is read beyond the table is read at the
+                        // table's own key: its records, its server)
                         _ => match owed {
                             Some(mut out) => {
-                                self.queries(ch, &table, actor, &cmd, &mut out).await?;
+                                self.queries(&home, &table, actor, &cmd, &mut out).await?;
                                 Ok(*out)
                             }
-                            None => self.outbox(ch, &table, actor, &cmd, &events).await,
+                            None => self.outbox(ch, &home, &table, actor, &cmd, &events).await,
                         },
                     }
                 }
@@ -1256,13 +1266,14 @@ impl<S: Store> Service<S> {
     async fn outbox(
         &self,
         ch: &ChannelId,
+        home: &ChannelId,
         t: &Table,
         actor: &Actor,
         cmd: &Command,
         events: &[Event],
     ) -> Result<Outbox, ServiceError> {
         let mut out = compose(ch, t, &actor.user, cmd, events);
-        self.queries(ch, t, actor, cmd, &mut out).await?;
+        self.queries(home, t, actor, cmd, &mut out).await?;
         Ok(out)
     }
 
@@ -1502,6 +1513,24 @@ impl<S: Store> Service<S> {
             return refuse(CommandError::LinkSamePlatform);
         }
         let now = self.now_ms();
+        // the channel points at the home first: a crash before the home
+        // takes it leaves the channel its own table (the home does not
+        // list it), and the same code can be typed again
+        let h = home.clone();
+        let (_, pointed) = self
+            .transact_key(ch, Once::Repeatable, move |t, _, _| {
+                if t.linked_to() == Some(&h) {
+                    return (Ok(()), false);
+                }
+                if t.linked_to().is_some() || t.links().next().is_some() {
+                    return (Err(CommandError::LinkedElsewhere), false);
+                }
+                (Ok(()), t.set_linked_to(Some(h.clone()), now))
+            })
+            .await?;
+        if let Err(e) = pointed {
+            return refuse(e);
+        }
         let (h, c, typed) = (home.clone(), ch.clone(), code.to_string());
         let (t, r) = self
             .transact_key(&home, Once::Repeatable, move |t, _, _| match t.accept_link(&h, &c, &typed, now) {
@@ -1511,14 +1540,16 @@ impl<S: Store> Service<S> {
             .await?;
         let made = match r {
             Ok(made) => made,
-            Err(e) => return refuse(e),
+            Err(e) => {
+                let h = home.clone();
+                self.transact_key(ch, Once::Repeatable, move |t, _, _| {
+                    let mine = t.linked_to() == Some(&h);
+                    ((), mine && t.set_linked_to(None, now))
+                })
+                .await?;
+                return refuse(e);
+            }
         };
-        let h = home.clone();
-        self.transact_key(ch, Once::Repeatable, move |t, _, _| {
-            let changed = t.set_linked_to(Some(h.clone()));
-            ((), changed)
-        })
-        .await?;
         self.aliases.lock().expect("lock").insert(ch.clone(), home.clone());
         if made {
             tracing::info!(channel = %ch, home = %home, "a channel now shares a table");
@@ -1528,7 +1559,9 @@ impl<S: Store> Service<S> {
         base.table = Some(table_message(&t, &[]));
         let mut out = route(base, &t, &home, ch);
         out.actor = Some(actor.user.clone());
-        out.owed = seqs;
+        // (what the channel's own table owed is its own: not the home's
+        // entries of the same numbers)
+        drop(seqs);
         let text = tr!(l, "link-done", other = crate::server::foreign_label(l, &home));
         out.notices.push(Notice::new(Kind::Help, text, None));
         for o in &mut out.relay {
@@ -1562,9 +1595,9 @@ impl<S: Store> Service<S> {
         for g in &gone {
             let h = home.clone();
             let r = self
-                .transact_key(g, Once::Repeatable, move |t, _, _| {
+                .transact_key(g, Once::Repeatable, move |t, ctx, _| {
                     let mine = t.linked_to() == Some(&h);
-                    (mine, mine && t.set_linked_to(None))
+                    (mine, mine && t.set_linked_to(None, ctx.now_ms))
                 })
                 .await;
             if let Err(e) = r {

@@ -3,6 +3,7 @@
 //! (development) or globally (production), the turn-timer tick, and the
 //! token from the environment or a file (never logged).
 
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -272,8 +273,21 @@ fn tick_forever(adapter: Arc<Adapter>) {
     if let Some(mut relayed) = adapter.app.relayed(doko_bot::Platform::Discord) {
         let a = adapter.clone();
         tokio::spawn(async move {
+            // one queue per channel, in order: a slow channel holds up
+            // only itself
+            let mut queues: HashMap<String, tokio::sync::mpsc::UnboundedSender<doko_bot::Outbox>> = HashMap::new();
             while let Some(out) = relayed.recv().await {
-                a.relayed(&out).await;
+                let tx = queues.entry(out.channel.key()).or_insert_with(|| {
+                    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<doko_bot::Outbox>();
+                    let a = a.clone();
+                    tokio::spawn(async move {
+                        while let Some(out) = rx.recv().await {
+                            a.relayed(&out).await;
+                        }
+                    });
+                    tx
+                });
+                let _ = tx.send(out);
             }
         });
     }

@@ -17,6 +17,10 @@ use crate::ids::ChannelId;
 /// How long a link code is valid (ms).
 pub const LINK_CODE_MS: u64 = 10 * 60 * 1000;
 
+/// How long a link being made may point at a home that does not list it
+/// yet (ms).
+pub const LINK_SETTLE_MS: u64 = 60_000;
+
 /// The letters of a link code: no 0/o, 1/l/i (read aloud, typed by hand).
 const CODE_LETTERS: &[u8] = b"abcdefghjkmnpqrstuvwxyz23456789";
 
@@ -127,13 +131,22 @@ impl Table {
         Ok(true)
     }
 
-    /// Marks this channel's own table as sharing `home`'s (or no more).
-    pub fn set_linked_to(&mut self, home: Option<ChannelId>) -> bool {
+    /// Marks this channel's own table as sharing `home`'s (or no more)
+    /// since `now_ms`.
+    pub fn set_linked_to(&mut self, home: Option<ChannelId>, now_ms: u64) -> bool {
         if self.linked_to == home {
             return false;
         }
         self.linked_to = home;
+        self.linked_since = now_ms;
         true
+    }
+
+    /// Whether this channel's link was made long enough ago that a home
+    /// not listing it means the link is gone (not being made: the channel
+    /// points at the home first, then the home takes it).
+    pub fn link_settled(&self, now_ms: u64) -> bool {
+        now_ms.saturating_sub(self.linked_since) > LINK_SETTLE_MS
     }
 
     /// Drops `ch` (or, with `None`, every linked channel) from this table;
@@ -147,6 +160,7 @@ impl Table {
             std::mem::take(&mut self.links).into_iter().partition(|l| ch.is_none_or(|c| &l.channel == c));
         self.links = kept;
         let gone: Vec<ChannelId> = gone.into_iter().map(|l| l.channel).collect();
+        let mut left = false;
         for g in &gone {
             loop {
                 let found = self
@@ -156,11 +170,12 @@ impl Table {
                     .map(|(ts, _)| ts);
                 let Some(ts) = found else { break };
                 self.seats.remove(ts);
+                left = true;
             }
+            // (their spectators too: nothing reaches them here any more)
+            self.spectators.retain(|s| s.user().platform != g.platform);
         }
-        if !gone.is_empty()
-            && let Some(s) = &mut self.session
-        {
+        if left && let Some(s) = &mut self.session {
             s.session_mut().end()?;
         }
         Ok(gone)

@@ -188,6 +188,9 @@ pub struct Table {
     /// This channel shares the table of that channel (its home).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     linked_to: Option<crate::ids::ChannelId>,
+    /// Since when (ms).
+    #[serde(default, skip_serializing_if = "is_zero_ms")]
+    linked_since: u64,
     /// The code that links another channel, while it is valid.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     link_code: Option<LinkCode>,
@@ -195,6 +198,10 @@ pub struct Table {
 
 /// How many calendar months of statistics a table keeps.
 pub const MONTHS_KEPT: usize = 13;
+
+fn is_zero_ms(n: &u64) -> bool {
+    *n == 0
+}
 
 fn is_false(b: &bool) -> bool {
     !*b
@@ -356,6 +363,7 @@ impl Default for Table {
             lists: 0,
             links: Vec::new(),
             linked_to: None,
+            linked_since: 0,
             link_code: None,
         }
     }
@@ -493,7 +501,11 @@ impl Table {
     /// Whether the table must be kept without expiry: a session is in
     /// progress, or it holds statistics (or ended sessions' sheets).
     pub fn durable(&self) -> bool {
-        self.session_open() || !self.stats.is_empty() || !self.history.is_empty()
+        self.session_open()
+            || !self.stats.is_empty()
+            || !self.history.is_empty()
+            || self.linked_to.is_some()
+            || !self.links.is_empty()
     }
 
     /// Whether a session is in progress (started and not over): its
@@ -924,6 +936,8 @@ impl Table {
                 let mut scratch = self.server.as_ref().map(|s| s.layer.clone()).unwrap_or_default();
                 server_change(&mut scratch, sc)?;
             }
+            // (the home's admins only: not through a linked channel)
+            Command::Link(None) if ctx.via.is_some() => return Err(CommandError::LinkedElsewhere),
             Command::Link(None) => self.issue_link_code((ctx.seed)(), ctx.now_ms)?,
             Command::Link(Some(_)) => {
                 // checked here, made by the service (on the table the
