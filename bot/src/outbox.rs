@@ -120,6 +120,12 @@ pub struct TableMessage {
     /// The idempotency key of an owed message (see [`Outbox::owed`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub key: Option<String>,
+    /// At a table shared across platforms (`link`): the key of the table
+    /// shown (its home channel's); empty for a channel's own table. A
+    /// channel's messages of one table are never compared with another's
+    /// (a channel linked, then its own again).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub home: String,
     /// The cards on the table as a picture, at tables that show cards as
     /// pictures: the trick being played and the last one (`trick.png`; the
     /// whole deal goes with its result, see [`Notice::picture`]). Never
@@ -555,13 +561,14 @@ struct SlotState {
 const EVENT_LINES: usize = 24;
 
 impl TableMessages {
-    fn slot(&self, ch: &ChannelId) -> std::sync::Arc<Slot> {
+    fn slot(&self, ch: &ChannelId, home: &str) -> std::sync::Arc<Slot> {
         let mut slots = self.slots.lock().expect("table messages lock");
         if slots.len() > 10_000 {
             // forget idle tables (their ids are stored with the table)
             slots.retain(|_, s| std::sync::Arc::strong_count(s) > 1);
         }
-        slots.entry(ch.key()).or_default().clone()
+        let key = if home.is_empty() { ch.key() } else { format!("{}|{home}", ch.key()) };
+        slots.entry(key).or_default().clone()
     }
 
     /// Posts or edits the table message for `t`, together with what else is
@@ -575,7 +582,7 @@ impl TableMessages {
         t: &TableMessage,
         report: &mut Delivered,
     ) -> bool {
-        let slot = self.slot(ch);
+        let slot = self.slot(ch, &t.home);
         {
             let mut st = slot.state.lock().expect("slot lock");
             if t.revision < st.sent && t.events.is_none() {

@@ -1494,8 +1494,13 @@ impl<S: Store> Service<S> {
             out.owed = seqs.clone();
             Ok(out)
         };
-        let mut home = (routed != ch).then(|| routed.clone());
-        if home.is_none() {
+        if routed != ch {
+            // (already sharing a table: a code, right or wrong, changes
+            // nothing)
+            return refuse(CommandError::LinkedElsewhere);
+        }
+        let mut home = None;
+        {
             for p in [Platform::Discord, Platform::Matrix, Platform::Terminal] {
                 if p == ch.platform {
                     continue;
@@ -1951,6 +1956,9 @@ fn part(out: &Outbox, t: &Table, channels: &[ChannelId], x: &ChannelId, asked: &
     let via = (x != home).then_some(x);
     if let Some(tm) = &mut o.table {
         tm.display = t.display_for(via).cloned();
+        if channels.len() > 1 {
+            tm.home = home.key();
+        }
         if tm.to_act.as_ref().is_some_and(|u| u.platform != x.platform) {
             tm.to_act = None;
         }
@@ -2009,6 +2017,7 @@ fn table_message(t: &Table, events: &[Event]) -> TableMessage {
         hand_label: render::hand_label(t.lang()),
         your_turn: render::your_turn(t.lang()),
         key: None,
+        home: String::new(),
         picture: render::table_picture(t),
     }
 }

@@ -119,9 +119,10 @@ async fn a_room_and_a_channel_share_one_table_and_each_sees_its_own_part() {
     // used up: another channel cannot take it
     let chan2 = ChannelId::new(Platform::Discord, "501");
     refused(&svc, &chan2, &carol, &format!("link {code}"), CommandError::NoLinkCode).await;
-    // said again in the linked channel: nothing changes
-    let again = ok(&svc, &chan, &carol, &format!("link {code}")).await;
-    assert!(notices(&again).contains("now shares its table"));
+    // said again in the linked channel (the code is used up): refused,
+    // nothing changes
+    refused(&svc, &chan, &carol, &format!("link {code}"), CommandError::LinkedElsewhere).await;
+    refused(&svc, &chan, &carol, "link abcdefgh", CommandError::LinkedElsewhere).await;
 
     // two on each platform sit down at the one table
     ok(&svc, &room, &alice, "join").await;
