@@ -176,7 +176,13 @@ struct Events {
     /// tables served), made with the client's HTTP handle.
     adapter: std::sync::OnceLock<Arc<Adapter>>,
     ticking: std::sync::atomic::AtomicBool,
+    /// What commands on other platforms owe this platform's channels,
+    /// taken at the start (kept in order until the gateway is ready).
+    relayed: std::sync::Mutex<Option<Relayed>>,
 }
+
+/// What commands on other platforms owe this platform's channels.
+type Relayed = tokio::sync::mpsc::UnboundedReceiver<doko_bot::Outbox>;
 
 impl Events {
     fn adapter(&self, ctx: &Context) -> Arc<Adapter> {
@@ -205,7 +211,8 @@ impl EventHandler for Events {
         if self.ticking.swap(true, std::sync::atomic::Ordering::SeqCst) {
             return;
         }
-        tick_forever(self.adapter(&ctx));
+        let relayed = self.relayed.lock().expect("lock").take();
+        tick_forever(self.adapter(&ctx), relayed);
     }
 
     /// Discord hands each process the guilds of its shards: the running
@@ -269,8 +276,8 @@ async fn register(http: &serenity::all::Http, dev_guild: Option<u64>) {
 /// The turn timer: every few seconds for the tables the adapter served.
 /// Also delivers, in order, what commands on other platforms owe this
 /// platform's channels (a table shared across platforms).
-fn tick_forever(adapter: Arc<Adapter>) {
-    if let Some(mut relayed) = adapter.app.relayed(doko_bot::Platform::Discord) {
+fn tick_forever(adapter: Arc<Adapter>, relayed: Option<Relayed>) {
+    if let Some(mut relayed) = relayed {
         let a = adapter.clone();
         tokio::spawn(async move {
             // one queue per channel, in order: a slow channel holds up
@@ -318,7 +325,8 @@ async fn run_endpoint(
     register(&http, config.dev_guild).await;
     let adapter = Arc::new(Adapter::new(app, http, config.mention).shards(config.shards));
     adapter.resume().await;
-    tick_forever(adapter.clone());
+    let relayed = adapter.app.relayed(doko_bot::Platform::Discord);
+    tick_forever(adapter.clone(), relayed);
     let endpoint = crate::http::Endpoint::new(adapter, key).map_err(RunError::Endpoint)?;
     let listener = tokio::net::TcpListener::bind(addr).await.map_err(|e| RunError::Endpoint(e.to_string()))?;
     crate::http::serve(Arc::new(endpoint), listener).await.map_err(|e| RunError::Endpoint(e.to_string()))
@@ -351,11 +359,13 @@ pub async fn run_until(
         };
     }
     let intents = GatewayIntents::GUILDS;
+    let relayed = app.relayed(doko_bot::Platform::Discord);
     let events = Events {
         app,
         config: config.clone(),
         adapter: std::sync::OnceLock::new(),
         ticking: std::sync::atomic::AtomicBool::new(false),
+        relayed: std::sync::Mutex::new(relayed),
     };
     let mut client = match &config.api_url {
         None => Client::builder(&config.token, intents).event_handler(events).await?,
