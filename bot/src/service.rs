@@ -1170,7 +1170,7 @@ impl<S: Store> Service<S> {
                 Applied::Duplicate(None) if matches!(cmd, Command::Link(Some(_))) => {
                     // made again: nothing made twice
                     let Command::Link(Some(code)) = &cmd else { unreachable!() };
-                    return self.link_join(ch, &home, actor, code, Vec::new()).await;
+                    return self.link_join(ch, (&home, table.lang()), actor, code, Vec::new()).await;
                 }
                 Applied::Duplicate(None) if matches!(cmd, Command::Server(_)) => {
                     // the change may not have been made (a crash after the
@@ -1219,7 +1219,9 @@ impl<S: Store> Service<S> {
                             out.owed = seqs;
                             Ok(out)
                         }
-                        Command::Link(Some(code)) => return self.link_join(ch, &home, actor, code, seqs).await,
+                        Command::Link(Some(code)) => {
+                            return self.link_join(ch, (&home, table.lang()), actor, code, seqs).await;
+                        }
                         Command::Link(None) => self.link_code(&home, &table, actor, seqs).await,
                         Command::Unlink => {
                             let out = match owed {
@@ -1482,15 +1484,14 @@ impl<S: Store> Service<S> {
     async fn link_join(
         &self,
         ch: &ChannelId,
-        routed: &ChannelId,
+        (routed, lang): (&ChannelId, Lang),
         actor: &Actor,
         code: &str,
         seqs: Vec<u64>,
     ) -> Result<Outbox, ServiceError> {
-        let (own, _) = self.table(ch).await?;
         let refuse = |e: CommandError| {
-            let mut out = refused(ch, &actor.user, render::error(own.lang(), &e));
-            out.lang = own.lang();
+            let mut out = refused(ch, &actor.user, render::error(lang, &e));
+            out.lang = lang;
             out.owed = seqs.clone();
             Ok(out)
         };
@@ -1499,24 +1500,17 @@ impl<S: Store> Service<S> {
             // nothing)
             return refuse(CommandError::LinkedElsewhere);
         }
+        // the table the code was made at: on another platform
         let mut home = None;
-        {
-            for p in [Platform::Discord, Platform::Matrix, Platform::Terminal] {
-                if p == ch.platform {
-                    continue;
-                }
-                if let Some(s) = self.timed(self.store.load(&ChannelId::link_code(p, code))).await?
-                    && let Ok(h) = serde_json::from_str::<ChannelId>(&s.json)
-                {
-                    home = Some(h);
-                    break;
-                }
+        for p in [Platform::Discord, Platform::Matrix, Platform::Terminal].into_iter().filter(|p| *p != ch.platform) {
+            if let Some(s) = self.timed(self.store.load(&ChannelId::link_code(p, code))).await?
+                && let Ok(h) = serde_json::from_str::<ChannelId>(&s.json)
+            {
+                home = Some(h);
+                break;
             }
         }
         let Some(home) = home else { return refuse(CommandError::NoLinkCode) };
-        if home == *ch {
-            return refuse(CommandError::LinkSamePlatform);
-        }
         let now = self.now_ms();
         // the channel points at the home first: a crash before the home
         // takes it leaves the channel its own table (the home does not

@@ -315,6 +315,22 @@ impl MessageRecord {
         self.versions.len().saturating_sub(1)
     }
 
+    /// The `custom_id` of every button of its rows that can be clicked
+    /// (not disabled), in order.
+    pub fn enabled_ids(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for row in self.components.as_array().into_iter().flatten() {
+            for b in row["components"].as_array().into_iter().flatten() {
+                if b["disabled"].as_bool() != Some(true)
+                    && let Some(id) = b["custom_id"].as_str()
+                {
+                    out.push(id.to_string());
+                }
+            }
+        }
+        out
+    }
+
     /// Every `custom_id` in its components.
     pub fn custom_ids(&self) -> Vec<String> {
         let mut out = Vec::new();

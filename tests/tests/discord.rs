@@ -178,17 +178,7 @@ impl<'a> Table<'a> {
     /// The buttons on person `p`'s hand message that can be clicked.
     fn enabled(&self, p: usize) -> Vec<String> {
         let Some(m) = self.people[p].hand.and_then(|id| self.fake.message(id)) else { return vec![] };
-        let mut out = Vec::new();
-        for row in m.components.as_array().into_iter().flatten() {
-            for b in row["components"].as_array().into_iter().flatten() {
-                if b["disabled"].as_bool() != Some(true)
-                    && let Some(id) = b["custom_id"].as_str()
-                {
-                    out.push(id.to_string());
-                }
-            }
-        }
-        out
+        m.enabled_ids()
     }
 
     /// The action a plain player takes from these buttons: the first

@@ -171,17 +171,7 @@ impl<'a> Guild<'a> {
     /// The enabled buttons of `user`'s hand message in `channel`.
     fn enabled(&self, user: u64, channel: u64) -> Vec<String> {
         let Some(m) = self.hands.get(&(user, channel)).and_then(|id| self.fake.message(*id)) else { return vec![] };
-        let mut out = Vec::new();
-        for row in m.components.as_array().into_iter().flatten() {
-            for b in row["components"].as_array().into_iter().flatten() {
-                if b["disabled"].as_bool() != Some(true)
-                    && let Some(id) = b["custom_id"].as_str()
-                {
-                    out.push(id.to_string());
-                }
-            }
-        }
-        out
+        m.enabled_ids()
     }
 
     /// `user` plays the deal being dealt in `channel` with three computers

@@ -53,7 +53,7 @@ use doko_system_tests::fake_discord::{
 use matrix_sdk::Room;
 use matrix_sdk::ruma::OwnedRoomId;
 use matrix_sdk::ruma::api::client::room::create_room::v3::Request as CreateRoom;
-use synapse::{Seen, Synapse, Watch, first_playable, from_bot, player, say};
+use synapse::{Seen, Synapse, Watch, first_playable, from_bot, plain, player, say};
 use tokio::sync::mpsc;
 
 /// How long a Discord answer may take.
@@ -239,17 +239,7 @@ impl<'a> Discord<'a> {
     /// The enabled buttons of `user`'s hand message.
     fn enabled(&self, user: u64) -> Vec<String> {
         let Some(m) = self.hands.get(&user).and_then(|id| self.fake.message(*id)) else { return vec![] };
-        let mut out = Vec::new();
-        for row in m.components.as_array().into_iter().flatten() {
-            for b in row["components"].as_array().into_iter().flatten() {
-                if b["disabled"].as_bool() != Some(true)
-                    && let Some(id) = b["custom_id"].as_str()
-                {
-                    out.push(id.to_string());
-                }
-            }
-        }
-        out
+        m.enabled_ids()
     }
 
     /// `user`'s hand, shown afresh (the refresh button, else `/doko hand`);
@@ -368,29 +358,6 @@ fn mentioned(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// What `f` picks among what arrived since `from`, else the next such.
-async fn since(watch: &mut Watch, from: usize, what: &str, f: impl Fn(&Seen) -> bool) -> Seen {
-    if let Some(s) = watch.log[from..].iter().find(|s| f(s)) {
-        return s.clone();
-    }
-    watch.until(what, f).await
-}
-
-/// A log line without its colours (escape sequences dropped).
-fn plain(l: &str) -> String {
-    let mut out = String::new();
-    let mut esc = false;
-    for c in l.chars() {
-        match (esc, c) {
-            (false, '\u{1b}') => esc = true,
-            (true, 'm') => esc = false,
-            (true, _) => {}
-            (false, c) => out.push(c),
-        }
-    }
-    out
-}
-
 /// The deal as the four play it: who acted on what, what each was shown.
 #[derive(Default)]
 struct Deal {
@@ -463,8 +430,7 @@ async fn a_matrix_room_and_a_discord_channel_share_one_table() {
     let rid = room.room_id().to_owned();
     for who in ["@bot:localhost", "@bob:localhost"] {
         let want = format!("member {who} join");
-        since(&mut watch, 0, "the bot and bob in the room", |s| s.player == ALICE && s.room == rid && s.body == want)
-            .await;
+        watch.since(0, "the bot and bob in the room", |s| s.player == ALICE && s.room == rid && s.body == want).await;
     }
     let bob_room = bob.get_room(&rid).unwrap();
     let rooms: [Room; 2] = [room.clone(), bob_room.clone()];
@@ -489,7 +455,7 @@ async fn a_matrix_room_and_a_discord_channel_share_one_table() {
     posted(&fake, channel, at, "Seats (0/4)").await;
     let from = watch.log.len();
     say(&room, "!doko table").await;
-    since(&mut watch, from, "the Matrix room's table", in_room(ALICE, "Seats (0/4)")).await;
+    watch.since(from, "the Matrix room's table", in_room(ALICE, "Seats (0/4)")).await;
     stage("both platforms answer");
 
     // the admins' commands have `link` (with an optional code) and `unlink`
@@ -520,14 +486,14 @@ async fn a_matrix_room_and_a_discord_channel_share_one_table() {
     d.answered(&h, "no such link code").await;
     let from = watch.log.len();
     say(&bob_room, "!doko link").await;
-    since(&mut watch, from, "bob may not link", to(BOB, "only the channel's admins")).await;
+    watch.since(from, "bob may not link", to(BOB, "only the channel's admins")).await;
     // a plain Discord member may not ask for a code either
     let (_, _, h) = d.command(DAVE, "doko-rules", "link", vec![]).await;
     d.answered(&h, "Manage Server").await;
     // alice's code, in her direct room only
     let from = watch.log.len();
     say(&room, "!doko link").await;
-    let answer = since(&mut watch, from, "alice's link code", to(ALICE, "Link code ")).await;
+    let answer = watch.since(from, "alice's link code", to(ALICE, "Link code ")).await;
     assert_ne!(answer.room, rid, "the link code in the table room: {answer:?}");
     let code: String = answer.body.split("Link code ").nth(1).unwrap().chars().take(8).collect();
     assert!(
@@ -542,7 +508,7 @@ async fn a_matrix_room_and_a_discord_channel_share_one_table() {
     let (cb, _, h) = d.command(CAROL, "doko-rules", "link", vec![Opt::string("code", &code)]).await;
     let said = posted(&fake, channel, at, "now shares its table with").await;
     assert!(said.contains("the Matrix room"), "{said}");
-    let told = since(&mut watch, from, "the room told", in_room(ALICE, "now shares its table with")).await;
+    let told = watch.since(from, "the room told", in_room(ALICE, "now shares its table with")).await;
     assert!(told.body.contains("the Discord channel"), "{told:?}");
     assert!(!d.all_answers(&h).contains("no such link code"), "{cb:?}");
     stage("linked");
@@ -566,13 +532,13 @@ async fn a_matrix_room_and_a_discord_channel_share_one_table() {
     for (p, r) in rooms.iter().enumerate() {
         let from = watch.log.len();
         say(r, "!doko join").await;
-        since(&mut watch, from, "a join", in_room(ALICE, &format!("{} joins", MATRIX_NAMES[p]))).await;
+        watch.since(from, "a join", in_room(ALICE, &format!("{} joins", MATRIX_NAMES[p]))).await;
     }
     for u in [CAROL, DAVE] {
         d.doko(u, "join", vec![]).await;
     }
     posted(&fake, channel, 0, "Seats (4/4)").await;
-    since(&mut watch, 0, "four seated, in the room", in_room(ALICE, "Seats (4/4)")).await;
+    watch.since(0, "four seated, in the room", in_room(ALICE, "Seats (4/4)")).await;
     stage("four seated");
     d.doko(CAROL, "start", vec![]).await;
 
@@ -809,7 +775,7 @@ async fn a_matrix_room_and_a_discord_channel_share_one_table() {
     // (the room's answer to a command sent after it: anything told of the
     // wrong code has arrived by then)
     say(&room, "!doko table").await;
-    since(&mut watch, from, "the room's table", in_room(ALICE, "Rules:")).await;
+    watch.since(from, "the room's table", in_room(ALICE, "Rules:")).await;
     let again: Vec<&Seen> = watch.log[from..]
         .iter()
         .filter(|s| from_bot(s) && s.room == rid && s.body.contains("now shares its table with"))
@@ -824,12 +790,13 @@ async fn a_matrix_room_and_a_discord_channel_share_one_table() {
     let at = mark(&fake);
     let from = watch.log.len();
     say(&room, "!doko unlink").await;
-    let answer = since(&mut watch, from, "the unlink's answer", |s| {
-        from_bot(s)
-            && s.player == ALICE
-            && (s.body.contains("a deal is running") || s.body.contains("no longer shares"))
-    })
-    .await;
+    let answer = watch
+        .since(from, "the unlink's answer", |s| {
+            from_bot(s)
+                && s.player == ALICE
+                && (s.body.contains("a deal is running") || s.body.contains("no longer shares"))
+        })
+        .await;
     assert!(answer.body.contains("a deal is running"), "unlinked while the next deal runs: {answer:?}");
     assert!(
         !contents(&fake, channel).iter().any(|c| c.contains("no longer shares")),
@@ -839,10 +806,10 @@ async fn a_matrix_room_and_a_discord_channel_share_one_table() {
     // alice ends the session; then the link
     let from = watch.log.len();
     say(&room, "!doko reset").await;
-    since(&mut watch, from, "the session ended", in_room(ALICE, "alice ends the session")).await;
+    watch.since(from, "the session ended", in_room(ALICE, "alice ends the session")).await;
     let from = watch.log.len();
     say(&room, "!doko unlink").await;
-    since(&mut watch, from, "the room told of the unlink", in_room(ALICE, "no longer shares its table")).await;
+    watch.since(from, "the room told of the unlink", in_room(ALICE, "no longer shares its table")).await;
     posted(&fake, channel, at, "no longer shares its table").await;
     // the Discord channel's own table again: nobody seated
     // (a new table message, or the old one edited)
@@ -868,7 +835,7 @@ async fn a_matrix_room_and_a_discord_channel_share_one_table() {
     // the room keeps its table
     let from = watch.log.len();
     say(&room, "!doko table").await;
-    let t = since(&mut watch, from, "the room's table", in_room(ALICE, "Seats (")).await;
+    let t = watch.since(from, "the room's table", in_room(ALICE, "Seats (")).await;
     eprintln!("[linked] the room's table after the unlink:\n{}", t.body);
     assert!(!t.body.contains("carol") && !t.body.contains("dave"), "Discord players left with the link: {}", t.body);
     // carol sits down at the Discord channel's own table: there, not in
@@ -886,7 +853,7 @@ async fn a_matrix_room_and_a_discord_channel_share_one_table() {
     assert!(table.content.contains("Seats (1/4): carol"), "the Discord channel's own table: {}", table.content);
     let from = watch.log.len();
     say(&room, "!doko table").await;
-    let t = since(&mut watch, from, "the room's table", in_room(ALICE, "Seats (")).await;
+    let t = watch.since(from, "the room's table", in_room(ALICE, "Seats (")).await;
     assert!(!t.body.contains("carol"), "carol seated in the room: {}", t.body);
     stage("unlinked");
 

@@ -33,7 +33,7 @@ use matrix_sdk::ruma::events::space::child::SpaceChildEventContent;
 use matrix_sdk::ruma::events::space::parent::SpaceParentEventContent;
 use matrix_sdk::ruma::serde::Raw;
 use matrix_sdk::ruma::{OwnedRoomId, OwnedServerName, OwnedUserId};
-use synapse::{Bot, Seen, Synapse, Watch, first_playable, from_bot, player, say};
+use synapse::{Bot, Seen, Synapse, Watch, first_playable, from_bot, plain, player, say};
 use tokio::sync::mpsc;
 
 const ALICE: usize = 0;
@@ -111,32 +111,6 @@ fn leaderboard_rows(body: &str) -> Vec<(usize, String, i64, u32, String, String)
         .collect()
 }
 
-/// What `f` picks among what arrived since `from` (the log's length when
-/// the command was sent), else the next such: answers in several rooms
-/// (and the parts of one answer) are waited for one by one, whatever order
-/// they arrive in.
-async fn since(watch: &mut Watch, from: usize, what: &str, f: impl Fn(&Seen) -> bool) -> Seen {
-    if let Some(s) = watch.log[from..].iter().find(|s| f(s)) {
-        return s.clone();
-    }
-    watch.until(what, f).await
-}
-
-/// A log line without its colours (escape sequences dropped).
-fn plain(l: &str) -> String {
-    let mut out = String::new();
-    let mut esc = false;
-    for c in l.chars() {
-        match (esc, c) {
-            (false, '\u{1b}') => esc = true,
-            (true, 'm') => esc = false,
-            (true, _) => {}
-            (false, c) => out.push(c),
-        }
-    }
-    out
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_space_is_a_server_over_matrix() {
     let t0 = std::time::Instant::now();
@@ -163,10 +137,9 @@ async fn a_space_is_a_server_over_matrix() {
     let space_id = space.room_id().to_owned();
     for who in ["@bot:localhost", "@bob:localhost"] {
         let want = format!("member {who} join");
-        since(&mut watch, 0, "the bot and bob in the space", |s| {
-            s.player == ALICE && s.room == space_id && s.body == want
-        })
-        .await;
+        watch
+            .since(0, "the bot and bob in the space", |s| s.player == ALICE && s.room == space_id && s.body == want)
+            .await;
     }
     // two rooms in the space; bob is an admin of the second; a third room
     // names the space as its parent, but the space does not name it
@@ -185,7 +158,7 @@ async fn a_space_is_a_server_over_matrix() {
     for (r, who) in [(&r1, "@bot:localhost"), (&r2, "@bot:localhost"), (&r3, "@bot:localhost"), (&r2, "@bob:localhost")]
     {
         let want = format!("member {who} join");
-        since(&mut watch, 0, "everyone in the rooms", |s| s.player == ALICE && &s.room == r && s.body == want).await;
+        watch.since(0, "everyone in the rooms", |s| s.player == ALICE && &s.room == r && s.body == want).await;
     }
     let room1 = alice.get_room(&r1).unwrap();
     let room3 = alice.get_room(&r3).unwrap();
@@ -203,43 +176,39 @@ async fn a_space_is_a_server_over_matrix() {
     let from = watch.log.len();
     say(&bob_room2, "!doko rules").await;
     let english = "language en (default), timeout policy standin (default)";
-    since(&mut watch, from, "room 2's rules", said(BOB, &r2, english)).await;
+    watch.since(from, "room 2's rules", said(BOB, &r2, english)).await;
 
     // 1. alice (an admin of the space) sets the space's defaults in the
     // first room; the change reaches the second room's table at once
     let from = watch.log.len();
     say(&room1, "!doko server lang de").await;
-    let changed = since(
-        &mut watch,
-        from,
-        "the language of the space",
-        said(ALICE, &r1, "hat die Vorgaben dieses Servers geändert"),
-    )
-    .await;
+    let changed = watch
+        .since(from, "the language of the space", said(ALICE, &r1, "hat die Vorgaben dieses Servers geändert"))
+        .await;
     assert!(changed.body.contains("server lang de (2 Kanäle"), "both rooms took it: {}", changed.body);
     let from = watch.log.len();
     say(&room1, "!doko server set bock on").await;
-    since(&mut watch, from, "bock for the space", said(ALICE, &r1, "server set bock on (2 Kanäle")).await;
+    watch.since(from, "bock for the space", said(ALICE, &r1, "server set bock on (2 Kanäle")).await;
     let from = watch.log.len();
     say(&bob_room2, "!doko rules").await;
     let german = "Sprache de (Server), bei Zeitüberschreitung standin (Standard)";
-    since(&mut watch, from, "room 2 in German", said(BOB, &r2, german)).await;
-    since(&mut watch, from, "room 2 with the space's bock", said(BOB, &r2, "bock = on (Server)")).await;
+    watch.since(from, "room 2 in German", said(BOB, &r2, german)).await;
+    watch.since(from, "room 2 with the space's bock", said(BOB, &r2, "bock = on (Server)")).await;
     mark("the space's defaults reach room 2");
 
     // 2. bob is an admin of his room, not of the space: refused there ...
     let from = watch.log.len();
     say(&bob_room2, "!doko server set bock off").await;
     let refusal = "Nur die Admins dieses Servers oder Space dürfen seine Vorgaben ändern.";
-    since(&mut watch, from, "bob refused", said(BOB, &r2, refusal)).await;
+    watch.since(from, "bob refused", said(BOB, &r2, refusal)).await;
     // ... but his room's own rule wins over the space's, there only
     say(&bob_room2, "!doko rules set bock off").await;
     let from = watch.log.len();
     say(&bob_room2, "!doko rules").await;
-    since(&mut watch, from, "room 2's own bock", said(BOB, &r2, "bock = off (Kanal)")).await;
+    watch.since(from, "room 2's own bock", said(BOB, &r2, "bock = off (Kanal)")).await;
     let from = watch.log.len();
     say(&room1, "!doko rules").await;
-    since(&mut watch, from, "room 1 keeps the space's", said(ALICE, &r1, "bock = on (Server)")).await;
+    watch.since(from, "room 1 keeps the space's", said(ALICE, &r1, "bock = on (Server)")).await;
     mark("bob refused for the space, his room's own rule");
 
     // 3. a room cannot claim a space on its own: the third room names the
@@ -248,11 +217,11 @@ async fn a_space_is_a_server_over_matrix() {
     let from = watch.log.len();
     say(&room3, "!doko server set bock on").await;
     let none = "This channel belongs to no server or space";
-    since(&mut watch, from, "no space for room 3", said(ALICE, &r3, none)).await;
+    watch.since(from, "no space for room 3", said(ALICE, &r3, none)).await;
     let from = watch.log.len();
     say(&room3, "!doko rules").await;
-    since(&mut watch, from, "room 3's rules", said(ALICE, &r3, english)).await;
-    let bock = since(&mut watch, from, "room 3's bock", said(ALICE, &r3, " bock = ")).await;
+    watch.since(from, "room 3's rules", said(ALICE, &r3, english)).await;
+    let bock = watch.since(from, "room 3's bock", said(ALICE, &r3, " bock = ")).await;
     let line = bock.body.lines().find(|l| l.contains(" bock = ")).unwrap();
     // (`bock = off - what it means`: no source named)
     assert!(!line.split(" - ").next().unwrap().contains('('), "room 3's bock is the built-in one: {line}");
@@ -261,15 +230,15 @@ async fn a_space_is_a_server_over_matrix() {
     // room 2 keeping its own bock
     let from = watch.log.len();
     say(&room1, "!doko server reset").await;
-    since(&mut watch, from, "the space's defaults dropped", said(ALICE, &r1, "server reset (2 channels")).await;
+    watch.since(from, "the space's defaults dropped", said(ALICE, &r1, "server reset (2 channels")).await;
     let from = watch.log.len();
     say(&bob_room2, "!doko rules").await;
-    since(&mut watch, from, "room 2 in English", said(BOB, &r2, english)).await;
-    since(&mut watch, from, "room 2 keeps its bock", said(BOB, &r2, "bock = off (channel)")).await;
+    watch.since(from, "room 2 in English", said(BOB, &r2, english)).await;
+    watch.since(from, "room 2 keeps its bock", said(BOB, &r2, "bock = off (channel)")).await;
     let from = watch.log.len();
     say(&room1, "!doko rules").await;
-    since(&mut watch, from, "room 1 in English", said(ALICE, &r1, english)).await;
-    let bock = since(&mut watch, from, "room 1's bock", said(ALICE, &r1, " bock = ")).await;
+    watch.since(from, "room 1 in English", said(ALICE, &r1, english)).await;
+    let bock = watch.since(from, "room 1's bock", said(ALICE, &r1, " bock = ")).await;
     let line = bock.body.lines().find(|l| l.contains(" bock = ")).unwrap();
     assert!(!line.split(" - ").next().unwrap().contains('('), "room 1's bock is the built-in one again: {line}");
     mark("server reset");

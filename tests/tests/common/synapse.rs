@@ -1,5 +1,5 @@
 //! The Matrix test harness shared by the Matrix whole-system tests
-//! (`matrix.rs`, `matrix_pictures.rs`; each includes it with
+//! (`matrix.rs`, `matrix_pictures.rs`, `matrix_server.rs`, `linked.rs`; each includes it with
 //! `#[path = "common/synapse.rs"] mod synapse;`): a throwaway Synapse on
 //! loopback (installed from PyPI and started by
 //! `scripts/synapse-test-server.sh`), the real `doko` binary as the bot,
@@ -291,6 +291,17 @@ impl Watch {
         s
     }
 
+    /// What `f` picks among what arrived since `from` (the log's length
+    /// when the command was sent), else the next such: answers in several
+    /// rooms (and the parts of one answer) are waited for one by one,
+    /// whatever order they arrive in.
+    pub async fn since(&mut self, from: usize, what: &str, f: impl Fn(&Seen) -> bool) -> Seen {
+        if let Some(s) = self.log[from..].iter().find(|s| f(s)) {
+            return s.clone();
+        }
+        self.until(what, f).await
+    }
+
     pub async fn until(&mut self, what: &str, f: impl Fn(&Seen) -> bool) -> Seen {
         let deadline = tokio::time::Instant::now() + WAIT;
         loop {
@@ -318,4 +329,19 @@ pub fn first_playable(body: &str) -> Option<String> {
     let start = line.find('[')? + '['.len_utf8();
     let end = start + line[start..].find(']')?;
     Some(line[start..end].to_string())
+}
+
+/// A log line without its colours (escape sequences dropped).
+pub fn plain(l: &str) -> String {
+    let mut out = String::new();
+    let mut esc = false;
+    for c in l.chars() {
+        match (esc, c) {
+            (false, '\u{1b}') => esc = true,
+            (true, 'm') => esc = false,
+            (true, _) => {}
+            (false, c) => out.push(c),
+        }
+    }
+    out
 }
