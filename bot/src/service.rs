@@ -213,7 +213,7 @@ enum Once {
 struct Unclear<W> {
     expected: u64,
     json: String,
-    table: Table,
+    table: Arc<Table>,
     result: W,
 }
 
@@ -330,7 +330,7 @@ pub struct Service<S: Store> {
     /// House rules and language of a new table.
     new_tables: (Rules, Lang),
     /// Tables as this process last committed them, with their versions.
-    tables: Mutex<std::collections::HashMap<ChannelId, (u64, Table)>>,
+    tables: Mutex<std::collections::HashMap<ChannelId, (u64, Arc<Table>)>>,
     /// Servers' defaults as this process last read them, and when.
     servers: Mutex<std::collections::HashMap<ServerId, (u64, ServerLayer)>>,
     /// Channels linked to another channel's table (`link`), as this
@@ -586,7 +586,12 @@ impl<S: Store> Service<S> {
     /// [`transact_key`](Self::transact_key); returns the key it ran at.
     /// The home's list of links is what counts: a channel whose home no
     /// longer lists it is its own table again (and forgets the home).
-    async fn routed<W, F>(&self, ch: &ChannelId, once: Once, work: F) -> Result<(ChannelId, Table, W), ServiceError>
+    async fn routed<W, F>(
+        &self,
+        ch: &ChannelId,
+        once: Once,
+        work: F,
+    ) -> Result<(ChannelId, Arc<Table>, W), ServiceError>
     where
         W: Send + 'static,
         F: Fn(&mut Table, &mut Ctx<'_>, &mut Rng) -> (W, bool) + Send + Sync + 'static,
@@ -638,7 +643,7 @@ impl<S: Store> Service<S> {
     }
 
     /// Runs `work` on the table a channel shows (see [`routed`](Self::routed)).
-    async fn transact<W, F>(&self, ch: &ChannelId, once: Once, work: F) -> Result<(Table, W), ServiceError>
+    async fn transact<W, F>(&self, ch: &ChannelId, once: Once, work: F) -> Result<(Arc<Table>, W), ServiceError>
     where
         W: Send + 'static,
         F: Fn(&mut Table, &mut Ctx<'_>, &mut Rng) -> (W, bool) + Send + Sync + 'static,
@@ -729,13 +734,16 @@ impl<S: Store> Service<S> {
 
     /// The table of a channel as this process last committed it, and its
     /// version.
-    fn cached(&self, ch: &ChannelId) -> Option<(u64, Table)> {
-        self.tables.lock().expect("lock").get(ch).cloned()
+    /// Takes this process's copy of a table out while a command works on
+    /// it (so it is changed in place, not copied; a command on the same
+    /// table meanwhile reads it from the store).
+    fn cached(&self, ch: &ChannelId) -> Option<(u64, Arc<Table>)> {
+        self.tables.lock().expect("lock").remove(ch)
     }
 
     /// Keeps a table this process committed (at most [`TABLES_CACHED`]:
     /// beyond, the copies are dropped and read again as needed).
-    fn cache(&self, ch: &ChannelId, version: u64, t: &Table) {
+    fn cache(&self, ch: &ChannelId, version: u64, t: &Arc<Table>) {
         let mut c = self.tables.lock().expect("lock");
         if c.len() >= TABLES_CACHED && !c.contains_key(ch) {
             c.clear();
@@ -761,7 +769,7 @@ impl<S: Store> Service<S> {
     /// for any applied command); when it was not, the change is tried again
     /// within the budget; else the caller gets an error (and the person
     /// the short "table unavailable").
-    async fn transact_key<W, F>(&self, ch: &ChannelId, once: Once, work: F) -> Result<(Table, W), ServiceError>
+    async fn transact_key<W, F>(&self, ch: &ChannelId, once: Once, work: F) -> Result<(Arc<Table>, W), ServiceError>
     where
         W: Send + 'static,
         F: Fn(&mut Table, &mut Ctx<'_>, &mut Rng) -> (W, bool) + Send + Sync + 'static,
@@ -821,7 +829,8 @@ impl<S: Store> Service<S> {
             let step = tokio::task::spawn_blocking(move || -> Result<_, ServiceError> {
                 let _span = span.enter();
                 let (mut table, _) = match cached {
-                    Some((_, t)) => (t, version),
+                    // (the only holder, unless an answer still renders it)
+                    Some((_, t)) => (Arc::try_unwrap(t).unwrap_or_else(|t| Table::clone(&t)), version),
                     None => read_stored(stored, &new_tables)?,
                 };
                 let mut seeds = Rng::new(seed);
@@ -834,7 +843,7 @@ impl<S: Store> Service<S> {
                 let records = std::mem::take(&mut ctx.new_records);
                 let json = if commit { Some(serde_json::to_string(&table)?) } else { None };
                 let keep = Keep { durable: table.durable(), records: records_kept };
-                Ok((table, result, json, records, keep))
+                Ok((Arc::new(table), result, json, records, keep))
             })
             .await
             .map_err(|e| ServiceError::Failed(e.to_string()))?;
@@ -848,7 +857,10 @@ impl<S: Store> Service<S> {
                     // nothing to commit: the table it was read on must be
                     // the stored one (one short read: its version)
                     match self.timed(self.store.version(ch)).await {
-                        Ok(v) if v == version => return Ok((table, result)),
+                        Ok(v) if v == version => {
+                            self.cache(ch, version, &table);
+                            return Ok((table, result));
+                        }
                         Ok(_) => tracing::debug!("the table changed elsewhere; reading it"),
                         Err(e) => {
                             tracing::warn!(error = %e, "reading the table's version failed");
@@ -857,15 +869,18 @@ impl<S: Store> Service<S> {
                             }
                         }
                     }
-                    self.uncache(ch);
                     continue;
+                }
+                if version > 0 && unclear.is_empty() {
+                    // read from the store: kept for the next command
+                    self.cache(ch, version, &table);
                 }
                 return Ok((table, result));
             };
             match self.timed(self.store.commit_kept(ch, version, &json, &records, keep)).await {
                 Ok(Commit::Done(v)) => {
                     for r in &records {
-                        crate::metrics::deal(r.contains("\"aborted\""));
+                        crate::metrics::deal(doko_engine::Record::from_stored(r).is_ok_and(|r| r.aborted.is_some()));
                     }
                     self.cache(ch, v, &table);
                     return Ok((table, result));
@@ -1670,7 +1685,7 @@ impl<S: Store> Service<S> {
         let layer = settings.layer_for(&sid);
         self.cache_layer(&sid, &layer);
         let mut took = 0;
-        let mut here: Option<Table> = None;
+        let mut here: Option<Arc<Table>> = None;
         for other in settings.channel_ids() {
             let l = layer.clone();
             // (a channel linked to another table keeps the server's
@@ -1698,7 +1713,8 @@ impl<S: Store> Service<S> {
             }
         }
         let t = match here {
-            Some(t) => t,
+            // (a server command is rare: a copy of the table is no cost)
+            Some(t) => Arc::unwrap_or_clone(t),
             None => self.table(ch).await?.0,
         };
         let event = Event::ServerChanged {
@@ -1721,7 +1737,9 @@ impl<S: Store> Service<S> {
     ) -> Result<(), ServiceError> {
         let n = n.unwrap_or(t.records());
         let text = match self.timed(self.store.record(ch, n)).await? {
-            Some(r) => r,
+            // kept compact, handed out as `doko-record/1` (what `doko
+            // replay` reads); one that cannot be read is handed out as kept
+            Some(r) => doko_engine::Record::from_stored(&r).map_or(r, |rec| rec.to_json()),
             None => tr!(t.lang(), "no-such-record"),
         };
         out.private.insert(0, private(t, me, Kind::Record, text));

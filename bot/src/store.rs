@@ -146,9 +146,13 @@ pub trait Store: Send + Sync + 'static {
 /// The format this build writes tables, records and statistics in. A
 /// store says which format it holds ([`Store::format_version`]); a build
 /// meeting a newer one refuses to start ([`check_format`]) rather than
-/// misread it, and one meeting an older one migrates it first (format 1 is
-/// the first: there is nothing older to migrate).
-pub const STORE_FORMAT: u32 = 1;
+/// misread it, and one meeting an older one migrates it first.
+///
+/// - 1: tables as JSON, the live deal and the records as `doko-record/1`.
+/// - 2: the live deal and the records in the compact record form
+///   ([`doko_engine::Record::to_compact`]). Format 1's JSON records are
+///   read as they are, so migrating from 1 only writes 2 down.
+pub const STORE_FORMAT: u32 = 2;
 
 /// Why a store cannot be used by this build.
 #[derive(Debug, thiserror::Error)]
@@ -175,8 +179,9 @@ pub async fn check_format<S: Store>(store: &S) -> Result<u32, FormatError> {
     match store.format_version().await? {
         Some(found) if found > STORE_FORMAT => Err(FormatError::Newer { found }),
         Some(found) if found == STORE_FORMAT => Ok(found),
-        // older (none yet exists) or never written: what it holds was
-        // written in format 1, the first
+        // older, or never written (an empty store, or one of format 1,
+        // which did not always write it down): format 2 reads format 1 as
+        // it is, so the migration is writing the new number
         _ => {
             store.set_format_version(STORE_FORMAT).await?;
             Ok(STORE_FORMAT)

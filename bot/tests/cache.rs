@@ -97,9 +97,9 @@ async fn one_round_trip_per_action_and_nothing_lost_between_two_processes() {
     let out = one.handle(&ch, &anna, "table").await.unwrap();
     assert!(out.table.unwrap().table.contains("Ben"), "a query never answers from an old copy");
     assert_eq!(store.take(), (1, 1, 0));
-    // (a query keeps no copy: the next action reads, then holds one)
+    // (what a query read is kept: the next action is its commit only)
     one.handle(&ch, &anna, "addbot").await.unwrap();
-    assert_eq!(store.take(), (1, 0, 1));
+    assert_eq!(store.take(), (0, 0, 1));
     let out = two.handle(&ch, &cleo, "join").await.unwrap();
     assert!(out.messages().iter().all(|m| m.kind != Kind::Error));
     store.take();

@@ -776,7 +776,7 @@ impl Run {
         }
         for n in 1..=t.records() {
             let Some(r) = self.store.inner.record(&self.ch, n).await.map_err(|e| e.to_string())? else { continue };
-            let rec = doko_engine::Record::from_json(&r).map_err(|e| format!("record {n}: {e}"))?;
+            let rec = doko_engine::Record::from_stored(&r).map_err(|e| format!("record {n}: {e}"))?;
             rec.replay().map_err(|e| format!("record {n} does not replay: {e}"))?;
         }
         let c = &self.store.counts;

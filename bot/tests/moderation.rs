@@ -108,7 +108,7 @@ async fn a_stranger_neither_fills_nor_starts_a_table_nor_wipes_its_sheet() {
     let tb = t.table().await;
     assert!(!tb.deal_running() && tb.session_open() && tb.records() == 2);
     let rec = t.svc.store().record(&t.ch, 2).await.unwrap().unwrap();
-    let replayed = doko_engine::record::replay_str(&rec).unwrap();
+    let replayed = doko_engine::record::replay_stored(&rec).unwrap();
     assert_eq!(replayed.aborted.as_deref(), Some("admin"));
     assert_eq!(replayed.to_json()["contract"], "aborted");
     // a newcomer waits: no seat, no start, the sheet untouched

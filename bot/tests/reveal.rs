@@ -29,7 +29,7 @@ async fn every_hand_and_trick_is_shown_once_the_deal_is_over_and_never_before() 
         let public = out.into_iter().filter(|m| m.to == Audience::Public).map(|m| m.text);
         if done { after.extend(public) } else { before.extend(public) }
     }
-    let rec = Record::from_json(&svc.store().record(&ch, 1).await.unwrap().expect("record 1")).unwrap();
+    let rec = Record::from_stored(&svc.store().record(&ch, 1).await.unwrap().expect("record 1")).unwrap();
     let g = rec.replay().unwrap();
     let l = Lang::En;
     let shown: Vec<String> = g.dealt().iter().map(|h| l.cards(g.order().sorted(*h).into_iter())).collect();

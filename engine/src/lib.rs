@@ -26,6 +26,7 @@
 mod announce;
 mod card;
 mod cards;
+mod compact;
 mod contract;
 mod error;
 #[doc(hidden)]
@@ -63,6 +64,7 @@ pub(crate) fn cut(text: &str) -> String {
 pub use announce::{Announcement, Call, Declaration, Level, ParseCallError, Said};
 pub use card::{Card, ParseCardError, Rank, Suit};
 pub use cards::Cards;
+pub use compact::COMPACT_VERSION;
 pub use contract::{Bid, Class, Contract, Order, Reservation, SoloKind, Trumps};
 pub use error::ActionError;
 pub use game::{

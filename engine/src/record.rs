@@ -706,7 +706,16 @@ fn trick_json(t: &Trick) -> Value {
 /// Replays record text and returns the result (the whole of `doko replay`
 /// but the printing).
 pub fn replay_str(text: &str) -> Result<ReplayResult, RecordError> {
-    let rec = Record::from_json(text)?;
+    replay_record(Record::from_json(text)?)
+}
+
+/// Replays a record as a bot stores it: compact ([`Record::to_compact`])
+/// or `doko-record/1` JSON.
+pub fn replay_stored(text: &str) -> Result<ReplayResult, RecordError> {
+    replay_record(Record::from_stored(text)?)
+}
+
+fn replay_record(rec: Record) -> Result<ReplayResult, RecordError> {
     let game = rec.replay()?;
     Ok(match rec.aborted {
         Some(reason) => ReplayResult::aborted(game, reason),

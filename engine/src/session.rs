@@ -644,21 +644,28 @@ impl TryFrom<SessionData> for Session {
     }
 }
 
-/// A game is stored as its `doko-record/1` record and rebuilt by replaying
-/// it, so what is stored is exactly what a dispute would be settled with.
+/// A game is stored as its record and rebuilt by replaying it, so what is
+/// stored is exactly what a dispute would be settled with, and every step
+/// of it is checked again when it is read. It is written in the compact
+/// form (a base64 text, see [`crate::Record::to_compact`]); the `doko-record/1`
+/// JSON object earlier builds wrote is read as well.
 mod game_serde {
-    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+    use serde::{Deserialize, Deserializer, Serializer};
 
     use crate::game::Game;
     use crate::record::Record;
 
     pub fn serialize<S: Serializer>(g: &Game, s: S) -> Result<S::Ok, S::Error> {
-        Record::from_game(g).to_value().serialize(s)
+        s.serialize_str(&Record::from_game(g).to_compact())
     }
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Game, D::Error> {
         let v = serde_json::Value::deserialize(d)?;
-        let rec = Record::from_value(&v).map_err(serde::de::Error::custom)?;
+        let rec = match &v {
+            serde_json::Value::String(s) => Record::from_compact(s),
+            other => Record::from_value(other),
+        }
+        .map_err(serde::de::Error::custom)?;
         rec.to_game().map_err(serde::de::Error::custom)
     }
 }

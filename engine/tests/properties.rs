@@ -15,8 +15,8 @@
 //! 3. `legal_actions_are_exactly_the_accepted_ones`: at every step, for
 //!    every seat, each listed action is accepted and every other action of
 //!    a large sample is refused without changing the game.
-//! 4. `records_round_trip`: writing a game as a record and replaying it
-//!    gives the same game and result.
+//! 4. `records_round_trip`: writing a game as a record (JSON or compact)
+//!    and replaying it gives the same game and result.
 //! 5. `views_never_leak`, `public_view_depends_only_on_public_facts`,
 //!    `silent_solo_stays_hidden_until_both_queens_are_played`.
 //!
@@ -521,6 +521,16 @@ fn check_record_round_trip(g: &Game) -> TestResult {
     prop_assert_eq!(&back, &rec, "record changed through JSON");
     let from_value = Record::from_value(&rec.to_value()).ok();
     prop_assert_eq!(from_value.as_ref(), Some(&rec));
+    // the compact form holds the same record, and plays to the same game
+    let compact = rec.to_compact();
+    let back_compact = Record::from_stored(&compact)
+        .map_err(|e| TestCaseError::fail(format!("own compact record unreadable: {e}")))?;
+    prop_assert_eq!(&back_compact, &rec, "record changed through the compact form");
+    let from_bytes = Record::from_bytes(&rec.to_bytes()).ok();
+    prop_assert_eq!(from_bytes.as_ref(), Some(&rec));
+    prop_assert!(compact.len() * 2 < text.len(), "compact {} bytes, JSON {}: {:?}", compact.len(), text.len(), rec);
+    let rebuilt = back_compact.to_game().map_err(|e| TestCaseError::fail(format!("compact record refused: {e}")))?;
+    prop_assert!(rebuilt == *g, "the compact record reached another state");
     prop_assert_eq!(&rec.hands, g.dealt());
     prop_assert_eq!(&rec.rules, g.rules());
     prop_assert_eq!(rec.dealer, g.dealer());

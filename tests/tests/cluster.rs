@@ -458,7 +458,7 @@ async fn a_session_keeps_playing_while_its_table_slot_migrates() {
     for row in session.sheet() {
         assert_eq!(row.scores.iter().sum::<i64>(), 0, "deal {}", row.deal);
         let text = svcs[moves % 2].store().record(&ch, row.record).await.unwrap().expect("record stored");
-        doko_engine::record::replay_str(&text).unwrap();
+        doko_engine::record::replay_stored(&text).unwrap();
     }
     let total: u32 = t.stats().values().map(|s| s.deals).sum();
     assert_eq!(total as usize, 4 * session.sheet().len(), "statistics count every deal once");
@@ -635,7 +635,7 @@ async fn a_session_keeps_playing_through_failovers() {
     for row in session.sheet() {
         assert_eq!(row.scores.iter().sum::<i64>(), 0, "deal {}", row.deal);
         let text = svcs[1].store().record(&ch, row.record).await.unwrap().expect("record stored");
-        doko_engine::record::replay_str(&text).unwrap();
+        doko_engine::record::replay_stored(&text).unwrap();
     }
     assert_eq!(svcs[0].store().channels().await.unwrap(), vec![ch.clone()], "found on the primaries left");
     let total: u32 = t.stats().values().map(|s| s.deals).sum();

@@ -239,6 +239,8 @@ impl Table {
     /// channel's own: nothing it had changes, and a server's defaults
     /// reach what it left at the built-in defaults.
     pub fn upgrade(&mut self) {
+        // (format 2 reads format 1 as it is; what it writes is format 2)
+        self.format = crate::store::STORE_FORMAT;
         if self.layered {
             return;
         }
@@ -1092,7 +1094,7 @@ impl Table {
         let g = self.current_game().ok_or(CommandError::NoDeal)?.clone();
         self.session_mut()?.abort()?;
         self.records += 1;
-        ctx.new_records.push(doko_engine::Record::aborted(&g, reason).to_json());
+        ctx.new_records.push(doko_engine::Record::aborted(&g, reason).to_compact());
         Ok(self.records)
     }
 

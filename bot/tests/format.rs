@@ -1,0 +1,100 @@
+//! Store format 2 (issue 19): the live deal and the finished deals' records
+//! are kept in the compact record form. A store of format 1 (the deal and
+//! the records as `doko-record/1` JSON) is read as it is by a new process,
+//! its next change is written in format 2, and the `record` command hands
+//! out `doko-record/1` JSON either way.
+
+use doko_bot::{
+    Actor, ChannelId, Commit, Keep, Kind, MemoryStore, Platform, STORE_FORMAT, Service, Store, UserId, check_format,
+};
+use doko_engine::Record;
+use doko_engine::record::replay_str;
+use serde_json::Value;
+
+/// The stored table's live deal.
+fn live_deal(v: &mut Value) -> Option<&mut Value> {
+    v.get_mut("session")?.get_mut("deal")?.get_mut("record")
+}
+
+async fn say(svc: &Service<MemoryStore>, ch: &ChannelId, who: &Actor, text: &str) -> Vec<doko_bot::Message> {
+    let out = svc.handle(ch, who, text).await.unwrap().messages();
+    assert!(!out.iter().any(|m| m.kind == Kind::Error), "{text}: {out:?}");
+    out
+}
+
+/// Anna plays her legal cards (three computers the others) until `done`.
+async fn play_until(svc: &Service<MemoryStore>, ch: &ChannelId, anna: &Actor, done: impl Fn(&doko_bot::Table) -> bool) {
+    for _ in 0..400 {
+        let t = svc.table(ch).await.unwrap().0;
+        if done(&t) {
+            return;
+        }
+        let view = t.view_for(&anna.user).expect("Anna sits");
+        say(svc, ch, anna, &doko_bot::Command::from_action(view.legal[0]).to_string()).await;
+    }
+    panic!("the deal did not get there");
+}
+
+fn record_answer(out: &[doko_bot::Message]) -> String {
+    out.iter().find(|m| m.kind == Kind::Record).expect("a record answer").text.clone()
+}
+
+#[tokio::test]
+async fn format_one_is_read_as_it_is_and_written_as_format_two() {
+    let store = MemoryStore::default();
+    assert_eq!(check_format(&store).await.unwrap(), STORE_FORMAT);
+    assert_eq!(STORE_FORMAT, 2);
+    let svc = Service::new(store.clone(), 3);
+    let ch = ChannelId::new(Platform::Discord, "format");
+    let anna = Actor::new(UserId::new(Platform::Discord, "anna"), "Anna", true);
+    for text in ["join", "addbot", "addbot", "addbot", "start"] {
+        say(&svc, &ch, &anna, text).await;
+    }
+    // one deal over, the next one six cards in
+    play_until(&svc, &ch, &anna, |t| {
+        t.records() == 1 && t.game().ok().flatten().is_some_and(|g| g.plays() >= 6 && !g.is_over())
+    })
+    .await;
+
+    // format 2: the live deal and record 1 are compact texts
+    let stored = store.load(&ch).await.unwrap().unwrap();
+    let mut v: Value = serde_json::from_str(&stored.json).unwrap();
+    assert_eq!(v["format"], 2);
+    let live = live_deal(&mut v).expect("the live deal").clone();
+    let Value::String(compact) = &live else { panic!("the live deal is not compact: {live} in {v}") };
+    assert!(compact.len() < 120, "{} characters for the live deal", compact.len());
+    let game = Record::from_compact(compact).unwrap().to_game().unwrap();
+    assert_eq!(Some(&game), svc.table(&ch).await.unwrap().0.game().unwrap().as_ref(), "the same deal");
+    let kept = store.record(&ch, 1).await.unwrap().unwrap();
+    assert!(!kept.starts_with('{') && kept.len() < 200, "record 1 as kept: {kept}");
+    let json_1 = record_answer(&say(&svc, &ch, &anna, "record 1").await);
+    assert!(replay_str(&json_1).is_ok(), "`record` hands out doko-record/1: {json_1}");
+    assert_eq!(Record::from_json(&json_1).unwrap(), Record::from_compact(&kept).unwrap());
+
+    // the same state as format 1 wrote it: JSON for the deal and a record
+    *live_deal(&mut v).unwrap() = Record::from_compact(compact).unwrap().to_value();
+    v["format"] = 1.into();
+    v["records"] = 2.into();
+    let old = serde_json::to_string(&v).unwrap();
+    let keep = Keep { durable: true, records: 0 };
+    let c = store.commit_kept(&ch, stored.version, &old, &[json_1.clone()], keep).await.unwrap();
+    assert!(matches!(c, Commit::Done(_)), "{c:?}");
+    store.set_format_version(1).await.unwrap();
+
+    // a new process: the store is migrated, the table read as it is
+    assert_eq!(check_format(&store).await.unwrap(), 2);
+    assert_eq!(store.format_version().await.unwrap(), Some(2));
+    let fresh = Service::new(store.clone(), 4);
+    let (t, _) = fresh.table(&ch).await.unwrap();
+    assert_eq!(t.game().unwrap().as_ref(), Some(&game), "format 1's deal read as it is");
+    assert_eq!(record_answer(&say(&fresh, &ch, &anna, "record 2").await), json_1, "format 1's record");
+    // its next change is written in format 2
+    play_until(&fresh, &ch, &anna, |t| t.game().ok().flatten().is_some_and(|g| g.plays() > game.plays())).await;
+    let mut v: Value = serde_json::from_str(&store.load(&ch).await.unwrap().unwrap().json).unwrap();
+    assert_eq!(v["format"], 2);
+    assert!(live_deal(&mut v).unwrap().is_string(), "written compact again");
+    // and the deal plays on to its end, filed compact
+    play_until(&fresh, &ch, &anna, |t| t.records() == 3).await;
+    let third = store.record(&ch, 3).await.unwrap().unwrap();
+    assert!(Record::from_compact(&third).unwrap().replay().is_ok());
+}
