@@ -63,8 +63,9 @@ impl fmt::Display for ChannelId {
     }
 }
 
-/// A user on a platform.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+/// A user on a platform. Stored as its key, `platform:id` (format 2);
+/// the object `{"platform", "id"}` format 1 wrote is read as well.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct UserId {
     /// The platform.
     pub platform: Platform,
@@ -81,6 +82,31 @@ impl UserId {
     /// The storage key, `platform:id`.
     pub fn key(&self) -> String {
         format!("{}:{}", self.platform.name(), self.id)
+    }
+}
+
+/// The forms a user id is stored in.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum StoredUser {
+    Key(String),
+    Named { platform: Platform, id: String },
+}
+
+impl Serialize for UserId {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.key())
+    }
+}
+
+impl<'de> Deserialize<'de> for UserId {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        match StoredUser::deserialize(d)? {
+            StoredUser::Named { platform, id } => Ok(UserId { platform, id }),
+            StoredUser::Key(k) => ChannelId::from_key(&k)
+                .map(|c| UserId { platform: c.platform, id: c.id })
+                .ok_or_else(|| serde::de::Error::custom(format!("not a user id: {k:?}"))),
+        }
     }
 }
 

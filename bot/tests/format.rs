@@ -16,6 +16,54 @@ fn live_deal(v: &mut Value) -> Option<&mut Value> {
     v.get_mut("session")?.get_mut("deal")?.get_mut("record")
 }
 
+/// A user key as format 1 wrote a user id.
+fn user_object(key: &str) -> Value {
+    let (platform, id) = key.split_once(':').unwrap();
+    serde_json::json!({"platform": platform, "id": id})
+}
+
+/// A statistics row as format 1 wrote it.
+fn stats_object(row: &Value) -> Value {
+    let r = row.as_array().expect("a row");
+    serde_json::json!({"name": r[0], "deals": r[1], "won": r[2], "solos": r[3], "solos_won": r[4], "points": r[5], "sessions": r[6]})
+}
+
+/// Rewrites a format 2 table the way format 1 wrote it: people on seats
+/// tagged with user objects, statistics as named fields, every default
+/// written out.
+fn as_format_one(v: &mut Value) {
+    v["format"] = 1.into();
+    for seat in v["seats"].as_array_mut().unwrap() {
+        if let Value::String(k) = &seat["occupant"] {
+            seat["occupant"] = serde_json::json!({"kind": "human", "user": user_object(k)});
+        }
+        seat["stand_in"] = Value::Null;
+        seat["dm"] = false.into();
+    }
+    let mut all = vec![v["stats"].clone()];
+    all.extend(v["monthly"].as_object().unwrap().values().cloned());
+    for stats in all.iter_mut() {
+        for row in stats.as_object_mut().unwrap().values_mut() {
+            *row = stats_object(row);
+        }
+    }
+    v["stats"] = all[0].clone();
+    for (m, month) in v["monthly"].as_object_mut().unwrap().values_mut().zip(&all[1..]) {
+        *m = month.clone();
+    }
+    for (k, d) in [("delivered", serde_json::json!([])), ("display", Value::Null), ("policy", "stand-in".into())] {
+        v[k] = d;
+    }
+    let s = &mut v["session"];
+    s["over"] = false.into();
+    s["bock_left"] = 0.into();
+    s["deal"]["bock"] = false.into();
+    s["deal"]["forced"] = Value::Null;
+    for row in s["sheet"].as_array_mut().unwrap() {
+        row["bock"] = false.into();
+    }
+}
+
 async fn say(svc: &Service<MemoryStore>, ch: &ChannelId, who: &Actor, text: &str) -> Vec<doko_bot::Message> {
     let out = svc.handle(ch, who, text).await.unwrap().messages();
     assert!(!out.iter().any(|m| m.kind == Kind::Error), "{text}: {out:?}");
@@ -73,11 +121,12 @@ async fn format_one_is_read_as_it_is_and_written_as_format_two() {
 
     // the same state as format 1 wrote it: JSON for the deal and a record
     *live_deal(&mut v).unwrap() = Record::from_compact(compact).unwrap().to_value();
-    v["format"] = 1.into();
+    let before = svc.table(&ch).await.unwrap().0;
+    as_format_one(&mut v);
     v["records"] = 2.into();
     let old = serde_json::to_string(&v).unwrap();
     let keep = Keep { durable: true, records: 0 };
-    let c = store.commit_kept(&ch, stored.version, &old, &[json_1.clone()], keep).await.unwrap();
+    let c = store.commit_kept(&ch, stored.version, &old, std::slice::from_ref(&json_1), keep).await.unwrap();
     assert!(matches!(c, Commit::Done(_)), "{c:?}");
     store.set_format_version(1).await.unwrap();
 
@@ -87,6 +136,11 @@ async fn format_one_is_read_as_it_is_and_written_as_format_two() {
     let fresh = Service::new(store.clone(), 4);
     let (t, _) = fresh.table(&ch).await.unwrap();
     assert_eq!(t.game().unwrap().as_ref(), Some(&game), "format 1's deal read as it is");
+    assert_eq!(t.seats(), before.seats(), "format 1's seats read as they are");
+    assert_eq!(t.stats(), before.stats(), "format 1's statistics read as they are");
+    assert_eq!(t.session(), before.session(), "format 1's list read as it is");
+    let key = doko_bot::table::PlayerKey::person(&anna.user);
+    assert!(t.stats().get(&key).is_some_and(|s| s.deals == 1 && s.name == "Anna"));
     assert_eq!(record_answer(&say(&fresh, &ch, &anna, "record 2").await), json_1, "format 1's record");
     // its next change is written in format 2
     play_until(&fresh, &ch, &anna, |t| t.game().ok().flatten().is_some_and(|g| g.plays() > game.plays())).await;

@@ -144,6 +144,35 @@ async fn script_baseline(url: &str, tasks: usize, calls: usize, bytes: usize) ->
     Ok((tasks * calls) as f64 / secs)
 }
 
+/// A Discord-like id (19 digits) for table `t`, part `i`.
+fn snowflake(t: usize, i: usize) -> String {
+    format!("{}", 1_180_000_000_000_000_000u64 + (t as u64) * 16 + i as u64)
+}
+
+/// What Redis says each table's keys take (`MEMORY USAGE`, averaged over
+/// the tables: the table's hash and its records' list), and how many
+/// tables have finished a deal.
+async fn keys_memory<S: doko_bot::Store>(
+    url: &str,
+    reader: &doko_bot::Service<S>,
+    tables: &[BenchTable],
+) -> anyhow::Result<(f64, f64, usize)> {
+    let client = redis::Client::open(url)?;
+    let mut c = client.get_multiplexed_async_connection().await?;
+    let (mut table, mut records, mut deals) = (0u64, 0u64, 0usize);
+    for (ch, _) in tables {
+        let base = format!("doko:{{{}}}", ch.key());
+        let t: Option<u64> = redis::cmd("MEMORY").arg("USAGE").arg(format!("{base}:table")).query_async(&mut c).await?;
+        let r: Option<u64> =
+            redis::cmd("MEMORY").arg("USAGE").arg(format!("{base}:records")).query_async(&mut c).await?;
+        table += t.unwrap_or(0);
+        records += r.unwrap_or(0);
+        deals += usize::from(reader.table(ch).await?.0.records() > 0);
+    }
+    let n = tables.len().max(1) as f64;
+    Ok((table as f64 / n, records as f64 / n, deals))
+}
+
 /// The process's resident memory now and at its peak, in KiB (Linux).
 fn process_memory() -> Option<(u64, u64)> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
@@ -208,9 +237,11 @@ pub async fn tables(o: TablesOpts) -> anyhow::Result<()> {
         let opening = opening.clone();
         handles.push(tokio::spawn(async move {
             let _permit = opening.acquire_owned().await?;
-            let ch = ChannelId::new(Platform::Discord, format!("bench-{t}"));
+            // ids as long as Discord's (snowflakes of 19 digits), names
+            // of an everyday length
+            let ch = ChannelId::new(Platform::Discord, snowflake(t, 9));
             let people: Vec<Actor> = (0..4)
-                .map(|i| Actor::new(UserId::new(Platform::Discord, format!("{t}-{i}")), format!("P{i}"), i == 0))
+                .map(|i| Actor::new(UserId::new(Platform::Discord, snowflake(t, i)), format!("Player {i}"), i == 0))
                 .collect();
             for p in &people {
                 svc.execute(&ch, p, Command::Join).await?;
@@ -233,6 +264,7 @@ pub async fn tables(o: TablesOpts) -> anyhow::Result<()> {
     let closed = drive(&svc, &reader, &tables, o.actions, None, o.durable).await?;
     let round_trips = (calls.load(Ordering::Relaxed) - calls_before) as f64 / closed.lat.len().max(1) as f64;
     let after = used_memory(&url).await?;
+    let (per_table, per_records, deals) = keys_memory(&url, &reader, &tables).await?;
     let rate = closed.lat.len() as f64 / closed.secs;
     println!(
         "{} tables on Redis{}: {} actions in {:.2} s = {rate:.0} actions/s; latency median {:.2} ms, p99 {:.2} ms; \
@@ -249,6 +281,12 @@ pub async fn tables(o: TablesOpts) -> anyhow::Result<()> {
         (after.saturating_sub(before)) / 1024,
         o.tables,
         after.saturating_sub(before) as f64 / 1024.0 / o.tables as f64
+    );
+    println!(
+        "Redis MEMORY USAGE per table: {per_table:.0} bytes for the table and {per_records:.0} for its records \
+         ({:.0} bytes in all; {deals} of {} tables have finished a deal)",
+        per_table + per_records,
+        o.tables
     );
     if let Some((rss, peak)) = process_memory() {
         println!(
@@ -277,7 +315,7 @@ pub async fn tables(o: TablesOpts) -> anyhow::Result<()> {
     let offered = o.rate.unwrap_or(rate / 2.0);
     let mut more: Vec<BenchTable> = Vec::new();
     for (t, (_, people)) in tables.iter().enumerate() {
-        let ch = ChannelId::new(Platform::Discord, format!("bench-open-{t}"));
+        let ch = ChannelId::new(Platform::Discord, snowflake(t, 8));
         for p in people {
             svc.execute(&ch, p, Command::Join).await?;
         }

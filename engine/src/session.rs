@@ -109,6 +109,7 @@ pub struct SheetRow {
     /// Points per player (0 for the one sitting out); they sum to zero.
     pub scores: ByPlayer<i64>,
     /// Whether it counted double (Bock).
+    #[serde(default, skip_serializing_if = "is_false")]
     pub bock: bool,
     /// How many Bock rounds covered it (2 or more only with
     /// `bock_stacking stack`; 0 in rows stored before rounds were kept).
@@ -241,8 +242,8 @@ pub enum Outcome {
 
 /// A series of deals. Fields are private: a session changes only through
 /// its checked steps.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(try_from = "SessionData", into = "SessionData")]
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(try_from = "SessionData")]
 pub struct Session {
     dealer: Player,
     deals: u32,
@@ -539,51 +540,101 @@ pub fn triggers_bock(g: &Game, score: &Score) -> bool {
 }
 
 /// The stored form of a session: the fields as they are, checked when read.
-#[derive(Serialize, Deserialize)]
+#[derive(Deserialize)]
 struct SessionData {
     dealer: Player,
     deals: u32,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     sheet: Vec<SheetRow>,
     totals: ByPlayer<i64>,
     duty_left: ByPlayer<u8>,
+    #[serde(default, skip_serializing_if = "is_zero")]
     bock_left: u32,
     /// Rounds per pending Bock deal, where one is covered by more than one.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     bock_stack: Vec<u8>,
     deal: Option<DealData>,
+    #[serde(default, skip_serializing_if = "is_false")]
     over: bool,
 }
 
-#[derive(Serialize, Deserialize)]
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+#[derive(Deserialize)]
 struct DealData {
     seats: [Player; 4],
     #[serde(with = "game_serde", rename = "record")]
     game: Game,
+    #[serde(default, skip_serializing_if = "is_false")]
     bock: bool,
     #[serde(default, skip_serializing_if = "at_most_one")]
     bock_rounds: u8,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     forced: Option<Player>,
 }
 
-impl From<Session> for SessionData {
-    fn from(s: Session) -> SessionData {
-        SessionData {
-            dealer: s.dealer,
-            deals: s.deals,
-            sheet: s.sheet,
-            totals: s.totals,
-            duty_left: s.duty_left,
-            bock_left: s.bock.len() as u32,
-            bock_stack: if s.bock.iter().any(|r| *r > 1) { s.bock } else { Vec::new() },
-            deal: s.deal.map(|d| DealData {
+/// [`SessionData`] as written: borrowed from the session (no copy of it).
+#[derive(Serialize)]
+struct SessionRef<'a> {
+    dealer: Player,
+    deals: u32,
+    #[serde(skip_serializing_if = "<[SheetRow]>::is_empty")]
+    sheet: &'a [SheetRow],
+    totals: &'a ByPlayer<i64>,
+    duty_left: &'a ByPlayer<u8>,
+    #[serde(skip_serializing_if = "is_zero")]
+    bock_left: u32,
+    #[serde(skip_serializing_if = "<[u8]>::is_empty")]
+    bock_stack: &'a [u8],
+    deal: Option<DealRef<'a>>,
+    #[serde(skip_serializing_if = "is_false")]
+    over: bool,
+}
+
+/// [`DealData`] as written, borrowed.
+#[derive(Serialize)]
+struct DealRef<'a> {
+    seats: [Player; 4],
+    #[serde(serialize_with = "game_ref", rename = "record")]
+    game: &'a Game,
+    #[serde(skip_serializing_if = "is_false")]
+    bock: bool,
+    #[serde(skip_serializing_if = "at_most_one")]
+    bock_rounds: u8,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    forced: Option<Player>,
+}
+
+fn game_ref<S: serde::Serializer>(g: &&Game, s: S) -> Result<S::Ok, S::Error> {
+    game_serde::serialize(g, s)
+}
+
+impl Serialize for Session {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        SessionRef {
+            dealer: self.dealer,
+            deals: self.deals,
+            sheet: &self.sheet,
+            totals: &self.totals,
+            duty_left: &self.duty_left,
+            bock_left: self.bock.len() as u32,
+            bock_stack: if self.bock.iter().any(|r| *r > 1) { &self.bock } else { &[] },
+            deal: self.deal.as_ref().map(|d| DealRef {
                 seats: d.seats,
-                game: d.game,
+                game: &d.game,
                 bock: d.bock > 0,
                 bock_rounds: d.bock,
                 forced: d.forced,
             }),
-            over: s.over,
+            over: self.over,
         }
+        .serialize(s)
     }
 }
 

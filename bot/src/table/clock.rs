@@ -22,6 +22,7 @@ use crate::command::{BotLevel, TimeoutPolicy};
 pub struct TurnClock {
     key: PlayerKey,
     since_ms: u64,
+    #[serde(default, skip_serializing_if = "is_false")]
     reminded: bool,
     /// The table's move count when the clock started.
     #[serde(default)]
@@ -105,4 +106,8 @@ impl Table {
         }
         Ok(ev)
     }
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }

@@ -116,18 +116,19 @@ pub struct Table {
     session: Option<TableSession>,
     stats: Stats,
     records: u32,
+    #[serde(default, skip_serializing_if = "is_zero")]
     computers: u32,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "VecDeque::is_empty")]
     delivered: VecDeque<String>,
     /// The newest refused deliveries with their refusals (at most
     /// [`REFUSALS_KEPT`], each id also in `delivered`).
     #[serde(default, skip_serializing_if = "VecDeque::is_empty")]
     refused: VecDeque<RefusedDelivery>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default_policy")]
     policy: TimeoutPolicy,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     turn: Option<TurnClock>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     display: Option<String>,
     /// Counts the deals' table messages: a new deal wants a new message.
     #[serde(default)]
@@ -201,6 +202,14 @@ pub const MONTHS_KEPT: usize = 13;
 
 fn is_zero_ms(n: &u64) -> bool {
     *n == 0
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+fn is_default_policy(p: &TimeoutPolicy) -> bool {
+    *p == TimeoutPolicy::default()
 }
 
 fn is_false(b: &bool) -> bool {

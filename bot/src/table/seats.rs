@@ -76,9 +76,10 @@ impl fmt::Display for PlayerKey {
     }
 }
 
-/// Who sits on a seat.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "lowercase")]
+/// Who sits on a seat. A person is stored as their user id's key
+/// (format 2), a computer as `{"kind": "computer", "level", "id"}`; the
+/// tagged person format 1 wrote is read as well.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Occupant {
     /// A person.
     Human {
@@ -94,13 +95,47 @@ pub enum Occupant {
     },
 }
 
+/// The tagged form of an occupant (a computer's; a person's in format 1).
+#[derive(Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+enum Tagged {
+    Human { user: UserId },
+    Computer { level: BotLevel, id: u32 },
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum StoredOccupant {
+    Person(UserId),
+    Tagged(Tagged),
+}
+
+impl Serialize for Occupant {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Occupant::Human { user } => user.serialize(s),
+            Occupant::Computer { level, id } => Tagged::Computer { level: *level, id: *id }.serialize(s),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Occupant {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Ok(match StoredOccupant::deserialize(d)? {
+            StoredOccupant::Person(user) | StoredOccupant::Tagged(Tagged::Human { user }) => Occupant::Human { user },
+            StoredOccupant::Tagged(Tagged::Computer { level, id }) => Occupant::Computer { level, id },
+        })
+    }
+}
+
 /// One seat at the table.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SeatInfo {
     occupant: Occupant,
     name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     stand_in: Option<BotLevel>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_false")]
     dm: bool,
     /// The stand-in is there because the person's time ran out (not
     /// because they said away): it plays their turns in this deal only and

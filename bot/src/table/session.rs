@@ -11,8 +11,8 @@ use super::seats::{PlayerKey, Seats, TableSeat};
 /// A session at this table: the engine's session (dealer, deals, score
 /// sheet, compulsory solos, Bock, the deal being played) and, per session
 /// player, their stored id and name. Reads as the engine's session.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(try_from = "Stored", into = "Stored")]
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(try_from = "Stored")]
 pub struct TableSession {
     players: ByPlayer<PlayerKey>,
     names: ByPlayer<String>,
@@ -21,7 +21,7 @@ pub struct TableSession {
     started_ms: u64,
 }
 
-#[derive(Serialize, Deserialize)]
+#[derive(Deserialize)]
 struct Stored {
     players: ByPlayer<PlayerKey>,
     names: ByPlayer<String>,
@@ -43,9 +43,29 @@ fn is_zero64(n: &u64) -> bool {
     *n == 0
 }
 
-impl From<TableSession> for Stored {
-    fn from(t: TableSession) -> Stored {
-        Stored { players: t.players, names: t.names, number: t.number, started_ms: t.started_ms, session: t.session }
+/// [`Stored`] as written: borrowed from the list (no copy of it).
+#[derive(Serialize)]
+struct StoredRef<'a> {
+    players: &'a ByPlayer<PlayerKey>,
+    names: &'a ByPlayer<String>,
+    #[serde(skip_serializing_if = "is_zero")]
+    number: u32,
+    #[serde(skip_serializing_if = "is_zero64")]
+    started_ms: u64,
+    #[serde(flatten)]
+    session: &'a Session,
+}
+
+impl Serialize for TableSession {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        StoredRef {
+            players: &self.players,
+            names: &self.names,
+            number: self.number,
+            started_ms: self.started_ms,
+            session: &self.session,
+        }
+        .serialize(s)
     }
 }
 

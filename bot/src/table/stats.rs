@@ -7,8 +7,10 @@ use serde::{Deserialize, Serialize};
 
 use super::seats::PlayerKey;
 
-/// One player's statistics.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+/// One player's statistics. Stored as a row, `[name, deals, won, solos,
+/// solos_won, points, sessions]` (format 2); the object with named fields
+/// that format 1 wrote is read as well.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PlayerStats {
     /// Name last seen.
     pub name: String,
@@ -24,6 +26,33 @@ pub struct PlayerStats {
     pub points: i64,
     /// Sessions played.
     pub sessions: u32,
+}
+
+type Row = (String, u32, u32, u32, u32, i64, u32);
+
+/// The forms a player's statistics are stored in.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum StoredStats {
+    Row(Row),
+    Named { name: String, deals: u32, won: u32, solos: u32, solos_won: u32, points: i64, sessions: u32 },
+}
+
+impl Serialize for PlayerStats {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        (&self.name, self.deals, self.won, self.solos, self.solos_won, self.points, self.sessions).serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for PlayerStats {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Ok(match StoredStats::deserialize(d)? {
+            StoredStats::Row((name, deals, won, solos, solos_won, points, sessions))
+            | StoredStats::Named { name, deals, won, solos, solos_won, points, sessions } => {
+                PlayerStats { name, deals, won, solos, solos_won, points, sessions }
+            }
+        })
+    }
 }
 
 /// Statistics by stored player id.
