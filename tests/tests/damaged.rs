@@ -76,6 +76,12 @@ async fn a_running_deal<S: Store>(svc: &Service<S>, ch: &ChannelId) -> (String, 
 /// error may name the card.
 fn card_dealt_twice(json: &str) -> (String, String) {
     let mut v: Value = serde_json::from_str(json).unwrap();
+    // (kept compact; written here as the JSON record format 1 kept, which
+    // is read as well)
+    let rec = &mut v["session"]["deal"]["record"];
+    if let Value::String(s) = rec {
+        *rec = doko_engine::Record::from_compact(s).unwrap().to_value();
+    }
     let hands = &mut v["session"]["deal"]["record"]["hands"];
     // a card of the second hand that differs from the first hand's first
     let dup = hands[1].as_array().unwrap().iter().find(|c| **c != hands[0][0]).unwrap().clone();

@@ -313,6 +313,12 @@ fn damage(data: &Path) -> String {
         let ch = ChannelId::new(Platform::Terminal, "local");
         let s = store.load(&ch).await.unwrap().expect("the terminal's table");
         let mut v: serde_json::Value = serde_json::from_str(&s.json).unwrap();
+        // (kept compact; written here as the JSON record format 1 kept,
+        // which is read as well)
+        let rec = &mut v["session"]["deal"]["record"];
+        if let serde_json::Value::String(c) = rec {
+            *rec = doko_engine::Record::from_compact(c).unwrap().to_value();
+        }
         let hands = &mut v["session"]["deal"]["record"]["hands"];
         // a card of the second hand that differs from the first hand's first
         // (both may hold a copy of it: then it is dealt three times)

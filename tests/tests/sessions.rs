@@ -64,7 +64,7 @@ async fn play_session<S: Store>(svc: &Service<S>, ch: &ChannelId, humans: usize,
     // every deal's record replays to the scores on the sheet
     for row in s.sheet() {
         let text = svc.store().record(ch, row.record).await.unwrap().expect("record stored");
-        let result = doko_engine::record::replay_str(&text).unwrap();
+        let result = doko_engine::record::replay_stored(&text).unwrap();
         let g = &result.game;
         let score = result.score.expect("scored");
         let factor = if row.bock { 2 } else { 1 };
