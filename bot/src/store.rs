@@ -530,45 +530,88 @@ impl Store for EmbeddedStore {
 
 // ---------------------------------------------------------------- redis
 
+/// Lua reading the head of a table's string (`VERSION RECORDS|STATE`,
+/// see [`CAS`]) or of its format 1 hash: sets `v` (0 for none) and `n`
+/// (nil where the records were never counted).
+macro_rules! lua_head {
+    () => {
+        r#"
+local v, n = 0, nil
+local kind = redis.call('TYPE', KEYS[1])['ok']
+if kind == 'string' then
+  local a, b = string.match(redis.call('GETRANGE', KEYS[1], 0, 47), '^(%d+) (%d*)|')
+  v = tonumber(a) or 0
+  n = tonumber(b)
+elseif kind == 'hash' then
+  v = tonumber(redis.call('HGET', KEYS[1], 'v') or '0')
+  n = tonumber(redis.call('HGET', KEYS[1], 'n'))
+end
+"#
+    };
+}
+
 /// Compare-and-set of a table plus its new records, atomically.
-/// KEYS[1] the table hash, KEYS[2] the records list; ARGV[1] expected
-/// version, ARGV[2] table JSON, ARGV[3] expiry seconds (0: none, and any
-/// expiry is removed), ARGV[4] records kept (0: all), ARGV[5..] records.
-/// The hash's field `n` counts the records ever stored (a list without it
-/// was never trimmed), so numbers stay put when the oldest are trimmed.
+/// KEYS[1] the table, KEYS[2] the records list; ARGV[1] expected version,
+/// ARGV[2] table JSON, ARGV[3] expiry seconds (0: none, and any expiry is
+/// removed), ARGV[4] records kept (0: all), ARGV[5..] records.
+///
+/// The table is one string, `VERSION RECORDS|STATE` (store format 2; a
+/// hash's overhead was a sixth of a table): RECORDS counts the records
+/// ever stored (empty for a list that was never trimmed), so numbers stay
+/// put when the oldest are trimmed. Format 1's hash (fields `v`, `state`,
+/// `n`) is read and replaced by the string at its next commit.
 /// (Public for `doko bench tables`, which measures Redis with it alone.)
-pub const CAS: &str = r#"
-local v = tonumber(redis.call('HGET', KEYS[1], 'v') or '0')
+pub const CAS: &str = concat!(
+    lua_head!(),
+    r#"
 if v ~= tonumber(ARGV[1]) then return -1 end
-redis.call('HSET', KEYS[1], 'v', v + 1, 'state', ARGV[2])
 local new = #ARGV - 4
 if new > 0 then
-  local total = tonumber(redis.call('HGET', KEYS[1], 'n') or redis.call('LLEN', KEYS[2]))
+  local total = n or redis.call('LLEN', KEYS[2])
   for i = 5, #ARGV do redis.call('RPUSH', KEYS[2], ARGV[i]) end
-  redis.call('HSET', KEYS[1], 'n', total + new)
+  n = total + new
   local keep = tonumber(ARGV[4])
   if keep > 0 then redis.call('LTRIM', KEYS[2], -keep, -1) end
 end
+redis.call('SET', KEYS[1], string.format('%d %s|', v + 1, n and string.format('%d', n) or '') .. ARGV[2])
 local ttl = tonumber(ARGV[3])
 if ttl > 0 then
   redis.call('EXPIRE', KEYS[1], ttl)
   if redis.call('EXISTS', KEYS[2]) == 1 then redis.call('EXPIRE', KEYS[2], ttl) end
 else
-  redis.call('PERSIST', KEYS[1])
   redis.call('PERSIST', KEYS[2])
 end
 return v + 1
-"#;
+"#
+);
 
-/// Record ARGV[1] (from 1) of a table: KEYS[1] the table hash, KEYS[2]
-/// the records list (see [`CAS`]).
-const RECORD: &str = r#"
+/// Record ARGV[1] (from 1) of a table: KEYS[1] the table, KEYS[2] the
+/// records list (see [`CAS`]).
+const RECORD: &str = concat!(
+    lua_head!(),
+    r#"
 local len = redis.call('LLEN', KEYS[2])
-local total = tonumber(redis.call('HGET', KEYS[1], 'n') or len)
+local total = n or len
 local i = tonumber(ARGV[1]) - 1 - (total - len)
 if i < 0 or i >= len then return false end
 return redis.call('LINDEX', KEYS[2], i)
+"#
+);
+
+/// A table's version and state (KEYS[1], see [`CAS`]), as
+/// `VERSION RECORDS|STATE`; nil when there is none.
+const LOAD: &str = r#"
+local kind = redis.call('TYPE', KEYS[1])['ok']
+if kind == 'string' then return redis.call('GET', KEYS[1]) end
+if kind == 'hash' then
+  local r = redis.call('HMGET', KEYS[1], 'v', 'state')
+  if r[1] and r[2] then return r[1] .. ' |' .. r[2] end
+end
+return false
 "#;
+
+/// A table's version (KEYS[1], see [`CAS`]); 0 when there is none.
+const VERSION: &str = concat!(lua_head!(), "return v\n");
 
 /// The Redis store: one key namespace per table, `doko:{platform:id}:...`
 /// (the braces are a hash tag, so a table's keys share a cluster slot).
@@ -585,6 +628,8 @@ pub struct RedisStore {
     conn: RedisConn,
     script: Arc<redis::Script>,
     record_script: Arc<redis::Script>,
+    load_script: Arc<redis::Script>,
+    version_script: Arc<redis::Script>,
     ttl_secs: u64,
 }
 
@@ -715,6 +760,8 @@ impl RedisStore {
             conn,
             script: Arc::new(redis::Script::new(CAS)),
             record_script: Arc::new(redis::Script::new(RECORD)),
+            load_script: Arc::new(redis::Script::new(LOAD)),
+            version_script: Arc::new(redis::Script::new(VERSION)),
             ttl_secs,
         })
     }
@@ -896,19 +943,19 @@ impl Store for RedisStore {
     async fn load(&self, ch: &ChannelId) -> Result<Option<Stored>, StoreError> {
         let (table, _) = RedisStore::keys(ch);
         let mut c = self.conn.clone();
-        let (v, state): (Option<u64>, Option<String>) =
-            redis::cmd("HMGET").arg(&table).arg("v").arg("state").query_async(&mut c).await?;
-        Ok(match (v, state) {
-            (Some(version), Some(json)) => Some(Stored { json, version }),
-            _ => None,
-        })
+        let raw: Option<String> = self.load_script.key(&table).invoke_async(&mut c).await?;
+        let Some(raw) = raw else { return Ok(None) };
+        let corrupt = || StoreError::Corrupt(format!("the table at {table} has no version"));
+        let (head, json) = raw.split_once('|').ok_or_else(corrupt)?;
+        let version = head.split(' ').next().and_then(|v| v.parse().ok()).ok_or_else(corrupt)?;
+        Ok(Some(Stored { json: json.to_string(), version }))
     }
 
     async fn version(&self, ch: &ChannelId) -> Result<u64, StoreError> {
         let (table, _) = RedisStore::keys(ch);
         let mut c = self.conn.clone();
-        let v: Option<u64> = redis::cmd("HGET").arg(&table).arg("v").query_async(&mut c).await?;
-        Ok(v.unwrap_or(0))
+        let v: u64 = self.version_script.key(&table).invoke_async(&mut c).await?;
+        Ok(v)
     }
 
     async fn commit(

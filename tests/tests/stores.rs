@@ -72,6 +72,59 @@ async fn redis_store_passes_the_contract() {
 
 /// Through the service: a table nobody has played at expires; one with a
 /// session in progress or statistics does not.
+/// Store format 2 keeps a table on Redis as one string,
+/// `VERSION RECORDS|STATE`; a table format 1 kept as a hash (fields `v`,
+/// `state`, `n`) is read as it is, its records keep their numbers, and
+/// its next commit writes the string.
+#[tokio::test]
+async fn redis_reads_format_one_hashes_and_writes_one_string() {
+    let r = RedisServer::start();
+    let s = RedisStore::connect(&r.url(), 3600).await.unwrap();
+    let client = redis::Client::open(r.url()).unwrap();
+    let mut c = client.get_multiplexed_async_connection().await.unwrap();
+    let (table, recs) = ("doko:{discord:old}:table", "doko:{discord:old}:records");
+    // format 1: version 7, five records ever stored, the oldest three trimmed
+    let () = redis::cmd("HSET")
+        .arg(table)
+        .arg("v")
+        .arg(7)
+        .arg("state")
+        .arg("{\"old\":1}")
+        .arg("n")
+        .arg(5)
+        .query_async(&mut c)
+        .await
+        .unwrap();
+    let () = redis::cmd("RPUSH").arg(recs).arg("r4").arg("r5").query_async(&mut c).await.unwrap();
+    let ch = ChannelId::new(Platform::Discord, "old");
+    let got = s.load(&ch).await.unwrap().unwrap();
+    assert_eq!((got.version, got.json.as_str()), (7, "{\"old\":1}"));
+    assert_eq!(s.version(&ch).await.unwrap(), 7);
+    assert_eq!(s.record(&ch, 4).await.unwrap().as_deref(), Some("r4"));
+    assert_eq!(s.record(&ch, 3).await.unwrap(), None, "trimmed");
+    assert_eq!(s.commit(&ch, 6, "{}", &[]).await.unwrap(), doko_bot::Commit::Conflict);
+    // the next commit: one string, the records counted on
+    let keep = Keep { durable: true, records: 0 };
+    let done = s.commit_kept(&ch, 7, "{\"new\":|1}", &["r6".to_string()], keep).await.unwrap();
+    assert_eq!(done, doko_bot::Commit::Done(8));
+    let kind: String = redis::cmd("TYPE").arg(table).query_async(&mut c).await.unwrap();
+    assert_eq!(kind, "string");
+    let raw: String = redis::cmd("GET").arg(table).query_async(&mut c).await.unwrap();
+    assert_eq!(raw, "8 6|{\"new\":|1}", "VERSION RECORDS|STATE (a | in the state is kept)");
+    let got = s.load(&ch).await.unwrap().unwrap();
+    assert_eq!((got.version, got.json.as_str()), (8, "{\"new\":|1}"));
+    assert_eq!(s.version(&ch).await.unwrap(), 8);
+    assert_eq!(s.record(&ch, 6).await.unwrap().as_deref(), Some("r6"));
+    assert_eq!(s.record(&ch, 5).await.unwrap().as_deref(), Some("r5"));
+    // a table never trimmed: no count; a new table starts at version 1
+    let fresh = ChannelId::new(Platform::Discord, "fresh");
+    assert_eq!(s.version(&fresh).await.unwrap(), 0);
+    assert!(s.load(&fresh).await.unwrap().is_none());
+    assert_eq!(s.commit(&fresh, 0, "{}", &[]).await.unwrap(), doko_bot::Commit::Done(1));
+    let raw: String = redis::cmd("GET").arg("doko:{discord:fresh}:table").query_async(&mut c).await.unwrap();
+    assert_eq!(raw, "1 |{}");
+}
+
 #[tokio::test]
 async fn redis_keeps_tables_with_a_session_or_statistics_without_expiry() {
     let r = RedisServer::start();
