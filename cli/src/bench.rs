@@ -174,12 +174,13 @@ async fn keys_memory<S: doko_bot::Store>(
 }
 
 /// The process's resident memory now and at its peak, in KiB (Linux).
-fn process_memory() -> Option<(u64, u64)> {
+/// And its threads.
+fn process_memory() -> Option<(u64, u64, u64)> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let field = |name: &str| -> Option<u64> {
         status.lines().find_map(|l| l.strip_prefix(name))?.split_whitespace().next()?.parse().ok()
     };
-    Some((field("VmRSS:")?, field("VmHWM:")?))
+    Some((field("VmRSS:")?, field("VmHWM:")?, field("Threads:")?))
 }
 
 /// One table of the benchmark: its channel and its four people.
@@ -288,9 +289,10 @@ pub async fn tables(o: TablesOpts) -> anyhow::Result<()> {
         per_table + per_records,
         o.tables
     );
-    if let Some((rss, peak)) = process_memory() {
+    if let Some((rss, peak, threads)) = process_memory() {
         println!(
-            "doko process: {:.1} MiB resident now, {:.1} MiB at most (the service, its copies of at most {} tables, and the driver)",
+            "doko process: {:.1} MiB resident now, {:.1} MiB at most, {threads} threads (the service, its copies of at \
+             most {} tables, and the driver)",
             rss as f64 / 1024.0,
             peak as f64 / 1024.0,
             doko_bot::service::TABLES_CACHED

@@ -562,6 +562,22 @@ fn settings(cli: &Cli) -> Result<config::Settings, ExitCode> {
     })
 }
 
+/// Threads for blocking work at most (each command's rules and rendering
+/// run there): beyond a few per core they only add memory (each keeps its
+/// stack and the allocator's arena: with tokio's 512, 10,000 tables
+/// opened at once grew the process past 100 MiB), and the embedded
+/// store's writes and standard input need only a few.
+const BLOCKING_THREADS: usize = 16;
+
+/// The runtime of every async command.
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .max_blocking_threads(BLOCKING_THREADS)
+        .enable_all()
+        .build()
+        .expect("tokio runtime")
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match &cli.command {
@@ -590,7 +606,7 @@ fn main() -> ExitCode {
             }
         },
         Some(Cmd::BenchTables { tables, actions, durable, rate }) => {
-            let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("tokio runtime");
+            let rt = runtime();
             let opts = bench::TablesOpts {
                 redis: cli.redis.clone(),
                 tables: *tables,
@@ -667,7 +683,7 @@ fn main() -> ExitCode {
                 Err(code) => return code,
             };
             let exporting = matches!(cli.command, Some(Cmd::Export { .. }));
-            let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("tokio runtime");
+            let rt = runtime();
             match rt.block_on(transfer_cmd(&cli, &set, file, exporting)) {
                 Ok(moved) => {
                     let what = if exporting { "exported" } else { "imported" };
@@ -685,7 +701,7 @@ fn main() -> ExitCode {
                 Ok(s) => s,
                 Err(code) => return code,
             };
-            let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("tokio runtime");
+            let rt = runtime();
             match rt.block_on(inspect(&cli, &set, id.as_deref(), *state)) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
@@ -708,7 +724,7 @@ fn main() -> ExitCode {
             let layer = if json { layer.json().boxed() } else { layer.boxed() };
             tracing_subscriber::registry().with(layer.with_filter(log_filter(&directives))).init();
             tracing::info!(settings = ?set, "configuration");
-            let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("tokio runtime");
+            let rt = runtime();
             let r = rt.block_on(play(&cli, &set));
             // a read of standard input may still wait on tokio's blocking
             // pool after a graceful stop: do not wait for it
