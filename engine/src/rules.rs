@@ -1036,6 +1036,10 @@ impl Rules {
 
     /// The options that differ from the preset, as `(key, value)`.
     pub fn overrides(&self) -> Vec<(&'static str, String)> {
+        // (the common case, without writing out every key's value)
+        if *self == Rules::preset(self.preset) {
+            return Vec::new();
+        }
         self.entries().into_iter().filter(|e| e.differs).map(|e| (e.key, e.value)).collect()
     }
 
