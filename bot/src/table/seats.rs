@@ -213,6 +213,23 @@ impl SeatInfo {
         }
     }
 
+    /// Whether `key` is this seat's [`key`](Self::key) (without writing
+    /// the key out: this is asked for every seat on every command).
+    pub fn has_key(&self, key: &PlayerKey) -> bool {
+        let k = key.as_str();
+        match &self.occupant {
+            Occupant::Human { user } => {
+                k.strip_prefix(user.platform.name()).and_then(|r| r.strip_prefix(':')) == Some(user.id.as_str())
+            }
+            Occupant::Computer { id, .. } => k.strip_prefix("bot:").is_some_and(|n| {
+                // the digits as `key` writes them: no sign, no leading zero
+                n.bytes().all(|b| b.is_ascii_digit())
+                    && (n == "0" || !n.starts_with('0'))
+                    && n.parse::<u32>().ok() == Some(*id)
+            }),
+        }
+    }
+
     /// The computer that acts for this seat: the seat's own, or the stand-in.
     pub fn computer_level(&self) -> Option<BotLevel> {
         match &self.occupant {
@@ -307,7 +324,7 @@ impl Seats {
 
     /// The seat of a stored player id.
     pub fn of_key(&self, key: &PlayerKey) -> Option<TableSeat> {
-        self.position(|s| &s.key() == key)
+        self.position(|s| s.has_key(key))
     }
 
     fn position(&self, f: impl FnMut(&SeatInfo) -> bool) -> Option<TableSeat> {
@@ -359,5 +376,46 @@ impl<'a> IntoIterator for &'a Seats {
     type IntoIter = std::slice::Iter<'a, SeatInfo>;
     fn into_iter(self) -> Self::IntoIter {
         self.0.iter()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ids::Platform;
+
+    #[test]
+    fn has_key_is_exactly_the_key() {
+        let seats = [
+            SeatInfo::person(UserId::new(Platform::Discord, "123"), "A"),
+            SeatInfo::person(UserId::new(Platform::Matrix, "@a:b.org"), "B"),
+            SeatInfo::computer(BotLevel::default(), 0, "Bot 0"),
+            SeatInfo::computer(BotLevel::default(), 12, "Bot 12"),
+        ];
+        let keys = [
+            "discord:123",
+            "discord:1234",
+            "discord:12",
+            "matrix:123",
+            "matrix:@a:b.org",
+            "discord:@a:b.org",
+            "bot:0",
+            "bot:00",
+            "bot:12",
+            "bot:012",
+            "bot:+12",
+            "bot:1",
+            "bot:",
+            "discord:",
+            "123",
+            "",
+        ];
+        for seat in &seats {
+            for k in keys {
+                let key = PlayerKey(k.to_string());
+                assert_eq!(seat.has_key(&key), seat.key() == key, "{k} for {:?}", seat.key());
+            }
+            assert!(seat.has_key(&seat.key()));
+        }
     }
 }
