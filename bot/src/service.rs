@@ -745,6 +745,10 @@ impl<S: Store> Service<S> {
     /// beyond, the copies are dropped and read again as needed).
     fn cache(&self, ch: &ChannelId, version: u64, t: &Arc<Table>) {
         let mut c = self.tables.lock().expect("lock");
+        if c.get(ch).is_some_and(|(v, _)| *v > version) {
+            // (a command meanwhile kept a newer one)
+            return;
+        }
         if c.len() >= TABLES_CACHED && !c.contains_key(ch) {
             c.clear();
         }
