@@ -25,8 +25,8 @@
 
 use doko_engine::record::replay_str;
 use doko_engine::{
-    Action, Bid, Call, Card, Cards, Contract, Game, Party, Phase, Preset, Record, RedealReason, ReplayResult,
-    Reservation, Rng, Rules, Seat, SeenBid, SoloKind, random_game,
+    Action, Bid, Call, Card, Cards, Contract, Declaration, Game, Party, Phase, Preset, Record, RedealReason,
+    ReplayResult, Reservation, Rng, Rules, Seat, SeenBid, SoloKind, random_game,
 };
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
@@ -668,13 +668,19 @@ fn check_views(g: &Game) -> TestResult {
         }
         (a, b) => prop_assert!(false, "poverty {:?} shown as {:?}", b, a),
     }
-    // piglets only once a piglet has been played
+    // piglets only once a piglet has been played, or said (`piglets_when
+    // play`: they count from the holder's saying so, which all hear)
     for c in [Card::DA, "D9".parse().unwrap(), "DK".parse().unwrap()] {
         if public.order.power(c) != g.order().power(c) && matches!(g.phase(), Phase::Playing | Phase::Finished) {
             prop_assert!(public.order.power(c) < g.order().power(c), "public order invents a rank for {}", c);
         }
         if public.order.power(c) > 200 {
-            prop_assert!(pl.iter().any(|(_, x)| *x == c), "piglet {} shown before it was played", c);
+            let said = if c == Card::DA { Declaration::Piglets } else { Declaration::Superpiglets };
+            prop_assert!(
+                pl.iter().any(|(_, x)| *x == c) || g.said().iter().any(|d| d.what == said),
+                "piglet {} shown before it was played or said",
+                c
+            );
         }
     }
     for s in Seat::ALL {
@@ -973,4 +979,22 @@ proptest! {
             Ok(())
         })?;
     }
+}
+
+/// A case proptest found (CI, 2026-11-26): with `piglets_when play` the
+/// piglets rank highest once their holder says so, before one is played;
+/// every view may show it then (it was said at the table).
+#[test]
+fn piglets_said_in_play_are_public() {
+    let (name, rules) = variants()[132].clone();
+    assert_eq!(name, "sharp,no-nines,piglets_when=play,piglets_announce,half_chicken");
+    let mut said_first = false;
+    drive(&rules, 4401509604798234037, Bids::Any, |g| {
+        if g.public_view().order.power(Card::DA) > 200 && !played(g).iter().any(|(_, c)| *c == Card::DA) {
+            said_first = true;
+        }
+        check_views(g)
+    })
+    .unwrap();
+    assert!(said_first, "the case still has the piglets said before a fox is played");
 }
