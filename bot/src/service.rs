@@ -131,6 +131,15 @@ fn read_stored(stored: Option<Stored>, new: &(Rules, Lang)) -> Result<(Table, u6
 /// [`Service::transact`]).
 pub const TABLES_CACHED: usize = 1_024;
 
+/// The tables a process keeps: each with its version and when it was last
+/// put back (a count), so that a full set drops its least recently used
+/// eighth, not everything (which made every table read again at once).
+#[derive(Default)]
+struct Copies {
+    map: std::collections::HashMap<ChannelId, (u64, Arc<Table>, u64)>,
+    clock: u64,
+}
+
 /// How often a change is tried again after a conflict, and how long the
 /// pauses between tries may grow: 2 ms doubling up to 200 ms, each a random
 /// fraction of that ("full jitter"), at most 16 tries (about 1.5 s in the
@@ -330,7 +339,7 @@ pub struct Service<S: Store> {
     /// House rules and language of a new table.
     new_tables: (Rules, Lang),
     /// Tables as this process last committed them, with their versions.
-    tables: Mutex<std::collections::HashMap<ChannelId, (u64, Arc<Table>)>>,
+    tables: Mutex<Copies>,
     /// Servers' defaults as this process last read them, and when.
     servers: Mutex<std::collections::HashMap<ServerId, (u64, ServerLayer)>>,
     /// Channels linked to another channel's table (`link`), as this
@@ -738,26 +747,39 @@ impl<S: Store> Service<S> {
     /// it (so it is changed in place, not copied; a command on the same
     /// table meanwhile reads it from the store).
     fn cached(&self, ch: &ChannelId) -> Option<(u64, Arc<Table>)> {
-        self.tables.lock().expect("lock").remove(ch)
+        self.tables.lock().expect("lock").map.remove(ch).map(|(v, t, _)| (v, t))
     }
 
-    /// Keeps a table this process committed (at most [`TABLES_CACHED`]:
-    /// beyond, the copies are dropped and read again as needed).
+    /// Keeps a table this process committed or read (at most
+    /// [`TABLES_CACHED`]: beyond, the least recently used eighth is
+    /// dropped, and read again as needed).
     fn cache(&self, ch: &ChannelId, version: u64, t: &Arc<Table>) {
-        let mut c = self.tables.lock().expect("lock");
-        if c.get(ch).is_some_and(|(v, _)| *v > version) {
-            // (a command meanwhile kept a newer one)
-            return;
+        let dropped: Vec<(u64, Arc<Table>, u64)>;
+        {
+            let mut c = self.tables.lock().expect("lock");
+            if c.map.get(ch).is_some_and(|(v, _, _)| *v > version) {
+                // (a command meanwhile kept a newer one)
+                return;
+            }
+            dropped = if c.map.len() >= TABLES_CACHED && !c.map.contains_key(ch) {
+                let mut used: Vec<u64> = c.map.values().map(|e| e.2).collect();
+                let (_, cut, _) = used.select_nth_unstable(TABLES_CACHED / 8);
+                let cut = *cut;
+                c.map.extract_if(|_, e| e.2 <= cut).map(|(_, e)| e).collect()
+            } else {
+                Vec::new()
+            };
+            c.clock += 1;
+            let used = c.clock;
+            c.map.insert(ch.clone(), (version, t.clone(), used));
         }
-        if c.len() >= TABLES_CACHED && !c.contains_key(ch) {
-            c.clear();
-        }
-        c.insert(ch.clone(), (version, t.clone()));
+        // (the copies dropped are freed outside the lock)
+        drop(dropped);
     }
 
     /// Forgets this process's copy of a table (it is read again).
     fn uncache(&self, ch: &ChannelId) {
-        self.tables.lock().expect("lock").remove(ch);
+        self.tables.lock().expect("lock").map.remove(ch);
     }
 
     /// The one way a table changes: load it, let `work` change it (on the

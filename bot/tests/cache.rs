@@ -110,3 +110,32 @@ async fn one_round_trip_per_action_and_nothing_lost_between_two_processes() {
     let names: Vec<&str> = t.seats().iter().map(|s| s.name()).collect();
     assert_eq!(names, ["Anna", "Bot 1", "Ben", "Cleo"], "nothing lost, nothing doubled");
 }
+
+/// A process that keeps as many copies as it may drops the least recently
+/// used eighth for a new one, not every copy: the table just used is
+/// still one round trip, the one used longest ago is read again.
+#[tokio::test]
+async fn a_full_set_of_copies_drops_the_least_recently_used() {
+    let store = Calls::default();
+    let svc = Service::new(store.clone(), 3);
+    let anna = person("anna", "Anna");
+    let ch = |i: usize| ChannelId::new(Platform::Matrix, format!("!lru-{i}:example.org"));
+    let n = doko_bot::service::TABLES_CACHED;
+    for i in 0..n {
+        svc.handle(&ch(i), &anna, "join").await.unwrap();
+    }
+    // table 0 used again: now the most recent
+    svc.handle(&ch(0), &anna, "addbot").await.unwrap();
+    store.take();
+    svc.handle(&ch(0), &anna, "addbot").await.unwrap();
+    assert_eq!(store.take(), (0, 0, 1), "kept: its commit only");
+    // one table more than there is room for
+    svc.handle(&ch(n), &anna, "join").await.unwrap();
+    store.take();
+    svc.handle(&ch(0), &anna, "removebot").await.unwrap();
+    assert_eq!(store.take(), (0, 0, 1), "the table used last is kept");
+    svc.handle(&ch(n - 1), &anna, "addbot").await.unwrap();
+    assert_eq!(store.take(), (0, 0, 1), "a recent one is kept");
+    svc.handle(&ch(1), &anna, "addbot").await.unwrap();
+    assert_eq!(store.take(), (1, 0, 1), "the one used longest ago is read again");
+}
