@@ -18,6 +18,14 @@ pub enum Platform {
 }
 
 impl Platform {
+    /// The platform and the platform's own id of a key `platform:id`.
+    fn split_key(key: &str) -> Option<(Platform, &str)> {
+        let (platform, id) = key.split_once(':')?;
+        let platform =
+            [Platform::Discord, Platform::Matrix, Platform::Terminal].into_iter().find(|p| p.name() == platform)?;
+        Some((platform, id))
+    }
+
     /// The short name used in keys.
     pub const fn name(self) -> &'static str {
         match self {
@@ -50,9 +58,7 @@ impl ChannelId {
 
     /// The channel of a storage key (see [`key`](Self::key)).
     pub fn from_key(key: &str) -> Option<ChannelId> {
-        let (platform, id) = key.split_once(':')?;
-        let platform =
-            [Platform::Discord, Platform::Matrix, Platform::Terminal].into_iter().find(|p| p.name() == platform)?;
+        let (platform, id) = Platform::split_key(key)?;
         Some(ChannelId::new(platform, id))
     }
 }
@@ -83,6 +89,12 @@ impl UserId {
     pub fn key(&self) -> String {
         format!("{}:{}", self.platform.name(), self.id)
     }
+
+    /// The user of a storage key (see [`key`](Self::key)).
+    pub fn from_key(key: &str) -> Option<UserId> {
+        let (platform, id) = Platform::split_key(key)?;
+        Some(UserId::new(platform, id))
+    }
 }
 
 /// The forms a user id is stored in.
@@ -103,9 +115,9 @@ impl<'de> Deserialize<'de> for UserId {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         match StoredUser::deserialize(d)? {
             StoredUser::Named { platform, id } => Ok(UserId { platform, id }),
-            StoredUser::Key(k) => ChannelId::from_key(&k)
-                .map(|c| UserId { platform: c.platform, id: c.id })
-                .ok_or_else(|| serde::de::Error::custom(format!("not a user id: {k:?}"))),
+            StoredUser::Key(k) => {
+                UserId::from_key(&k).ok_or_else(|| serde::de::Error::custom(format!("not a user id: {k:?}")))
+            }
         }
     }
 }

@@ -741,9 +741,8 @@ impl<S: Store> Service<S> {
         r
     }
 
-    /// The table of a channel as this process last committed it, and its
-    /// version.
-    /// Takes this process's copy of a table out while a command works on
+    /// Takes this process's copy of a table (as it last committed or read
+    /// it, with its version) out while a command works on
     /// it (so it is changed in place, not copied; a command on the same
     /// table meanwhile reads it from the store).
     fn cached(&self, ch: &ChannelId) -> Option<(u64, Arc<Table>)> {

@@ -841,7 +841,8 @@ impl RedisStore {
         }
     }
 
-    fn keys(ch: &ChannelId) -> (String, String) {
+    /// A table's two keys: the table and its records' list.
+    pub fn keys(ch: &ChannelId) -> (String, String) {
         let tag = ch.key();
         (format!("doko:{{{tag}}}:table"), format!("doko:{{{tag}}}:records"))
     }

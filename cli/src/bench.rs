@@ -161,10 +161,9 @@ async fn keys_memory<S: doko_bot::Store>(
     let mut c = client.get_multiplexed_async_connection().await?;
     let (mut table, mut records, mut deals) = (0u64, 0u64, 0usize);
     for (ch, _) in tables {
-        let base = format!("doko:{{{}}}", ch.key());
-        let t: Option<u64> = redis::cmd("MEMORY").arg("USAGE").arg(format!("{base}:table")).query_async(&mut c).await?;
-        let r: Option<u64> =
-            redis::cmd("MEMORY").arg("USAGE").arg(format!("{base}:records")).query_async(&mut c).await?;
+        let (tk, rk) = doko_bot::RedisStore::keys(ch);
+        let t: Option<u64> = redis::cmd("MEMORY").arg("USAGE").arg(tk).query_async(&mut c).await?;
+        let r: Option<u64> = redis::cmd("MEMORY").arg("USAGE").arg(rk).query_async(&mut c).await?;
         table += t.unwrap_or(0);
         records += r.unwrap_or(0);
         deals += usize::from(reader.table(ch).await?.0.records() > 0);

@@ -544,17 +544,17 @@ pub fn triggers_bock(g: &Game, score: &Score) -> bool {
 struct SessionData {
     dealer: Player,
     deals: u32,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default)]
     sheet: Vec<SheetRow>,
     totals: ByPlayer<i64>,
     duty_left: ByPlayer<u8>,
-    #[serde(default, skip_serializing_if = "is_zero")]
+    #[serde(default)]
     bock_left: u32,
     /// Rounds per pending Bock deal, where one is covered by more than one.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default)]
     bock_stack: Vec<u8>,
     deal: Option<DealData>,
-    #[serde(default, skip_serializing_if = "is_false")]
+    #[serde(default)]
     over: bool,
 }
 
@@ -569,13 +569,13 @@ fn is_false(b: &bool) -> bool {
 #[derive(Deserialize)]
 struct DealData {
     seats: [Player; 4],
-    #[serde(with = "game_serde", rename = "record")]
+    #[serde(deserialize_with = "game_serde::deserialize", rename = "record")]
     game: Game,
-    #[serde(default, skip_serializing_if = "is_false")]
+    #[serde(default)]
     bock: bool,
-    #[serde(default, skip_serializing_if = "at_most_one")]
+    #[serde(default)]
     bock_rounds: u8,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     forced: Option<Player>,
 }
 

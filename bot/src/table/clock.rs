@@ -22,7 +22,7 @@ use crate::command::{BotLevel, TimeoutPolicy};
 pub struct TurnClock {
     key: PlayerKey,
     since_ms: u64,
-    #[serde(default, skip_serializing_if = "is_false")]
+    #[serde(default, skip_serializing_if = "super::is_false")]
     reminded: bool,
     /// The table's move count when the clock started.
     #[serde(default)]
@@ -106,8 +106,4 @@ impl Table {
         }
         Ok(ev)
     }
-}
-
-fn is_false(b: &bool) -> bool {
-    !*b
 }

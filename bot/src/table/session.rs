@@ -26,21 +26,13 @@ struct Stored {
     players: ByPlayer<PlayerKey>,
     names: ByPlayer<String>,
     /// The list's number at its table (0: started before lists had one).
-    #[serde(default, skip_serializing_if = "is_zero")]
+    #[serde(default)]
     number: u32,
     /// When it started (ms since 1970; 0: not known).
-    #[serde(default, skip_serializing_if = "is_zero64")]
+    #[serde(default)]
     started_ms: u64,
     #[serde(flatten)]
     session: Session,
-}
-
-fn is_zero(n: &u32) -> bool {
-    *n == 0
-}
-
-fn is_zero64(n: &u64) -> bool {
-    *n == 0
 }
 
 /// [`Stored`] as written: borrowed from the list (no copy of it).
@@ -48,9 +40,9 @@ fn is_zero64(n: &u64) -> bool {
 struct StoredRef<'a> {
     players: &'a ByPlayer<PlayerKey>,
     names: &'a ByPlayer<String>,
-    #[serde(skip_serializing_if = "is_zero")]
+    #[serde(skip_serializing_if = "super::is_zero")]
     number: u32,
-    #[serde(skip_serializing_if = "is_zero64")]
+    #[serde(skip_serializing_if = "super::is_zero_ms")]
     started_ms: u64,
     #[serde(flatten)]
     session: &'a Session,
