@@ -1,19 +1,46 @@
 //! The arena: duplicate matches between two kinds of computer player.
 //! Each deal is played twice with the same cards, the two kinds swapping
 //! seats, so card luck cancels; reported are the points per deal of kind A
-//! with a 95% confidence interval, and decision times.
+//! with a 95% confidence interval, and decision times. A side may be an
+//! outside program seated through the seat protocol ([`crate::seat`]).
 
+use std::cell::RefCell;
+use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 use doko_engine::{Action, Game, Rng, Rules, Seat};
 
 use crate::command::BotLevel;
 use crate::player::{BasicPlayer, Player, RandomPlayer};
+use crate::seat::{Program, ProgramPlayer, SeatError};
 use crate::strong::{StrongConfig, StrongPlayer};
 
 /// A kind of computer player: the bot's [`BotLevel`], read by
 /// [`BotLevel::from_name`] like everywhere else.
 pub type Kind = BotLevel;
+
+/// One side of a match: a kind of doko's own, or a program seated through
+/// the seat protocol.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Side {
+    /// A kind of doko's own players.
+    Kind(Kind),
+    /// `cmd:PROGRAM`: a command line run with `sh -c`, one process per
+    /// seat the side holds.
+    Program(String),
+}
+
+impl Side {
+    /// Reads `random`, `basic`, `strong` (or their German names) or
+    /// `cmd:PROGRAM`.
+    pub fn from_name(s: &str) -> Option<Side> {
+        match s.strip_prefix("cmd:") {
+            Some(cmd) if !cmd.trim().is_empty() => Some(Side::Program(cmd.to_string())),
+            Some(_) => None,
+            None => Kind::from_name(s).map(Side::Kind),
+        }
+    }
+}
 
 fn player(kind: Kind, seed: u64, strong: StrongConfig) -> Box<dyn Player> {
     match kind {
@@ -23,6 +50,12 @@ fn player(kind: Kind, seed: u64, strong: StrongConfig) -> Box<dyn Player> {
     }
 }
 
+/// A doko player of a kind for one deal, made from the deal's seed for the
+/// seat: the same player `doko seat` makes from a `deal` line's seed.
+pub fn kind_player(kind: Kind, seed: u64, strong: StrongConfig) -> Box<dyn Player> {
+    player(kind, seed, strong)
+}
+
 /// The outcome of an arena run.
 #[derive(Clone, Debug, Default)]
 pub struct ArenaResult {
@@ -30,8 +63,11 @@ pub struct ArenaResult {
     pub per_deal: Vec<f64>,
     /// Decision times of kind A and of kind B.
     pub times: [Vec<Duration>; 2],
-    /// Actions a player chose that the engine refused (must stay 0).
+    /// Actions a player chose that the engine refused, and decisions a
+    /// program failed to make (must stay 0).
     pub illegal: usize,
+    /// Programs that failed during the run, with why.
+    pub failures: Vec<String>,
 }
 
 impl ArenaResult {
@@ -67,6 +103,10 @@ fn play(
     out: &mut ArenaResult,
 ) -> [i32; 4] {
     let mut g = Game::deal(*rules, dealer, seed);
+    let watching: Vec<usize> = (0..4).filter(|i| players[*i].observes()).collect();
+    for i in &watching {
+        players[*i].observe(&g.view(Seat::new(*i)));
+    }
     let mut steps = 0;
     while let Some(s) = g.mandatory_announcement().or(g.to_act()) {
         steps += 1;
@@ -75,17 +115,57 @@ fn play(
         let t0 = Instant::now();
         let a = players[s.index()].decide(&view);
         out.times[side[s.index()]].push(t0.elapsed());
+        out.illegal += players[s.index()].faults();
         if g.act(s, a).is_err() {
             out.illegal += 1;
             let fallback: Action = view.legal[0];
             g.act(s, fallback).expect("a listed action is legal");
         }
+        for i in &watching {
+            players[*i].observe(&g.view(Seat::new(*i)));
+        }
     }
-    g.score().map_or([0; 4], |s| s.scores)
+    let score = g.score();
+    for i in &watching {
+        players[*i].end(&g.view(Seat::new(*i)), score.as_ref());
+    }
+    score.map_or([0; 4], |s| s.scores)
+}
+
+/// The seed of a seat's player in one play of a deal.
+pub fn player_seed(deal_seed: u64, seat: usize, round: usize) -> u64 {
+    deal_seed ^ (seat as u64 + 1) ^ ((round as u64) << 8)
 }
 
 /// Runs `deals` duplicate deals of kind `a` against kind `b` from `seed`.
 pub fn run(a: Kind, b: Kind, deals: usize, seed: u64, rules: &Rules, strong: StrongConfig) -> ArenaResult {
+    run_sides(&Side::Kind(a), &Side::Kind(b), deals, seed, rules, strong, Duration::from_secs(10))
+        .expect("doko's own players need no program")
+}
+
+/// Runs `deals` duplicate deals of side `a` against side `b` from `seed`;
+/// a program side gets one process per seat it holds (two), started here
+/// and told every deal, each answer within `timeout`. Fails only when a
+/// program cannot be started or greeted; a program that fails later has
+/// its decisions made by the first legal choice, counted as illegal.
+pub fn run_sides(
+    a: &Side,
+    b: &Side,
+    deals: usize,
+    seed: u64,
+    rules: &Rules,
+    strong: StrongConfig,
+    timeout: Duration,
+) -> Result<ArenaResult, SeatError> {
+    let start = |side: &Side| -> Result<Vec<Rc<RefCell<Program>>>, SeatError> {
+        match side {
+            Side::Kind(_) => Ok(Vec::new()),
+            Side::Program(cmd) => {
+                (0..2).map(|_| Program::start(cmd, timeout).map(|p| Rc::new(RefCell::new(p)))).collect()
+            }
+        }
+    };
+    let programs = [start(a)?, start(b)?];
     let mut out = ArenaResult::default();
     let mut rng = Rng::new(seed);
     for d in 0..deals {
@@ -94,9 +174,18 @@ pub fn run(a: Kind, b: Kind, deals: usize, seed: u64, rules: &Rules, strong: Str
         let mut points = 0.0;
         // play 1: A on seats 0 and 2; play 2: A on seats 1 and 3
         for (round, a_seats) in [[true, false, true, false], [false, true, false, true]].into_iter().enumerate() {
+            let mut slot = [0usize; 2];
             let mut players: [Box<dyn Player>; 4] = std::array::from_fn(|i| {
-                let kind = if a_seats[i] { a } else { b };
-                player(kind, deal_seed ^ (i as u64 + 1) ^ ((round as u64) << 8), strong)
+                let (s, side) = if a_seats[i] { (0, a) } else { (1, b) };
+                let pseed = player_seed(deal_seed, i, round);
+                match side {
+                    Side::Kind(k) => player(*k, pseed, strong),
+                    Side::Program(_) => {
+                        let p = programs[s][slot[s]].clone();
+                        slot[s] += 1;
+                        Box::new(ProgramPlayer::new(p, *rules, pseed)) as Box<dyn Player>
+                    }
+                }
             });
             let side = a_seats.map(|x| if x { 0 } else { 1 });
             let scores = play(rules, dealer, deal_seed, &mut players, side, &mut out);
@@ -104,5 +193,10 @@ pub fn run(a: Kind, b: Kind, deals: usize, seed: u64, rules: &Rules, strong: Str
         }
         out.per_deal.push(points / 2.0);
     }
-    out
+    for p in programs.iter().flatten() {
+        if let Some(e) = &p.borrow().failed {
+            out.failures.push(format!("{}: {e}", p.borrow().name));
+        }
+    }
+    Ok(out)
 }

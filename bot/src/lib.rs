@@ -25,6 +25,7 @@ pub mod outbox;
 pub mod picture;
 pub mod player;
 pub mod render;
+pub mod seat;
 pub mod server;
 pub mod service;
 pub mod store;

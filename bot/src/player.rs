@@ -13,6 +13,24 @@ use crate::command::BotLevel;
 pub trait Player {
     /// Chooses one of `view.legal`.
     fn decide(&mut self, view: &SeatView) -> Action;
+
+    /// Whether the player wants to see every step ([`Player::observe`]),
+    /// not only its own decisions (a program behind the seat protocol).
+    fn observes(&self) -> bool {
+        false
+    }
+
+    /// The seat's view after a step of the deal (when [`Player::observes`]).
+    fn observe(&mut self, _view: &SeatView) {}
+
+    /// The deal is over: the seat's last view and the score, if scored.
+    fn end(&mut self, _view: &SeatView, _score: Option<&doko_engine::Score>) {}
+
+    /// Decisions since the last call the player could not make itself (a
+    /// program that failed or answered nonsense): counted as illegal.
+    fn faults(&mut self) -> usize {
+        0
+    }
 }
 
 /// Uniformly random legal actions (healthy bids, rare announcements).

@@ -108,13 +108,15 @@ enum Cmd {
         runs: usize,
     },
     /// Duplicate matches between two kinds of computer player (random,
-    /// basic, strong): points per deal with a 95% confidence interval and
+    /// basic, strong, or an outside program as `cmd:PROGRAM` through the
+    /// seat protocol): points per deal with a 95% confidence interval and
     /// decision times.
     Arena {
-        /// Kind A.
+        /// Side A: a kind, or `cmd:PROGRAM` (run with `sh -c`, one process
+        /// per seat, spoken to by the seat protocol, docs/seat-protocol.md).
         #[arg(long, default_value = "strong")]
         a: String,
-        /// Kind B.
+        /// Side B, as side A.
         #[arg(long, default_value = "basic")]
         b: String,
         /// Deals (each played twice, seats swapped).
@@ -132,6 +134,31 @@ enum Cmd {
         /// Threads (deals are split between them).
         #[arg(long, default_value_t = 2)]
         threads: usize,
+        /// Time a program (`cmd:`) has for each answer, in milliseconds.
+        #[arg(long, default_value_t = 10_000)]
+        seat_timeout_ms: u64,
+        /// The rules: a preset name, or a record's rules object as JSON
+        /// (`{"preset":"ddv","poverty":"on"}`).
+        #[arg(long, default_value = "ddv")]
+        rules: String,
+    },
+    /// Play one seat for a table manager through the seat protocol on
+    /// stdin and stdout (docs/seat-protocol.md), with one of doko's kinds
+    /// of computer player.
+    Seat {
+        /// The kind: random, basic or strong.
+        #[arg(long, default_value = "strong")]
+        kind: String,
+        /// The strong player's time per decision in milliseconds.
+        #[arg(long, default_value_t = 60)]
+        budget_ms: u64,
+        /// The strong player's sampled worlds per decision.
+        #[arg(long, default_value_t = 40)]
+        worlds: usize,
+        /// End with an error when the events and the view disagree
+        /// (conformance checks of a manager).
+        #[arg(long)]
+        strict: bool,
     },
     /// Play at a table in this terminal (the default).
     Play,
@@ -622,10 +649,10 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Some(Cmd::Arena { a, b, deals, seed, budget_ms, worlds, threads }) => {
+        Some(Cmd::Arena { a, b, deals, seed, budget_ms, worlds, threads, seat_timeout_ms, rules }) => {
             use doko_bot::arena;
-            let (Some(ka), Some(kb)) = (arena::Kind::from_name(a), arena::Kind::from_name(b)) else {
-                eprintln!("doko: kinds are random, basic, strong");
+            let (Some(sa), Some(sb)) = (arena::Side::from_name(a), arena::Side::from_name(b)) else {
+                eprintln!("doko: sides are random, basic, strong or cmd:PROGRAM");
                 return ExitCode::from(2);
             };
             let cfg = doko_bot::strong::StrongConfig {
@@ -633,27 +660,54 @@ fn main() -> ExitCode {
                 budget: std::time::Duration::from_millis(*budget_ms),
                 ..Default::default()
             };
-            let rules = doko_engine::Rules::default();
+            let value = if rules.trim_start().starts_with('{') {
+                serde_json::from_str(rules).unwrap_or(serde_json::Value::Null)
+            } else {
+                serde_json::Value::String(rules.clone())
+            };
+            let rules = match (value.is_null(), doko_engine::record::rules_from_json(Some(&value))) {
+                (false, Ok(r)) => r,
+                (_, Err(e)) => {
+                    eprintln!("doko: {e}");
+                    return ExitCode::from(2);
+                }
+                (true, _) => {
+                    eprintln!("doko: --rules is a preset name or a JSON object");
+                    return ExitCode::from(2);
+                }
+            };
             let threads = (*threads).max(1);
             let per = deals.div_ceil(threads);
+            let timeout = std::time::Duration::from_millis(*seat_timeout_ms);
             let start = std::time::Instant::now();
-            let parts: Vec<arena::ArenaResult> = std::thread::scope(|sc| {
+            let parts: Vec<Result<arena::ArenaResult, doko_bot::seat::SeatError>> = std::thread::scope(|sc| {
                 let hs: Vec<_> = (0..threads)
                     .map(|t| {
                         let n = per.min(deals.saturating_sub(t * per));
                         let s = seed.wrapping_add(t as u64 * 0x9E37_79B9);
-                        let rules = &rules;
-                        sc.spawn(move || arena::run(ka, kb, n, s, rules, cfg))
+                        let (rules, sa, sb) = (&rules, &sa, &sb);
+                        sc.spawn(move || arena::run_sides(sa, sb, n, s, rules, cfg, timeout))
                     })
                     .collect();
                 hs.into_iter().map(|h| h.join().expect("arena thread")).collect()
             });
+            let parts: Vec<arena::ArenaResult> = match parts.into_iter().collect() {
+                Ok(p) => p,
+                Err(e) => {
+                    eprintln!("doko: {e}");
+                    return ExitCode::FAILURE;
+                }
+            };
             let mut all = arena::ArenaResult::default();
             for p in parts {
                 all.per_deal.extend(p.per_deal);
                 all.times[0].extend(p.times[0].iter().copied());
                 all.times[1].extend(p.times[1].iter().copied());
                 all.illegal += p.illegal;
+                all.failures.extend(p.failures);
+            }
+            for f in &all.failures {
+                eprintln!("doko: program {f}");
             }
             let (mean, ci) = all.mean_ci();
             let (am, ap) = all.time_stats(0);
@@ -675,7 +729,41 @@ fn main() -> ExitCode {
                 bp.as_secs_f64() * 1e3,
                 all.illegal
             );
-            ExitCode::SUCCESS
+            // the results deal by deal, to compare two runs exactly
+            let total: f64 = all.per_deal.iter().map(|x| x * 2.0).sum();
+            let digest = all
+                .per_deal
+                .iter()
+                .fold(0xcbf2_9ce4_8422_2325u64, |h, x| (h ^ ((x * 2.0) as i64 as u64)).wrapping_mul(0x0100_0000_01b3));
+            println!("points of {a} over all plays: {total:+.0} (deal by deal: {digest:016x})");
+            if all.failures.is_empty() { ExitCode::SUCCESS } else { ExitCode::FAILURE }
+        }
+        Some(Cmd::Seat { kind, budget_ms, worlds, strict }) => {
+            let Some(level) = doko_bot::command::BotLevel::from_name(kind) else {
+                eprintln!("doko: kinds are random, basic, strong");
+                return ExitCode::from(2);
+            };
+            let cfg = doko_bot::strong::StrongConfig {
+                worlds: *worlds,
+                budget: std::time::Duration::from_millis(*budget_ms),
+                ..Default::default()
+            };
+            let stdin = std::io::stdin();
+            let r = doko_bot::seat::serve(
+                |seed| doko_bot::arena::kind_player(level, seed, cfg),
+                &format!("doko-{} {}", level.name(), env!("CARGO_PKG_VERSION")),
+                *strict,
+                stdin.lock(),
+                std::io::stdout().lock(),
+                std::io::stderr(),
+            );
+            match r {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("doko seat: {e}");
+                    ExitCode::FAILURE
+                }
+            }
         }
         Some(Cmd::Export { file }) | Some(Cmd::Import { file }) => {
             let set = match settings(&cli) {

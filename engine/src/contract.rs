@@ -378,6 +378,26 @@ impl Order {
         o
     }
 
+    /// Each card's class and strength, by card index (the 24 cards): what
+    /// [`Order::from_table`] builds an order from again.
+    pub fn table(&self) -> ([Class; 24], [u8; 24]) {
+        (std::array::from_fn(|i| self.class[i]), std::array::from_fn(|i| self.power[i]))
+    }
+
+    /// The order with each card's class and strength given by card index,
+    /// and whether the hearts ten is the Dulle here; the inverse of
+    /// [`Order::table`] with [`Order::has_dulle`].
+    pub fn from_table(class: [Class; 24], power: [u8; 24], dulle: bool) -> Order {
+        let mut o = Order { class: [Class::Trump; 32], power: [0; 32], masks: [Cards::EMPTY; 5], dulle };
+        for i in 0..24 {
+            o.class[i] = class[i];
+            o.power[i] = power[i];
+            let m = &mut o.masks[class[i] as usize];
+            *m = Cards::from_bits(m.bits() | Cards::both(Card::from_index(i)).bits());
+        }
+        o
+    }
+
     /// Whether piglets can count in this order: the rules have them and
     /// the foxes are trumps.
     pub fn piglets_possible(&self, rules: &Rules) -> bool {

@@ -41,6 +41,7 @@ mod score;
 mod seat;
 mod session;
 mod view;
+pub mod wire;
 
 /// The most characters of someone's text an error message repeats: enough
 /// to recognise a typo, never a long line from a long input.
@@ -85,3 +86,4 @@ pub use session::{
     Deal, DealStart, NextDeal, Outcome, Scored, Session, SessionError, SheetRow, bock_factor, triggers_bock,
 };
 pub use view::{PublicView, SeatView, SeenBid, SeenPoverty};
+pub use wire::WireError;

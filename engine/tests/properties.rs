@@ -998,3 +998,36 @@ fn piglets_said_in_play_are_public() {
     .unwrap();
     assert!(said_first, "the case still has the piglets said before a fox is played");
 }
+
+// ---------------------------------------------------------------------
+// The seat protocol's forms
+// ---------------------------------------------------------------------
+
+/// Every seat's view at every step reads back equal from its protocol
+/// JSON (sent through text, as a program receives it), and every legal
+/// action reads back from its token.
+fn check_wire(g: &Game) -> TestResult {
+    for s in Seat::ALL {
+        let v = g.view(s);
+        let text = v.to_json().to_string();
+        let back = doko_engine::SeatView::from_json(&serde_json::from_str(&text).expect("JSON"))
+            .map_err(|e| TestCaseError::fail(format!("seat {s}'s view does not read back: {e}\n{text}")))?;
+        prop_assert_eq!(&back, &v, "seat {}'s view changed through JSON:\n{}", s, text);
+        for a in &v.legal {
+            let t = a.token();
+            prop_assert!(!t.contains(char::is_whitespace), "token {} has a space", t);
+            prop_assert_eq!(Action::from_token(&t).ok(), Some(*a), "token {}", t);
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(config(400))]
+
+    #[test]
+    fn views_and_actions_survive_the_seat_protocol(v in 0..n_variants(), seed in any::<u64>()) {
+        let rules = variants()[v].1;
+        drive(&rules, seed, Bids::Any, check_wire)?;
+    }
+}
