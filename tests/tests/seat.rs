@@ -172,3 +172,20 @@ fn doko_seat_greets_refuses_another_version_and_a_bad_view() {
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("expected first"), "{}", text(&o));
 }
+
+#[test]
+fn a_program_in_another_language_plays_from_the_events_alone() {
+    // docs/examples/first_legal.py keeps its hand from `hand` and `play`
+    // lines only and plays only cards it believes it holds: an illegal
+    // choice would show an event missing or wrong
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/examples/first_legal.py");
+    let prog = format!("cmd:python3 {}", script.display());
+    let house = r#"{"preset":"ddv","poverty":"on","poverty_max_trumps":5,"genscher":"on"}"#;
+    for rules in ["ddv", house] {
+        let o =
+            arena(&["--a", &prog, "--b", "basic", "--deals", "20", "--seed", "4", "--threads", "1", "--rules", rules]);
+        assert!(o.status.success(), "{}", text(&o));
+        assert_eq!(result(&o).1, 0, "{}", text(&o));
+        assert!(text(&o).contains("points of cmd:python3"), "{}", text(&o));
+    }
+}
