@@ -42,18 +42,14 @@ impl Side {
     }
 }
 
-fn player(kind: Kind, seed: u64, strong: StrongConfig) -> Box<dyn Player> {
+/// A doko player of a kind for one deal, made from the deal's seed for the
+/// seat: the same player `doko seat` makes from a `deal` line's seed.
+pub fn kind_player(kind: Kind, seed: u64, strong: StrongConfig) -> Box<dyn Player> {
     match kind {
         BotLevel::Random => Box::new(RandomPlayer(Rng::new(seed))),
         BotLevel::Basic => Box::new(BasicPlayer),
         BotLevel::Strong => Box::new(StrongPlayer::new(strong, seed)),
     }
-}
-
-/// A doko player of a kind for one deal, made from the deal's seed for the
-/// seat: the same player `doko seat` makes from a `deal` line's seed.
-pub fn kind_player(kind: Kind, seed: u64, strong: StrongConfig) -> Box<dyn Player> {
-    player(kind, seed, strong)
 }
 
 /// The outcome of an arena run.
@@ -179,7 +175,7 @@ pub fn run_sides(
                 let (s, side) = if a_seats[i] { (0, a) } else { (1, b) };
                 let pseed = player_seed(deal_seed, i, round);
                 match side {
-                    Side::Kind(k) => player(*k, pseed, strong),
+                    Side::Kind(k) => kind_player(*k, pseed, strong),
                     Side::Program(_) => {
                         let p = programs[s][slot[s]].clone();
                         slot[s] += 1;

@@ -17,7 +17,7 @@ use std::rc::Rc;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::Duration;
 
-use doko_engine::wire::{contract_of, phase_token};
+use doko_engine::wire::{bid_text, cards_of_text, cards_text, contract_of, party_of, phase_token, seat_of_text};
 use doko_engine::{Action, Card, Cards, Contract, Party, Phase, Rules, Score, Seat, SeatView, SeenBid};
 
 use crate::player::Player;
@@ -44,22 +44,13 @@ pub enum SeatError {
     Mismatch(String),
 }
 
+/// Cards as an event writes them: `-` for none.
 fn cards_word(c: Cards) -> String {
-    if c.is_empty() { "-".into() } else { c.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(",") }
+    if c.is_empty() { "-".into() } else { cards_text(c) }
 }
 
 fn cards_of_word(w: &str) -> Result<Cards, String> {
-    let mut out = Cards::EMPTY;
-    if w == "-" {
-        return Ok(out);
-    }
-    for code in w.split(',') {
-        let c: Card = code.parse().map_err(|e: doko_engine::ParseCardError| e.to_string())?;
-        if !out.insert(c) {
-            return Err(format!("{c} more than twice"));
-        }
-    }
-    Ok(out)
+    if w == "-" { Ok(Cards::EMPTY) } else { cards_of_text(w).map_err(|e| e.to_string()) }
 }
 
 fn party_word(p: Option<Party>) -> &'static str {
@@ -70,7 +61,7 @@ fn seen_bid_word(b: SeenBid) -> String {
     match b {
         SeenBid::Healthy => "healthy".into(),
         SeenBid::Reserved => "reserved".into(),
-        SeenBid::Decided(r) => Action::Bid(doko_engine::Bid::Reserve(r)).token()["bid:".len()..].to_string(),
+        SeenBid::Decided(r) => bid_text(doko_engine::Bid::Reserve(r)),
     }
 }
 
@@ -214,7 +205,7 @@ pub struct Tracker {
 }
 
 fn seat_word(w: Option<&str>) -> Result<Seat, String> {
-    w.and_then(|w| w.parse::<u64>().ok()).and_then(Seat::try_new).ok_or_else(|| "a seat 0 to 3 expected".to_string())
+    seat_of_text(w.unwrap_or("")).map_err(|e| e.to_string())
 }
 
 impl Tracker {
@@ -264,24 +255,9 @@ impl Tracker {
                 let pts = arg().and_then(|p| p.parse().ok()).ok_or("trick points expected")?;
                 self.tricks.push((s, pts));
             }
-            "parties" => {
-                let mut ps = [None; 4];
-                for p in &mut ps {
-                    *p = match arg() {
-                        Some("re") => Some(Party::Re),
-                        Some("kontra") => Some(Party::Kontra),
-                        _ => None,
-                    };
-                }
-                self.parties = Some(ps);
-            }
-            "party" => {
-                self.own_party = match arg() {
-                    Some("re") => Some(Party::Re),
-                    Some("kontra") => Some(Party::Kontra),
-                    _ => None,
-                }
-            }
+            // `?` (unknown) reads as none
+            "parties" => self.parties = Some(std::array::from_fn(|_| party_of(arg().unwrap_or("?")).ok())),
+            "party" => self.own_party = party_of(arg().unwrap_or("?")).ok(),
             "mandatory" => self.mandatory = Some(seat_word(arg())?),
             _ => {}
         }

@@ -655,24 +655,22 @@ fn main() -> ExitCode {
                 eprintln!("doko: sides are random, basic, strong or cmd:PROGRAM");
                 return ExitCode::from(2);
             };
-            let cfg = doko_bot::strong::StrongConfig {
-                worlds: *worlds,
-                budget: std::time::Duration::from_millis(*budget_ms),
-                ..Default::default()
-            };
+            let cfg = strong_config(*budget_ms, *worlds);
             let value = if rules.trim_start().starts_with('{') {
-                serde_json::from_str(rules).unwrap_or(serde_json::Value::Null)
+                match serde_json::from_str(rules) {
+                    Ok(v) => v,
+                    Err(e) => {
+                        eprintln!("doko: --rules: {e}");
+                        return ExitCode::from(2);
+                    }
+                }
             } else {
                 serde_json::Value::String(rules.clone())
             };
-            let rules = match (value.is_null(), doko_engine::record::rules_from_json(Some(&value))) {
-                (false, Ok(r)) => r,
-                (_, Err(e)) => {
+            let rules = match doko_engine::record::rules_from_json(Some(&value)) {
+                Ok(r) => r,
+                Err(e) => {
                     eprintln!("doko: {e}");
-                    return ExitCode::from(2);
-                }
-                (true, _) => {
-                    eprintln!("doko: --rules is a preset name or a JSON object");
                     return ExitCode::from(2);
                 }
             };
@@ -743,11 +741,7 @@ fn main() -> ExitCode {
                 eprintln!("doko: kinds are random, basic, strong");
                 return ExitCode::from(2);
             };
-            let cfg = doko_bot::strong::StrongConfig {
-                worlds: *worlds,
-                budget: std::time::Duration::from_millis(*budget_ms),
-                ..Default::default()
-            };
+            let cfg = strong_config(*budget_ms, *worlds);
             let stdin = std::io::stdin();
             let r = doko_bot::seat::serve(
                 |seed| doko_bot::arena::kind_player(level, seed, cfg),
@@ -857,6 +851,12 @@ fn wire_capped(target: &str, level: &tracing::Level) -> bool {
     let krate = target.split("::").next().unwrap_or(target);
     let wire = WIRE_CRATES.contains(&krate) || krate.starts_with("matrix_sdk") || krate.starts_with("ruma");
     wire && *level > tracing::Level::INFO
+}
+
+/// The strong player's budget from the command line (`--budget-ms`,
+/// `--worlds`).
+fn strong_config(budget_ms: u64, worlds: usize) -> doko_bot::strong::StrongConfig {
+    doko_bot::strong::StrongConfig { worlds, budget: std::time::Duration::from_millis(budget_ms), ..Default::default() }
 }
 
 /// The log filter: the directives of `DOKO_LOG` (as

@@ -26,15 +26,17 @@ fn err<T>(msg: impl Into<String>) -> Result<T, WireError> {
     Err(WireError(msg.into()))
 }
 
-/// A bid's text: its record name, `:duty` after a compulsory solo.
-fn bid_text(b: Bid) -> String {
+/// A bid's text: its record name, `:duty` after a compulsory solo (a
+/// `bid:` token's argument).
+pub fn bid_text(b: Bid) -> String {
     match b {
         Bid::Reserve(Reservation::Solo { duty: true, .. }) => format!("{}:duty", b.name()),
         _ => b.name(),
     }
 }
 
-fn bid_of(text: &str) -> Result<Bid, WireError> {
+/// Reads a bid's text ([`bid_text`]).
+pub fn bid_of(text: &str) -> Result<Bid, WireError> {
     let (name, duty) = match text.strip_suffix(":duty") {
         Some(n) => (n, true),
         None => (text, false),
@@ -45,11 +47,13 @@ fn bid_of(text: &str) -> Result<Bid, WireError> {
     Bid::from_name(name, duty).ok_or_else(|| WireError(format!("unknown bid '{}'", crate::quoted(name))))
 }
 
-fn cards_text(c: Cards) -> String {
+/// Cards as card codes joined by commas (empty for none).
+pub fn cards_text(c: Cards) -> String {
     c.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(",")
 }
 
-fn cards_of_text(text: &str) -> Result<Cards, WireError> {
+/// Reads cards written by [`cards_text`].
+pub fn cards_of_text(text: &str) -> Result<Cards, WireError> {
     let mut out = Cards::EMPTY;
     for code in text.split(',').filter(|s| !s.is_empty()) {
         let c: Card = code.parse().map_err(|e: crate::card::ParseCardError| WireError(e.to_string()))?;
@@ -60,7 +64,8 @@ fn cards_of_text(text: &str) -> Result<Cards, WireError> {
     Ok(out)
 }
 
-fn seat_of_text(text: &str) -> Result<Seat, WireError> {
+/// Reads a seat number, 0 to 3.
+pub fn seat_of_text(text: &str) -> Result<Seat, WireError> {
     text.parse::<u64>()
         .ok()
         .and_then(Seat::try_new)
@@ -162,7 +167,8 @@ pub fn contract_of(text: &str) -> Result<Contract, WireError> {
         .ok_or_else(|| WireError(format!("unknown contract '{}'", crate::quoted(text))))
 }
 
-fn party_of(text: &str) -> Result<Party, WireError> {
+/// Reads `re` or `kontra`.
+pub fn party_of(text: &str) -> Result<Party, WireError> {
     match text {
         "re" => Ok(Party::Re),
         "kontra" => Ok(Party::Kontra),
@@ -269,10 +275,7 @@ impl SeatView {
     pub fn from_json(v: &Value) -> Result<SeatView, WireError> {
         let o = Obj::of(v, "the view")?;
         let p = Obj::of(o.get("public")?, "public")?;
-        let bids = p.list("bids")?;
-        if bids.len() != 4 {
-            return err("bids: four entries expected");
-        }
+        let bids = p.four("bids")?;
         let mut seen = [None; 4];
         for (i, b) in bids.iter().enumerate() {
             seen[i] = match b {
@@ -357,10 +360,7 @@ impl SeatView {
                 })
             }
         };
-        let parties_v = p.list("parties")?;
-        if parties_v.len() != 4 {
-            return err("parties: four entries expected");
-        }
+        let parties_v = p.four("parties")?;
         let mut parties = [None; 4];
         for (i, x) in parties_v.iter().enumerate() {
             parties[i] = match x {
@@ -369,10 +369,7 @@ impl SeatView {
                 _ => return err("parties: re, kontra or null"),
             };
         }
-        let sizes = p.list("hand_sizes")?;
-        if sizes.len() != 4 {
-            return err("hand_sizes: four entries expected");
-        }
+        let sizes = p.four("hand_sizes")?;
         let mut hand_sizes = [0usize; 4];
         for (i, x) in sizes.iter().enumerate() {
             hand_sizes[i] =
@@ -476,6 +473,14 @@ impl<'a> Obj<'a> {
             Value::Array(a) => Ok(a),
             _ => err(format!("{}: {k} must be a list", self.1)),
         }
+    }
+    /// A list of one entry per seat.
+    fn four(&self, k: &str) -> Result<&'a Vec<Value>, WireError> {
+        let l = self.list(k)?;
+        if l.len() != 4 {
+            return err(format!("{}: {k} needs four entries, one per seat", self.1));
+        }
+        Ok(l)
     }
     fn str(&self, k: &str) -> Result<&'a str, WireError> {
         match self.get(k)? {
