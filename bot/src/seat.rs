@@ -242,9 +242,7 @@ impl Tracker {
                 if Some(s) == self.seat {
                     match action {
                         Action::Play(c) => _ = self.hand.remove(c),
-                        Action::Genscher(_) => {
-                            _ = self.hand.remove(Card::new(doko_engine::Suit::Diamonds, doko_engine::Rank::King))
-                        }
+                        Action::Genscher(_) => _ = self.hand.remove(Card::DK),
                         _ => {}
                     }
                 }
