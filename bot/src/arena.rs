@@ -12,6 +12,7 @@ use doko_engine::{Action, Game, Rng, Rules, Seat};
 
 use crate::command::BotLevel;
 use crate::player::{BasicPlayer, Player, RandomPlayer};
+use crate::search::SearchPlayer;
 use crate::seat::{Program, ProgramPlayer, SeatError};
 use crate::strong::{StrongConfig, StrongPlayer};
 
@@ -49,6 +50,8 @@ pub fn kind_player(kind: Kind, seed: u64, strong: StrongConfig) -> Box<dyn Playe
         BotLevel::Random => Box::new(RandomPlayer(Rng::new(seed))),
         BotLevel::Basic => Box::new(BasicPlayer),
         BotLevel::Strong => Box::new(StrongPlayer::new(strong, seed)),
+        BotLevel::Expert => Box::new(SearchPlayer::expert(strong.budget, seed)),
+        BotLevel::Uct => Box::new(SearchPlayer::uct(strong.budget, seed)),
     }
 }
 

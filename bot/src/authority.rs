@@ -63,6 +63,8 @@ pub enum CommandKind {
     Leaderboard,
     /// `me`.
     Me,
+    /// `analysis`.
+    Analysis,
     /// `server set|preset|lang|policy|reset`: also only for the admins of
     /// the server the channel belongs to.
     Server,
@@ -122,6 +124,7 @@ impl CommandKind {
             Command::List(_) => K::List,
             Command::Leaderboard(_) => K::Leaderboard,
             Command::Me => K::Me,
+            Command::Analysis(_) => K::Analysis,
             Command::Server(_) => K::Server,
             Command::Rules(RulesCmd::Show) => K::RulesShow,
             Command::Rules(_) => K::RulesChange,
@@ -166,6 +169,7 @@ impl CommandKind {
             K::List => "list",
             K::Leaderboard => "leaderboard",
             K::Me => "me",
+            K::Analysis => "analysis",
             K::Server => "server set/preset/lang/policy/reset",
             K::RulesShow => "rules",
             K::RulesChange => "rules set/preset/reset",
@@ -322,6 +326,7 @@ pub const AUTHORITY: &[(CommandKind, [Access; 6])] = {
         (K::List,           [Y,       Y,     Y,     Y,    Y,     CP]),
         (K::Leaderboard,    [Y,       Y,     Y,     Y,    Y,     CP]),
         (K::Me,             [Y,       Y,     Y,     Y,    Y,     CP]),
+        (K::Analysis,       [Y,       Y,     Y,     Y,    Y,     CP]),
         (K::RulesShow,      [Y,       Y,     Y,     Y,    Y,     CP]),
         (K::RulesChange,    [AO,      AO,    AO,    Y,    CH,    CP]),
         (K::Lang,           [AO,      AO,    AO,    Y,    CH,    CP]),
@@ -398,7 +403,7 @@ mod tests {
             let computer = access(*k, ActorKind::Computer);
             assert_eq!(computer == Access::Allowed, k.is_move(), "{k:?}");
         }
-        assert_eq!(kinds.len(), 37);
+        assert_eq!(kinds.len(), 38);
     }
 
     #[test]

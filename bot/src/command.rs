@@ -26,11 +26,17 @@ pub enum BotLevel {
     Random,
     /// Determinized Monte Carlo within a time budget.
     Strong,
+    /// Search over information sets: worlds weighted by the plays seen,
+    /// UCT trees with heuristic playouts, an exact end solver.
+    Expert,
+    /// Ensemble UCT after Sievers and Helmert (an arena anchor).
+    Uct,
 }
 
 impl BotLevel {
     /// Every level.
-    pub const ALL: [BotLevel; 3] = [BotLevel::Basic, BotLevel::Strong, BotLevel::Random];
+    pub const ALL: [BotLevel; 5] =
+        [BotLevel::Basic, BotLevel::Strong, BotLevel::Expert, BotLevel::Uct, BotLevel::Random];
 
     /// The level's name.
     pub const fn name(self) -> &'static str {
@@ -38,6 +44,8 @@ impl BotLevel {
             BotLevel::Basic => "basic",
             BotLevel::Random => "random",
             BotLevel::Strong => "strong",
+            BotLevel::Expert => "expert",
+            BotLevel::Uct => "uct",
         }
     }
 
@@ -48,6 +56,8 @@ impl BotLevel {
             "basic" | "einfach" => BotLevel::Basic,
             "random" | "zufall" => BotLevel::Random,
             "strong" | "stark" => BotLevel::Strong,
+            "expert" | "experte" => BotLevel::Expert,
+            "uct" => BotLevel::Uct,
             _ => return None,
         })
     }
@@ -260,6 +270,10 @@ pub enum Command {
     Leaderboard(Period),
     /// One's own figures in the server and one's latest lists.
     Me,
+    /// Which cards one played in a finished deal (the latest one played,
+    /// or record N) cost points, as a strong player sees it from one's own
+    /// view at the time; privately.
+    Analysis(Option<u32>),
     /// Set defaults for every channel of the server (server admins).
     Server(ServerCmd),
     /// House rules.
@@ -401,7 +415,7 @@ impl ArgType {
             ArgType::Call => "re|kontra|no90|no60|no30|schwarz",
             ArgType::Bid => "healthy|wedding|poverty|throw-in|solo KIND",
             ArgType::Declaration => "half-chicken|piglets|superpiglets",
-            ArgType::Level => "basic|strong|random",
+            ArgType::Level => "basic|strong|expert|uct|random",
             ArgType::Lang => "en|de",
             ArgType::OnOff => "on|off",
             ArgType::Policy => "standin|abort",
@@ -616,7 +630,7 @@ impl CommandSpec {
         s
     }
 
-    /// How it is typed: `play CARD`, `addbot [basic|strong|random]`.
+    /// How it is typed: `play CARD`, `addbot [basic|strong|expert|uct|random]`.
     pub fn usage(&self) -> String {
         let mut s = match self.group {
             Some(g) => format!("{g} {}", self.name),
@@ -953,6 +967,19 @@ pub const COMMANDS: &[CommandSpec] = &[
         args: &[],
         admin: false,
         build: |_| Ok(Command::Me),
+    },
+    CommandSpec {
+        name: "analysis",
+        slash: None,
+        group: None,
+        words: &["analyse"],
+        shortcuts: &[],
+        args: &[opt("number", T::Number)],
+        admin: false,
+        build: |mut a| match a.take(0) {
+            Some(ArgValue::Number(n)) => Ok(Command::Analysis(Some(n))),
+            _ => Ok(Command::Analysis(None)),
+        },
     },
     CommandSpec {
         name: "show",
@@ -1450,7 +1477,7 @@ impl Tree {
 }
 
 /// The commands of the lists' tree ([`Tree::Lists`]).
-const LIST_COMMANDS: &[&str] = &["stats", "list", "leaderboard", "me"];
+const LIST_COMMANDS: &[&str] = &["stats", "list", "leaderboard", "me", "analysis"];
 
 /// A platform's command tree, generated from [`COMMANDS`] (see [`Tree`]).
 pub fn slash_tree(tree: Tree) -> Vec<SlashEntry> {
@@ -1881,6 +1908,8 @@ impl fmt::Display for Command {
             Command::List(Some(n)) => write!(f, "list {n}"),
             Command::Leaderboard(p) => write!(f, "leaderboard {}", p.name()),
             Command::Me => f.write_str("me"),
+            Command::Analysis(None) => f.write_str("analysis"),
+            Command::Analysis(Some(n)) => write!(f, "analysis {n}"),
             Command::Server(ServerCmd::Set { key, value }) => write!(f, "server set {key} {value}"),
             Command::Server(ServerCmd::Preset(p)) => write!(f, "server preset {p}"),
             Command::Server(ServerCmd::Lang(l)) => write!(f, "server lang {}", l.code()),
@@ -1996,6 +2025,8 @@ mod tests {
         assert_eq!(parse("addbot"), Ok(Command::AddBot(BotLevel::Basic)));
         assert_eq!(parse("bot random"), Ok(Command::AddBot(BotLevel::Random)));
         assert_eq!(parse("record 3"), Ok(Command::Record(Some(3))));
+        assert_eq!(parse("analyse 2"), Ok(Command::Analysis(Some(2))));
+        assert_eq!(parse("analysis"), Ok(Command::Analysis(None)));
         assert!(matches!(parse("record x"), Err(ParseError::Bad { .. })));
         assert_eq!(
             parse("rules set dulle second-wins"),
@@ -2012,7 +2043,7 @@ mod tests {
         assert_eq!(parse(""), Err(ParseError::Empty));
         assert_eq!(parse("dance"), Err(ParseError::Unknown("dance".into())));
         assert!(parse("play").unwrap_err().message(Lang::De).contains("es fehlt eine Karte"));
-        assert!(help(Lang::En, None).contains("addbot [basic|strong|random]"));
+        assert!(help(Lang::En, None).contains("addbot [basic|strong|expert|uct|random]"));
         assert!(help(Lang::De, Some("spiele")).starts_with("play CARD"));
     }
 
@@ -2059,6 +2090,8 @@ mod tests {
             Command::Score,
             Command::Record(None),
             Command::Record(Some(7)),
+            Command::Analysis(None),
+            Command::Analysis(Some(4)),
             Command::Stats,
             Command::List(None),
             Command::List(Some(3)),
@@ -2136,7 +2169,7 @@ mod tests {
         let public: Vec<&str> = slash_tree(Tree::Public).iter().map(|(n, _)| *n).collect();
         let lists: Vec<&str> = slash_tree(Tree::Lists).iter().map(|(n, _)| *n).collect();
         let admin: Vec<&str> = slash_tree(Tree::Admin).iter().map(|(n, _)| *n).collect();
-        assert_eq!(lists, ["stats", "list", "leaderboard", "me"]);
+        assert_eq!(lists, ["stats", "list", "leaderboard", "me", "analysis"]);
         assert!(public.contains(&"rules") && !public.contains(&"set") && !public.contains(&"lang"), "{public:?}");
         assert_eq!(
             admin,

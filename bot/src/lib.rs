@@ -9,6 +9,7 @@
 
 #![warn(missing_docs)]
 
+pub mod analysis;
 pub mod arena;
 pub mod authority;
 pub mod command;
@@ -25,6 +26,7 @@ pub mod outbox;
 pub mod picture;
 pub mod player;
 pub mod render;
+pub mod search;
 pub mod seat;
 pub mod server;
 pub mod service;

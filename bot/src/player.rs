@@ -3,8 +3,8 @@
 //! one of the actions the view lists as legal.
 
 use doko_engine::{
-    Action, Bid, Call, Card, Cards, Class, Level, Order, Phase, Rank, Reservation, Rng, SeatView, SoloKind, Suit,
-    normal_game_trumps,
+    Action, Bid, Call, Card, Cards, Class, CurrentTrick, Level, Order, Phase, Rank, Reservation, Rng, Seat, SeatView,
+    SoloKind, Suit, Trick, normal_game_trumps,
 };
 
 use crate::command::BotLevel;
@@ -146,75 +146,101 @@ impl BasicPlayer {
     }
 
     fn card(&self, v: &SeatView) -> Action {
-        let legal = v.legal_cards();
-        let order = &v.order;
-        let trick = &v.public.trick;
-        let played = trick.played();
-        let cards: Vec<Card> = legal.iter().collect();
-        let cheapest = |cs: &[Card]| -> Card {
-            *cs.iter()
-                .min_by_key(|c| (c.points(), order.is_trump(**c), order.power(**c)))
-                .expect("at least one legal card")
-        };
-        if played.is_empty() {
-            // lead: a black ace of a suit not yet played, from a short suit
-            let seen: Vec<Class> = v.public.tricks.iter().map(|t| order.class(t.cards[0])).collect();
-            let mut aces: Vec<Card> = cards
-                .iter()
-                .copied()
-                .filter(|c| c.rank() == Rank::Ace && !order.is_trump(*c) && !seen.contains(&order.class(*c)))
-                .collect();
-            aces.sort_by_key(|c| (c.suit() == Suit::Hearts, v.hand.with_mask(order.mask(order.class(*c))).len()));
-            if let Some(a) = aces.first() {
-                return Action::Play(*a);
-            }
-            // otherwise the cheapest fail card, else the cheapest trump
-            let fail: Vec<Card> = cards.iter().copied().filter(|c| !order.is_trump(*c)).collect();
-            return Action::Play(if fail.is_empty() { cheapest(&cards) } else { cheapest(&fail) });
-        }
-        let led = order.class(played[0]);
-        let (mut best_i, mut best_key) = (0, order.trick_key(played[0], led));
-        for (i, c) in played.iter().enumerate().skip(1) {
-            let k = order.trick_key(*c, led);
-            if k > best_key {
-                best_i = i;
-                best_key = k;
-            }
-        }
-        let winner = trick.leader.plus(best_i);
-        let partner_wins = v.own_party.is_some() && v.public.parties[winner.index()] == v.own_party;
-        let last = played.len() == 3;
-        if partner_wins && (last || best_key >= 256 + 180) {
-            // give points to the partner (not a trump that could be needed)
-            let fat = cards
-                .iter()
-                .copied()
-                .filter(|c| !order.is_trump(*c) || c.rank() == Rank::Ace)
-                .max_by_key(|c| c.points());
-            return Action::Play(fat.unwrap_or_else(|| cheapest(&cards)));
-        }
-        let winning: Vec<Card> = cards.iter().copied().filter(|c| order.trick_key(*c, led) > best_key).collect();
-        if !winning.is_empty() {
-            let pick = if last {
-                *winning.iter().min_by_key(|c| (order.trick_key(**c, led), c.points())).expect("nonempty")
-            } else {
-                // trump high enough not to be beaten by a fox or a ten
-                let safe: Vec<Card> = winning
-                    .iter()
-                    .copied()
-                    .filter(|c| order.trick_key(*c, led) >= 256 + 170 || !order.is_trump(*c))
-                    .collect();
-                let pool = if safe.is_empty() { &winning } else { &safe };
-                // keep the hearts tens for later where something else does
-                *pool.iter().min_by_key(|c| (order.trick_key(**c, led), c.points())).expect("nonempty")
-            };
-            let trick_points: u32 = played.iter().map(|c| c.points() as u32).sum();
-            if last || trick_points >= 10 || !order.is_trump(pick) {
-                return Action::Play(pick);
-            }
-        }
-        Action::Play(cheapest(&cards))
+        let partner = |w: Seat| v.own_party.is_some() && v.public.parties[w.index()] == v.own_party;
+        Action::Play(basic_card(&Situation {
+            hand: v.hand,
+            legal: v.legal_cards(),
+            order: &v.order,
+            trick: &v.public.trick,
+            tricks: &v.public.tricks,
+            partner: &partner,
+        }))
     }
+}
+
+/// What the basic player's card play looks at: from a seat's view, or
+/// from a whole game in a search's playouts.
+pub(crate) struct Situation<'a> {
+    /// The hand.
+    pub hand: Cards,
+    /// The cards it may play (not empty).
+    pub legal: Cards,
+    /// The card order.
+    pub order: &'a Order,
+    /// The trick being played.
+    pub trick: &'a CurrentTrick,
+    /// The tricks done.
+    pub tricks: &'a [Trick],
+    /// Whether a seat is known to be a partner.
+    pub partner: &'a dyn Fn(Seat) -> bool,
+}
+
+/// The basic player's card: lead a black ace of a suit not yet played,
+/// give points to a partner who wins, win a trick worth it cheaply, else
+/// throw the cheapest card.
+pub(crate) fn basic_card(s: &Situation) -> Card {
+    let order = s.order;
+    let trick = s.trick;
+    let played = trick.played();
+    let cards: Vec<Card> = s.legal.iter().collect();
+    let cheapest = |cs: &[Card]| -> Card {
+        *cs.iter().min_by_key(|c| (c.points(), order.is_trump(**c), order.power(**c))).expect("at least one legal card")
+    };
+    if played.is_empty() {
+        // lead: a black ace of a suit not yet played, from a short suit
+        let seen: Vec<Class> = s.tricks.iter().map(|t| order.class(t.cards[0])).collect();
+        let mut aces: Vec<Card> = cards
+            .iter()
+            .copied()
+            .filter(|c| c.rank() == Rank::Ace && !order.is_trump(*c) && !seen.contains(&order.class(*c)))
+            .collect();
+        aces.sort_by_key(|c| (c.suit() == Suit::Hearts, s.hand.with_mask(order.mask(order.class(*c))).len()));
+        if let Some(a) = aces.first() {
+            return *a;
+        }
+        // otherwise the cheapest fail card, else the cheapest trump
+        let fail: Vec<Card> = cards.iter().copied().filter(|c| !order.is_trump(*c)).collect();
+        return if fail.is_empty() { cheapest(&cards) } else { cheapest(&fail) };
+    }
+    let led = order.class(played[0]);
+    let (mut best_i, mut best_key) = (0, order.trick_key(played[0], led));
+    for (i, c) in played.iter().enumerate().skip(1) {
+        let k = order.trick_key(*c, led);
+        if k > best_key {
+            best_i = i;
+            best_key = k;
+        }
+    }
+    let winner = trick.leader.plus(best_i);
+    let partner_wins = (s.partner)(winner);
+    let last = played.len() == 3;
+    if partner_wins && (last || best_key >= 256 + 180) {
+        // give points to the partner (not a trump that could be needed)
+        let fat =
+            cards.iter().copied().filter(|c| !order.is_trump(*c) || c.rank() == Rank::Ace).max_by_key(|c| c.points());
+        return fat.unwrap_or_else(|| cheapest(&cards));
+    }
+    let winning: Vec<Card> = cards.iter().copied().filter(|c| order.trick_key(*c, led) > best_key).collect();
+    if !winning.is_empty() {
+        let pick = if last {
+            *winning.iter().min_by_key(|c| (order.trick_key(**c, led), c.points())).expect("nonempty")
+        } else {
+            // trump high enough not to be beaten by a fox or a ten
+            let safe: Vec<Card> = winning
+                .iter()
+                .copied()
+                .filter(|c| order.trick_key(*c, led) >= 256 + 170 || !order.is_trump(*c))
+                .collect();
+            let pool = if safe.is_empty() { &winning } else { &safe };
+            // keep the hearts tens for later where something else does
+            *pool.iter().min_by_key(|c| (order.trick_key(**c, led), c.points())).expect("nonempty")
+        };
+        let trick_points: u32 = played.iter().map(|c| c.points() as u32).sum();
+        if last || trick_points >= 10 || !order.is_trump(pick) {
+            return pick;
+        }
+    }
+    cheapest(&cards)
 }
 
 impl Player for BasicPlayer {
@@ -243,12 +269,14 @@ impl Player for BasicPlayer {
     }
 }
 
-/// A decision by a computer of the given level (the strong one within
-/// `strong`'s budget).
+/// A decision by a computer of the given level (the searching ones within
+/// `strong`'s time budget).
 pub fn decide(level: BotLevel, view: &SeatView, rng: &mut Rng, strong: crate::strong::StrongConfig) -> Action {
     match level {
         BotLevel::Basic => BasicPlayer.decide(view),
         BotLevel::Random => RandomPlayer(Rng::new(rng.next_u64())).decide(view),
         BotLevel::Strong => crate::strong::StrongPlayer::new(strong, rng.next_u64()).decide(view),
+        BotLevel::Expert => crate::search::SearchPlayer::expert(strong.budget, rng.next_u64()).decide(view),
+        BotLevel::Uct => crate::search::SearchPlayer::uct(strong.budget, rng.next_u64()).decide(view),
     }
 }

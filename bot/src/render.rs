@@ -389,6 +389,31 @@ pub fn last_trick(t: &Table) -> String {
     )
 }
 
+/// What `analysis` found in deal `record` for one person.
+pub fn analysis(l: Lang, record: u32, a: &crate::analysis::Analysis) -> String {
+    if a.examined == 0 {
+        return tr!(l, "analysis-nothing", record = record);
+    }
+    if a.findings.is_empty() {
+        return tr!(l, "analysis-none", record = record, examined = a.examined);
+    }
+    let mut out = tr!(l, "analysis-head", record = record, examined = a.examined);
+    for f in &a.findings {
+        let cost = format!("{:.1}", f.cost);
+        let cost = if l == Lang::De { cost.replace('.', ",") } else { cost };
+        out.push('\n');
+        out.push_str(&tr!(
+            l,
+            "analysis-finding",
+            trick = f.trick,
+            played = l.cards([f.played]),
+            better = l.cards([f.better]),
+            cost = cost
+        ));
+    }
+    out
+}
+
 /// The catalog's key of a phase.
 fn phase_key(p: Phase) -> &'static str {
     match p {
@@ -926,6 +951,7 @@ pub fn error(l: Lang, e: &CommandError) -> String {
         CommandError::Session(SessionError::Over) => tr!(l, "error-session-over"),
         CommandError::Session(e) => tr!(l, "error-damaged", why = e.to_string()),
         CommandError::NoRecord(n) => tr!(l, "error-no-record", n = n),
+        CommandError::NoAnalysis(n) => tr!(l, "error-no-analysis", n = n, kept = crate::table::PLAYED_KEPT),
         CommandError::NoList(n) => tr!(l, "error-no-list", n = n),
         CommandError::NoServer => tr!(l, "error-no-server"),
         CommandError::NotServerAdmin => tr!(l, "error-not-server-admin"),

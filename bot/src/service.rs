@@ -1331,6 +1331,7 @@ impl<S: Store> Service<S> {
     ) -> Result<(), ServiceError> {
         match cmd {
             Command::Record(n) => self.record_answer(ch, t, &actor.user, *n, out).await,
+            Command::Analysis(n) => self.analysis_answer(ch, t, &actor.user, *n, out).await,
             Command::Leaderboard(p) => {
                 let (server, tables) = self.community(ch, t).await?;
                 let month = crate::table::month_of(self.now_ms());
@@ -1771,6 +1772,39 @@ impl<S: Store> Service<S> {
         Ok(())
     }
 
+    /// `analysis`: the person's card choices in their newest recorded deal
+    /// (or record `n`) examined again from their own view, on a blocking
+    /// thread; the same deal gives the same answer (seeded by it).
+    async fn analysis_answer(
+        &self,
+        ch: &ChannelId,
+        t: &Table,
+        me: &UserId,
+        n: Option<u32>,
+        out: &mut Outbox,
+    ) -> Result<(), ServiceError> {
+        let l = t.lang();
+        let text = match t.analysable(me, n) {
+            Err(e) => render::error(l, &e),
+            Ok((number, seat)) => match self.timed(self.store.record(ch, number)).await? {
+                Some(r) => match doko_engine::Record::from_stored(&r) {
+                    Ok(rec) => {
+                        let seed = u64::from(number) << 8 | seat.index() as u64;
+                        let cfg = crate::analysis::AnalysisConfig::default();
+                        let a = tokio::task::spawn_blocking(move || crate::analysis::analyse(&rec, seat, &cfg, seed))
+                            .await
+                            .map_err(|e| ServiceError::Failed(e.to_string()))?;
+                        render::analysis(l, number, &a)
+                    }
+                    Err(_) => tr!(l, "no-such-record"),
+                },
+                None => tr!(l, "no-such-record"),
+            },
+        };
+        out.private.insert(0, private(t, me, Kind::Record, text));
+        Ok(())
+    }
+
     /// Adds to `out` what this table owes from changes another process (or
     /// this one's earlier life) made and did not deliver, then the prompt:
     /// the table as it stands, the person to act mentioned, their hand.
@@ -1913,7 +1947,7 @@ fn compose(ch: &ChannelId, t: &Table, me: &UserId, cmd: &Command, events: &[Even
             Command::Rules(RulesCmd::Show) => {
                 out.notices.extend(render::rules_parts(t).into_iter().map(|p| notice(Kind::Rules, p)))
             }
-            Command::Record(_) => {}
+            Command::Record(_) | Command::Analysis(_) => {}
             Command::Dm(on) => {
                 out.private.push(private(t, me, Kind::Help, if *on { tr!(l, "dm-on") } else { tr!(l, "dm-off") }))
             }

@@ -49,16 +49,28 @@ impl StrongPlayer {
 }
 
 /// What the view tells about the cards others hold.
-struct Knowledge {
+pub(crate) struct Knowledge {
     unseen: Vec<Card>,
     need: [usize; 4],
     void: [[bool; 5]; 4],
     /// queens of clubs each seat must still hold at least / at most
     cq_min: [usize; 4],
     cq_max: [usize; 4],
+    /// Cards known to be in a seat's hand (a poverty's exchanged cards,
+    /// seen by the pauper and the acceptor).
+    pinned: [Cards; 4],
 }
 
-fn knowledge(v: &SeatView) -> Option<Knowledge> {
+/// Multiset difference that drops what is not there.
+fn minus(a: Cards, b: Cards) -> Cards {
+    let mut r = a;
+    for c in b.iter() {
+        r.remove(c);
+    }
+    r
+}
+
+pub(crate) fn knowledge(v: &SeatView) -> Option<Knowledge> {
     let pv = &v.public;
     let order = &v.order;
     let mut unseen_set = Cards::pack(pv.rules.nines).checked_sub(v.hand)?;
@@ -113,13 +125,31 @@ fn knowledge(v: &SeatView) -> Option<Knowledge> {
         }
         cq_max[s.index()] = cq_max[s.index()].saturating_sub(cq_played(s));
     }
-    Some(Knowledge { unseen: unseen_set.iter().collect(), need, void, cq_min, cq_max })
+    // a poverty's exchange: the pauper holds what was returned, the
+    // acceptor what was given and not returned (unless played since)
+    let mut pinned = [Cards::EMPTY; 4];
+    if let (Some(p), Some((given, returned))) = (pv.poverty, v.poverty_cards)
+        && let Some(a) = p.acceptor
+    {
+        let (pi, ai) = (p.pauper.index(), a.index());
+        if v.seat != p.pauper {
+            pinned[pi] = minus(returned, played_by[pi]);
+        }
+        if v.seat != a {
+            pinned[ai] = minus(minus(given, returned), played_by[ai]);
+        }
+    }
+    for s in 0..4 {
+        unseen_set = unseen_set.checked_sub(pinned[s])?;
+        need[s] = need[s].checked_sub(pinned[s].len())?;
+    }
+    Some(Knowledge { unseen: unseen_set.iter().collect(), need, void, cq_min, cq_max, pinned })
 }
 
-fn sample(k: &Knowledge, v: &SeatView, rng: &mut Rng) -> Option<[Cards; 4]> {
+pub(crate) fn sample(k: &Knowledge, v: &SeatView, rng: &mut Rng) -> Option<[Cards; 4]> {
     let order = &v.order;
     'attempt: for _ in 0..30 {
-        let mut hands = [Cards::EMPTY; 4];
+        let mut hands = k.pinned;
         hands[v.seat.index()] = v.hand;
         let mut left = k.need;
         let mut cards = k.unseen.clone();
@@ -128,7 +158,7 @@ fn sample(k: &Knowledge, v: &SeatView, rng: &mut Rng) -> Option<[Cards; 4]> {
         }
         // queens of clubs first, to meet the minimums
         cards.sort_by_key(|c| *c != Card::CQ);
-        let mut cq = [0usize; 4];
+        let mut cq = k.pinned.map(|h| h.count(Card::CQ));
         for c in cards {
             let mut choices: Vec<usize> = (0..4)
                 .filter(|s| left[*s] > 0 && !k.void[*s][order.class(c) as usize])
@@ -159,18 +189,36 @@ fn sample(k: &Knowledge, v: &SeatView, rng: &mut Rng) -> Option<[Cards; 4]> {
 }
 
 /// Rebuilds a full game from the view's public history and sampled hands
-/// (current hands; the cards played are given back to their players).
-fn world(v: &SeatView, hands: [Cards; 4]) -> Option<Game> {
+/// (current hands; the cards played are given back to their players). In a
+/// poverty game only the pauper and the acceptor can: they saw the
+/// exchange.
+pub(crate) fn world(v: &SeatView, hands: [Cards; 4]) -> Option<Game> {
+    replay_world(v, hands, |_, _, _| {})
+}
+
+/// [`world`], showing each step of the public history to `step` before it
+/// is taken (the game as it was, who acted, what they did).
+pub(crate) fn replay_world(v: &SeatView, hands: [Cards; 4], mut step: impl FnMut(&Game, Seat, Action)) -> Option<Game> {
     let pv = &v.public;
-    if pv.poverty.is_some() {
-        return None; // the dealt hands before the exchange are unknown
-    }
     let mut dealt = hands;
     let actions = pv.history();
     for (s, a) in &actions {
         if let Action::Play(c) = a {
             dealt[s.index()].insert(*c);
         }
+    }
+    // a poverty: its exchange undone and replayed, where this seat saw it
+    // (the others do not know the hands before it)
+    let mut exchange = Vec::new();
+    if let Some(p) = pv.poverty {
+        let (Some(a), Some((given, returned))) = (p.acceptor, v.poverty_cards) else { return None };
+        let (pi, ai) = (p.pauper.index(), a.index());
+        dealt[pi] = dealt[pi].checked_sub(returned)?.checked_add(given)?;
+        dealt[ai] = dealt[ai].checked_add(returned)?.checked_sub(given)?;
+        exchange.push((p.pauper, Action::Give(given)));
+        exchange.extend((1..=usize::from(p.declined)).map(|i| (p.pauper.plus(i), Action::Answer(false))));
+        exchange.push((a, Action::Answer(true)));
+        exchange.push((a, Action::Return(returned)));
     }
     let forehand = pv.dealer.next();
     let bids: Vec<(Seat, Bid)> = forehand
@@ -185,8 +233,22 @@ fn world(v: &SeatView, hands: [Cards; 4]) -> Option<Game> {
             (s, b)
         })
         .collect();
-    let rec = Record { rules: pv.rules, dealer: pv.dealer, hands: dealt, bids: Some(bids), actions, aborted: None };
-    let g = rec.to_game().ok()?;
+    let rec = Record {
+        rules: pv.rules,
+        dealer: pv.dealer,
+        hands: dealt,
+        bids: Some(bids),
+        actions: Vec::new(),
+        aborted: None,
+    };
+    let mut g = rec.to_game().ok()?;
+    for (s, a) in exchange {
+        g.act(s, a).ok()?;
+    }
+    for (s, a) in actions {
+        step(&g, s, a);
+        g.act(s, a).ok()?;
+    }
     (g.phase() == Phase::Playing && g.hand(v.seat) == v.hand).then_some(g)
 }
 
@@ -197,6 +259,9 @@ impl StrongPlayer {
         let cands: Vec<Card> = legal.iter().collect();
         if cands.len() <= 1 {
             return cands.first().map(|c| Action::Play(*c));
+        }
+        if v.public.poverty.is_some() {
+            return None; // poverty games by convention (the baseline)
         }
         let k = knowledge(v)?;
         let me = v.seat;
@@ -259,7 +324,7 @@ fn basic_playout(g: &mut Game) {
 impl StrongPlayer {
     /// Solo or not: the expected score of each plausible solo against
     /// staying healthy, over sampled deals played out by basic players.
-    fn bid(&mut self, v: &SeatView) -> Option<Action> {
+    pub(crate) fn bid(&mut self, v: &SeatView) -> Option<Action> {
         let start = Instant::now();
         let hand = v.hand;
         let solos: Vec<Bid> = v
@@ -346,5 +411,60 @@ impl Player for StrongPlayer {
             return a;
         }
         BasicPlayer.decide(v)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use doko_engine::{Preset, Rules};
+
+    /// A poverty game played by basic players to its fifth trick.
+    fn poverty_game() -> Game {
+        let rules = Rules::preset(Preset::Casual);
+        for seed in 0..2000 {
+            let mut g = Game::deal(rules, Seat::new(0), seed);
+            while !g.is_over() && !(g.phase() == Phase::Playing && g.tricks().len() == 4 && g.current_trick().len == 1)
+            {
+                let s = g.mandatory_announcement().or(g.to_act()).expect("someone acts");
+                let a = BasicPlayer.decide(&g.view(s));
+                g.act(s, a).expect("legal");
+            }
+            if !g.is_over() && g.poverty().is_some_and(|p| p.acceptor.is_some()) {
+                return g;
+            }
+        }
+        panic!("no poverty game in 2,000 deals");
+    }
+
+    #[test]
+    fn the_pauper_and_the_acceptor_rebuild_their_poverty_games() {
+        let g = poverty_game();
+        let p = *g.poverty().expect("poverty");
+        let real = Seat::ALL.map(|s| g.hand(s));
+        let mut rng = Rng::new(3);
+        for seat in [p.pauper, p.acceptor.expect("taken")] {
+            let v = g.view(seat);
+            // the real deal is a world, and it is rebuilt exactly
+            let w = world(&v, real).expect("the real hands fit");
+            assert_eq!(Seat::ALL.map(|s| w.hand(s)), real);
+            assert_eq!(w.tricks(), g.tricks());
+            // sampled worlds keep the exchanged cards where they are
+            let k = knowledge(&v).expect("knowledge");
+            for _ in 0..50 {
+                let hands = sample(&k, &v, &mut rng).expect("a sample");
+                for s in Seat::ALL {
+                    assert!(hands[s.index()].includes(k.pinned[s.index()]));
+                    assert_eq!(hands[s.index()].len(), real[s.index()].len());
+                }
+                if let Some(w) = world(&v, hands) {
+                    assert_eq!(w.hand(seat), g.hand(seat));
+                }
+            }
+        }
+        // the other two did not see the exchange: no world for them
+        for s in Seat::ALL.into_iter().filter(|s| *s != p.pauper && Some(*s) != p.acceptor) {
+            assert!(world(&g.view(s), real).is_none());
+        }
     }
 }

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use doko_bot::arena::{self, Kind};
 use doko_bot::player::Player;
+use doko_bot::search::{SearchConfig, SearchPlayer};
 use doko_bot::strong::{StrongConfig, StrongPlayer};
 use doko_engine::{Game, Rules, Seat};
 
@@ -80,4 +81,46 @@ fn the_strong_player_bids_a_solo_with_a_solo_hand_and_not_without() {
     g.act(Seat::new(0), Action::Bid(Bid::Healthy)).unwrap();
     let a = StrongPlayer::new(cfg, 4).decide(&g.view(Seat::new(1)));
     assert_eq!(a, Action::Bid(Bid::Healthy));
+}
+
+#[test]
+fn the_searching_players_play_legally_within_their_budget_and_beat_random_play() {
+    // (a debug build: the budgets are small, the margins wide)
+    let budget = Duration::from_millis(20);
+    let cfg = StrongConfig { budget, ..StrongConfig::default() };
+    let casual = Rules::preset(doko_engine::Preset::Casual);
+    for (a, rules) in [(Kind::Expert, Rules::default()), (Kind::Uct, Rules::default()), (Kind::Expert, casual)] {
+        let r = arena::run(a, Kind::Random, 6, 21, &rules, cfg);
+        assert_eq!(r.illegal, 0, "{a:?}");
+        let worst = r.times[0].iter().max().copied().unwrap_or_default();
+        assert!(worst < budget + Duration::from_millis(400), "{a:?}: slowest decision {worst:?}");
+        // random cards lose: a search that counted the wrong side's
+        // points, or chose the worst card, would not win here
+        let (mean, _) = r.mean_ci();
+        assert!(mean > 0.5, "{a:?} vs random: {mean:+.2} per deal");
+    }
+}
+
+#[test]
+fn the_searching_players_are_reproducible_from_their_seed_and_view() {
+    let mut g = Game::deal(Rules::default(), Seat::new(3), 6);
+    for s in g.forehand().clockwise() {
+        g.act(s, doko_engine::Action::Bid(doko_engine::Bid::Healthy)).unwrap();
+    }
+    // a few cards in, so the worlds have history to fit
+    for _ in 0..5 {
+        let s = g.to_act().unwrap();
+        let v = g.view(s);
+        g.act(s, doko_engine::Action::Play(v.legal_cards().iter().next().unwrap())).unwrap();
+    }
+    let view = g.view(g.to_act().unwrap());
+    // (budgets no decision reaches: the counts decide, not the clock)
+    let budget = Duration::from_secs(60);
+    let expert = SearchConfig { worlds: 60, ..SearchConfig::expert(budget) };
+    for cfg in [expert, SearchConfig::uct(budget)] {
+        let a1 = SearchPlayer::with_config(cfg, 3).decide(&view);
+        let a2 = SearchPlayer::with_config(cfg, 3).decide(&view.clone());
+        assert_eq!(a1, a2);
+        assert!(view.legal.contains(&a1));
+    }
 }

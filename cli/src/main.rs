@@ -49,8 +49,8 @@ struct Cli {
     /// plays ♣Q"), so a name reads better there than "You".
     #[arg(long, global = true)]
     name: Option<String>,
-    /// Time the strong computer player may think per decision, in ms
-    /// (default: $DOKO_BOT_BUDGET_MS, else 60).
+    /// Time the searching computer players (strong, expert, uct) may think
+    /// per decision, in ms (default: $DOKO_BOT_BUDGET_MS, else 60).
     #[arg(long, global = true)]
     bot_budget_ms: Option<u64>,
     #[command(subcommand)]
@@ -108,7 +108,7 @@ enum Cmd {
         runs: usize,
     },
     /// Duplicate matches between two kinds of computer player (random,
-    /// basic, strong, or an outside program as `cmd:PROGRAM` through the
+    /// basic, strong, expert, uct, or an outside program as `cmd:PROGRAM` through the
     /// seat protocol): points per deal with a 95% confidence interval and
     /// decision times.
     Arena {
@@ -125,7 +125,8 @@ enum Cmd {
         /// Seed.
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// The strong player's time per decision in milliseconds.
+        /// The searching players' (strong, expert, uct) time per decision in
+        /// milliseconds.
         #[arg(long, default_value_t = 60)]
         budget_ms: u64,
         /// The strong player's sampled worlds per decision.
@@ -146,10 +147,11 @@ enum Cmd {
     /// stdin and stdout (docs/seat-protocol.md), with one of doko's kinds
     /// of computer player.
     Seat {
-        /// The kind: random, basic or strong.
+        /// The kind: random, basic, strong, expert or uct.
         #[arg(long, default_value = "strong")]
         kind: String,
-        /// The strong player's time per decision in milliseconds.
+        /// The searching players' (strong, expert, uct) time per decision in
+        /// milliseconds.
         #[arg(long, default_value_t = 60)]
         budget_ms: u64,
         /// The strong player's sampled worlds per decision.
@@ -652,7 +654,7 @@ fn main() -> ExitCode {
         Some(Cmd::Arena { a, b, deals, seed, budget_ms, worlds, threads, seat_timeout_ms, rules }) => {
             use doko_bot::arena;
             let (Some(sa), Some(sb)) = (arena::Side::from_name(a), arena::Side::from_name(b)) else {
-                eprintln!("doko: sides are random, basic, strong or cmd:PROGRAM");
+                eprintln!("doko: sides are random, basic, strong, expert, uct or cmd:PROGRAM");
                 return ExitCode::from(2);
             };
             let cfg = strong_config(*budget_ms, *worlds);
@@ -738,7 +740,7 @@ fn main() -> ExitCode {
         }
         Some(Cmd::Seat { kind, budget_ms, worlds, strict }) => {
             let Some(level) = doko_bot::command::BotLevel::from_name(kind) else {
-                eprintln!("doko: kinds are random, basic, strong");
+                eprintln!("doko: kinds are random, basic, strong, expert, uct");
                 return ExitCode::from(2);
             };
             let cfg = strong_config(*budget_ms, *worlds);

@@ -423,3 +423,94 @@ async fn five_at_the_table_a_forced_solo_never_falls_on_the_dealer_who_sits_out(
     assert!(deal.seats().contains(&dealer), "the forced player plays: {:?}", deal.seats());
     assert_ne!(s.dealer(), dealer, "someone else deals and sits out");
 }
+
+/// Lets the person to act act once; Anna plays a random legal card
+/// whenever she has a card to play (the others choose as the basic player
+/// does). Returns false when no person is to act.
+async fn act_anna_random<S: Store>(svc: &Service<S>, ch: &ChannelId, ps: &[Actor], rng: &mut doko_engine::Rng) -> bool {
+    let (t, _) = svc.table(ch).await.unwrap();
+    let Ok(Some(g)) = t.game() else { return false };
+    let Some(seat) = g.mandatory_announcement().or(g.to_act()) else { return false };
+    let legal = g.legal_cards(seat);
+    let anna = t.table_seat(seat).is_some_and(|ts| t.seat_of(&ps[0].user) == Some(ts));
+    if anna && !legal.is_empty() {
+        let c = legal.nth(rng.below(legal.len())).unwrap();
+        let m = svc.execute(ch, &ps[0], Command::Play(c)).await.unwrap().messages();
+        assert!(m.iter().all(|m| m.kind != Kind::Error), "{m:?}");
+        return true;
+    }
+    act_once(svc, ch, ps).await
+}
+
+#[tokio::test]
+async fn analysis_tells_a_player_privately_which_cards_cost_points() {
+    let svc = Service::new(MemoryStore::default(), 41);
+    let ch = ChannelId::new(Platform::Discord, "analysis");
+    let ps = people(3, Platform::Discord);
+    let (anna, ben, cleo) = (&ps[0], &ps[1], &ps[2]);
+    let seated = &ps[..2];
+    for p in seated {
+        assert!(say(&svc, &ch, p, "join").await.iter().all(|m| m.kind != Kind::Error));
+    }
+    // the two searching kinds take seats like any computer
+    for level in ["addbot expert", "addbot uct"] {
+        let m = say(&svc, &ch, anna, level).await;
+        assert!(m.iter().all(|m| m.kind != Kind::Error), "{m:?}");
+    }
+    say(&svc, &ch, anna, "rules set games_per_session 2").await;
+    say(&svc, &ch, anna, "rules set compulsory_solos 0").await;
+    let none = doko_bot::render::error(doko_bot::Lang::En, &doko_bot::CommandError::NoAnalysis(0));
+    // before any deal there is nothing to analyse
+    let m = say(&svc, &ch, anna, "analysis").await;
+    assert!(m.len() == 1 && m[0].kind == Kind::Error && m[0].text == none, "{m:?}");
+    say(&svc, &ch, anna, "start").await;
+    let mut rng = doko_engine::Rng::new(5);
+    for _ in 0..2000 {
+        if !act_anna_random(&svc, &ch, seated, &mut rng).await {
+            break;
+        }
+    }
+    let (t, _) = svc.table(&ch).await.unwrap();
+    assert!(t.session().unwrap().is_over());
+    let records = t.records();
+    assert!(records >= 2, "{records} records");
+    // Anna asks about her last deal, then about each deal by number
+    let mut findings = 0;
+    for (text, n) in
+        [("analysis".to_string(), records)].into_iter().chain((1..=records).map(|n| (format!("analyse {n}"), n)))
+    {
+        let m = say(&svc, &ch, anna, &text).await;
+        assert_eq!(m.len(), 1, "{m:?}");
+        let a = &m[0];
+        assert_eq!((a.kind, &a.to), (Kind::Record, &Audience::Private(anna.user.clone())), "{a:?}");
+        assert!(a.text.starts_with(&format!("Analysis of deal {n}")), "{}", a.text);
+        // the same question, the same answer
+        assert_eq!(say(&svc, &ch, anna, &text).await[0].text, a.text);
+        // it names only cards Anna held in that deal: no other hand shows
+        let (_, seat) = t.analysable(&anna.user, Some(n)).unwrap();
+        let stored = svc.store().record(&ch, n).await.unwrap().unwrap();
+        let rec = Record::from_stored(&stored).unwrap();
+        let hers = rec.hands[seat.index()];
+        for c in cards_in(&a.text) {
+            assert!(hers.contains(c), "{c} is not Anna's in deal {n}: {}", a.text);
+        }
+        findings += a.text.matches(" instead of ").count();
+        for line in a.text.lines().skip(1) {
+            assert!(line.starts_with("trick ") && line.contains(" cost about ") && line.ends_with(" points"), "{line}");
+        }
+    }
+    // random cards over two deals: at least one clearly cost points
+    assert!(findings >= 1, "no finding for random play");
+    // Ben's analysis is his own
+    let m = say(&svc, &ch, ben, "analysis 1").await;
+    assert!(m.len() == 1 && m[0].to == Audience::Private(ben.user.clone()), "{m:?}");
+    assert!(m[0].text.starts_with("Analysis of deal 1"), "{}", m[0].text);
+    // someone who did not play, and a deal that is not there
+    let m = say(&svc, &ch, cleo, "analysis").await;
+    assert!(m.len() == 1 && m[0].kind == Kind::Error && m[0].text == none, "{m:?}");
+    assert_eq!(m[0].to, Audience::Private(cleo.user.clone()));
+    let m = say(&svc, &ch, anna, "analysis 9").await;
+    assert!(m.len() == 1 && m[0].kind == Kind::Error && m[0].text.contains("you did not play deal 9"), "{m:?}");
+    let m = say(&svc, &ch, anna, "analysis nine").await;
+    assert!(m.len() == 1 && m[0].kind == Kind::Error, "{m:?}");
+}

@@ -429,6 +429,14 @@ error-forced = dieses Spiel ist ein Pflichtsolo (Vorführen): { $why ->
 }
 error-session-over = die Liste ist zu Ende
 error-no-record = kein Protokoll Nummer { $n }
+error-no-analysis = { $n ->
+    [0] du hast keins der letzten { $kept } Spiele hier gespielt; analyse sieht sich die an
+   *[other] du hast Spiel { $n } hier nicht gespielt, oder es ist keins der letzten { $kept }
+}
+analysis-head = Analyse von Spiel { $record } (deine { $examined } Kartenentscheidungen, wie ein starker Spieler sie aus deiner damaligen Sicht sieht):
+analysis-finding = Stich { $trick }: { $played } statt { $better } kostete etwa { $cost } Punkte
+analysis-none = Analyse von Spiel { $record }: keine deiner { $examined } Kartenentscheidungen hat klar Punkte gekostet.
+analysis-nothing = Analyse von Spiel { $record }: du hattest keine Kartenwahl, die sich prüfen lässt (ein Armutsspiel oder keine Karte gespielt).
 error-damaged = das gespeicherte Spiel ist beschädigt: { $why }
 no-such-record = kein solches Protokoll
 no-cards = du hast gerade keine Karten
@@ -456,7 +464,7 @@ expected = { $type ->
     [call] eine Ansage (re, kontra, keine 90, keine 60, keine 30, schwarz)
     [declaration] was du sagst (halbes hähnchen, schweinchen, superschweinchen)
     [bid] ein Vorbehalt (gesund, hochzeit, armut, schmeißen, solo ART)
-    [level] eine Stufe (einfach, stark, zufall)
+    [level] eine Stufe (einfach, stark, experte, uct, zufall)
     [lang] eine Sprache (en, de)
     [on-off] an oder aus
     [policy] vertreten oder abbrechen
@@ -475,6 +483,8 @@ expected = { $type ->
 level = { $level ->
     [basic] einfach (Konventionen)
     [strong] stark (sucht)
+    [expert] experte (sucht tiefer)
+    [uct] uct (Baumsuche, ein Maßstab)
    *[random] zufällig
 }
 language = { $lang ->
@@ -517,6 +527,7 @@ help-stats = Statistik der Spieler in diesem Kanal
 help-list = die laufende Liste (Nummer, Spiele, Abrechnung) oder Liste N der hier aufbewahrten
 help-leaderboard = die Rangliste der Spieler dieses Servers über alle Kanäle (insgesamt oder diesen Monat)
 help-me = deine Zahlen auf diesem Server, dein Rang und deine letzten Listen (privat)
+help-analysis = welche deiner Karten im letzten oder N-ten Spiel Punkte kosteten (privat)
 help-server-show = die Hausregeln und woher jede kommt (Kanal, Server, Standard)
 help-server-set = eine Hausregel für alle Kanäle dieses Servers oder Space setzen
 help-server-preset = ein Regelsatz für alle Kanäle dieses Servers oder Space

@@ -428,6 +428,14 @@ error-forced = this deal is a forced solo (vorführen): { $why ->
 }
 error-session-over = the session is over
 error-no-record = no record number { $n }
+error-no-analysis = { $n ->
+    [0] you played none of the last { $kept } deals here; analysis looks at those
+   *[other] you did not play deal { $n } here, or it is not one of the last { $kept }
+}
+analysis-head = Analysis of deal { $record } (your { $examined } card choices, as a strong player sees them from what you saw then):
+analysis-finding = trick { $trick }: { $played } instead of { $better } cost about { $cost } points
+analysis-none = Analysis of deal { $record }: none of your { $examined } card choices clearly cost points.
+analysis-nothing = Analysis of deal { $record }: you had no card choice to examine (a poverty game or no cards played).
 error-damaged = the stored deal is damaged: { $why }
 no-such-record = no such record
 no-cards = you hold no cards right now
@@ -455,7 +463,7 @@ expected = { $type ->
     [call] an announcement (re, kontra, no90, no60, no30, schwarz)
     [declaration] what to say (half-chicken, piglets, superpiglets)
     [bid] a reservation (healthy, wedding, poverty, throw-in, solo KIND)
-    [level] a computer level (basic, strong, random)
+    [level] a computer level (basic, strong, expert, uct, random)
     [lang] a language (en, de)
     [on-off] on or off
     [policy] standin or abort
@@ -474,6 +482,8 @@ expected = { $type ->
 level = { $level ->
     [basic] basic (conventions)
     [strong] strong (searches)
+    [expert] expert (searches deeper)
+    [uct] uct (tree search, a benchmark)
    *[random] random
 }
 language = { $lang ->
@@ -516,6 +526,7 @@ help-stats = per-player statistics of this channel
 help-list = the list being played (number, deals, sheet), or list N of the lists kept here
 help-leaderboard = the ranking of this server's players across its channels (all time or this month)
 help-me = your own figures in this server, your rank and your latest lists (privately)
+help-analysis = which of your cards cost points in your last deal or deal N (privately)
 help-server-show = the house rules with where each comes from (channel, server, default)
 help-server-set = set a house rule for every channel of this server or space
 help-server-preset = a preset for every channel of this server or space

@@ -86,6 +86,10 @@ pub enum CommandError {
     /// No such record.
     #[error("no record number {0}")]
     NoRecord(u32),
+    /// No deal of the person's among those `analysis` can examine (the
+    /// record asked for, or 0: any).
+    #[error("no deal of yours to analyse (number {0})")]
+    NoAnalysis(u32),
     /// No such list kept at this table (0: none yet).
     #[error("no list number {0}")]
     NoList(u32),

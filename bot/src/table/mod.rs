@@ -195,6 +195,22 @@ pub struct Table {
     /// The code that links another channel, while it is valid.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     link_code: Option<LinkCode>,
+    /// Who sat where in the newest recorded deals (at most
+    /// [`PLAYED_KEPT`]), for `analysis`.
+    #[serde(default, skip_serializing_if = "VecDeque::is_empty")]
+    played: VecDeque<Played>,
+}
+
+/// How many of the newest recorded deals `analysis` can examine (the
+/// table keeps who sat where in them).
+pub const PLAYED_KEPT: usize = 10;
+
+/// Who sat where in a recorded deal: the player key of each of the deal's
+/// seats.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Played {
+    record: u32,
+    seats: [PlayerKey; 4],
 }
 
 /// How many calendar months of statistics a table keeps.
@@ -376,6 +392,7 @@ impl Default for Table {
             linked_to: None,
             linked_since: 0,
             link_code: None,
+            played: VecDeque::new(),
         }
     }
 }
@@ -973,6 +990,9 @@ impl Table {
             Command::List(None) if self.session.is_none() => return Err(CommandError::NoList(0)),
             Command::Record(Some(n)) if *n == 0 || *n > self.records => return Err(CommandError::NoRecord(*n)),
             Command::Record(None) if self.records == 0 => return Err(CommandError::NoRecord(0)),
+            Command::Analysis(n) => {
+                self.analysable(&actor.user, *n)?;
+            }
             Command::Hand
             | Command::Table
             | Command::LastTrick
@@ -985,6 +1005,28 @@ impl Table {
             | Command::Help(_) => {}
         }
         Ok(ev)
+    }
+
+    /// Notes who sat where in the deal just recorded as `record`.
+    pub(super) fn remember_played(&mut self, record: u32, deal: &doko_engine::Deal) {
+        let Some(s) = &self.session else { return };
+        let seats = deal.seats().map(|p| s.players()[p].clone());
+        self.played.push_back(Played { record, seats });
+        while self.played.len() > PLAYED_KEPT {
+            self.played.pop_front();
+        }
+    }
+
+    /// The recorded deal `analysis` examines for a person, and their seat
+    /// in it: record `n`, or the newest they played in.
+    pub fn analysable(&self, user: &UserId, n: Option<u32>) -> Result<(u32, Seat), CommandError> {
+        let key = PlayerKey::person(user);
+        self.played
+            .iter()
+            .rev()
+            .filter(|p| n.is_none_or(|n| p.record == n))
+            .find_map(|p| p.seats.iter().position(|k| *k == key).map(|i| (p.record, Seat::new(i))))
+            .ok_or(CommandError::NoAnalysis(n.unwrap_or(0)))
     }
 
     /// List `n` of this table: the current one or a kept one.
@@ -1101,8 +1143,9 @@ impl Table {
     /// Returns the record's number.
     pub(super) fn abort_deal(&mut self, reason: &str, ctx: &mut Ctx<'_>) -> Result<u32, CommandError> {
         let g = self.current_game().ok_or(CommandError::NoDeal)?.clone();
-        self.session_mut()?.abort()?;
+        let deal = self.session_mut()?.abort()?;
         self.records += 1;
+        self.remember_played(self.records, &deal);
         ctx.new_records.push(doko_engine::Record::aborted(&g, reason).to_compact());
         Ok(self.records)
     }

@@ -126,6 +126,7 @@ impl Table {
             }
             Outcome::Scored(scored) => {
                 self.records = record;
+                self.remember_played(record, &scored.deal);
                 ctx.new_records.push(Record::from_game(scored.deal.game()).to_compact());
                 let sess = self.session.as_ref().expect("a scored deal has a session");
                 self.stats.deal_scored(sess.players(), sess.names(), &scored);

@@ -1,0 +1,568 @@
+//! Search players: trees of UCT over sampled worlds.
+//!
+//! A decision samples deals of the unseen cards that fit what the seat has
+//! observed (as the strong player does, [`crate::strong`]), grows one UCT
+//! tree per world over every seat's cards and announcements, and combines
+//! the trees' verdicts on the seat's own choices (an ensemble).
+//!
+//! - [`SearchPlayer::uct`], the kind `uct`: a clean-room ensemble UCT after
+//!   Sievers and Helmert ("A Doppelkopf Player Based on UCT", KI 2015):
+//!   10 worlds x 1,000 iterations, random playouts, reward 500 x game points
+//!   + the team's card points, the most visited choice over all trees.
+//! - [`SearchPlayer::expert`], the kind `expert`: worlds weighted by how
+//!   well the basic player's play explains the cards each other seat
+//!   played (the likeliest kept), playouts by the basic player's card play
+//!   with a little noise, an exact solver for the last tricks, the weighted
+//!   mean of the trees' values; solos decided by simulation.
+//!
+//! Both stay within a time budget per decision. Reservations other than
+//! solos and the poverty exchange use the basic player's conventions; in a
+//! poverty game the pauper and the acceptor search (they saw the exchange,
+//! so their worlds can be rebuilt), the two others play by convention.
+
+use std::time::{Duration, Instant};
+
+use doko_engine::{Action, Game, Phase, Rng, Seat, SeatView};
+
+use crate::player::{BasicPlayer, Player, Situation, basic_card};
+use crate::strong::{StrongConfig, StrongPlayer, knowledge, replay_world, sample};
+
+/// How a search player searches.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct SearchConfig {
+    /// Worlds (one tree each) per decision.
+    pub worlds: usize,
+    /// Iterations per tree at most.
+    pub iterations: usize,
+    /// Time per decision at most.
+    pub budget: Duration,
+    /// UCB1's exploration constant, in game points (the reward is game
+    /// points plus the team's card points / 500).
+    pub exploration: f64,
+    /// Playouts by the basic player's card play (else random cards).
+    pub heuristic: bool,
+    /// Worlds weighted by the likelihood of the plays seen under the basic
+    /// player's card play: each card another seat played that the basic
+    /// player would not have played multiplies a world's weight by this
+    /// (1: worlds unweighted).
+    pub mismatch: f64,
+    /// Hands of at most this many cards are solved exactly in each world
+    /// (0: never).
+    pub solver_cards: usize,
+    /// No tree: each of the seat's choices gets an equal share of the
+    /// iterations as playouts in each world (flat Monte Carlo).
+    pub flat: bool,
+    /// The seat's own announcements are searched (else left to the basic
+    /// player's conventions).
+    pub announce: bool,
+}
+
+impl SearchConfig {
+    /// Sievers and Helmert's configuration, within a time budget.
+    pub fn uct(budget: Duration) -> SearchConfig {
+        SearchConfig {
+            worlds: 10,
+            iterations: 1000,
+            budget,
+            exploration: 2.0,
+            heuristic: false,
+            mismatch: 1.0,
+            solver_cards: 0,
+            flat: false,
+            announce: true,
+        }
+    }
+
+    /// The expert's configuration, within a time budget: 16 worlds per
+    /// millisecond of it (40 to 8,000), in each about 6 random playouts
+    /// per choice (flat: at equal budgets trees measured weaker, and
+    /// playouts by the basic player's cards no better than random ones),
+    /// worlds weighted, the last three tricks solved, its announcements
+    /// searched.
+    pub fn expert(budget: Duration) -> SearchConfig {
+        SearchConfig {
+            worlds: (budget.as_millis() as usize * 16).clamp(40, 8000),
+            iterations: 24,
+            budget,
+            exploration: 2.0,
+            heuristic: false,
+            mismatch: 0.8,
+            solver_cards: 3,
+            flat: true,
+            announce: true,
+        }
+    }
+}
+
+/// A player that searches (the kinds `uct` and `expert`).
+pub struct SearchPlayer {
+    /// How it searches.
+    pub config: SearchConfig,
+    rng: Rng,
+    /// Solos by simulation (the expert), within the same budget.
+    bids: Option<StrongPlayer>,
+}
+
+impl SearchPlayer {
+    /// The kind `uct`.
+    pub fn uct(budget: Duration, seed: u64) -> SearchPlayer {
+        SearchPlayer { config: SearchConfig::uct(budget), rng: Rng::new(seed), bids: None }
+    }
+
+    /// The kind `expert`.
+    pub fn expert(budget: Duration, seed: u64) -> SearchPlayer {
+        let strong = StrongConfig { budget, ..StrongConfig::default() };
+        SearchPlayer {
+            config: SearchConfig::expert(budget),
+            rng: Rng::new(seed),
+            bids: Some(StrongPlayer::new(strong, seed ^ 0x5eed)),
+        }
+    }
+
+    /// A search player with any configuration (no solos by simulation).
+    pub fn with_config(config: SearchConfig, seed: u64) -> SearchPlayer {
+        SearchPlayer { config, rng: Rng::new(seed), bids: None }
+    }
+}
+
+/// The seat to act in a world and what the search lets it do: its cards
+/// and its lowest announcement, an owed announcement, a Schwarze Sau solo.
+fn choices(g: &Game) -> Option<(Seat, Vec<Action>)> {
+    if g.is_over() {
+        return None;
+    }
+    let s = g.mandatory_announcement().or(g.to_act())?;
+    let mut v = Vec::new();
+    match g.phase() {
+        Phase::Playing if g.mandatory_announcement() == Some(s) => {
+            v.extend(g.legal_calls(s).first().map(|c| Action::Announce(*c)));
+        }
+        Phase::Playing => {
+            v.extend(g.legal_cards(s).iter().map(Action::Play));
+            v.extend(g.legal_calls(s).first().map(|c| Action::Announce(*c)));
+        }
+        Phase::SowChoice => v.extend(g.legal_bids(s).into_iter().map(Action::Bid)),
+        _ => {}
+    }
+    (!v.is_empty()).then_some((s, v))
+}
+
+/// What a finished world is worth to a seat: game points plus its team's
+/// card points / 500 (Sievers and Helmert's reward, scaled).
+fn reward(g: &Game, s: Seat) -> f64 {
+    g.score().map_or(0.0, |sc| sc.scores[s.index()] as f64 + f64::from(sc.card_points[g.party(s).index()]) / 500.0)
+}
+
+/// Plays a world to its end: the basic player's cards (one in ten random)
+/// when `heuristic`, else random cards.
+pub(crate) fn playout(g: &mut Game, heuristic: bool, rng: &mut Rng) {
+    if !heuristic {
+        g.random_playout(rng);
+        return;
+    }
+    while g.phase() == Phase::Playing && g.mandatory_announcement().is_none() {
+        let Some(s) = g.to_act() else { break };
+        let legal = g.legal_cards(s);
+        let card = if legal.len() == 1 || rng.below(10) == 0 {
+            legal.nth(rng.below(legal.len())).expect("a hand in play is never empty")
+        } else {
+            let party = g.party(s);
+            let partner = |w: Seat| g.party(w) == party;
+            basic_card(&Situation {
+                hand: g.hand(s),
+                legal,
+                order: g.order(),
+                trick: g.current_trick(),
+                tricks: g.tricks(),
+                partner: &partner,
+            })
+        };
+        g.play_legal(s, card);
+    }
+    // owed announcements and a Schwarze Sau solo: the engine's random playout
+    g.random_playout(rng);
+}
+
+/// One node of a tree: the seat to act and its choices' statistics.
+struct Node {
+    seat: Seat,
+    actions: Vec<Action>,
+    child: Vec<u32>,
+    visits: Vec<u32>,
+    value: Vec<f64>,
+    total: u32,
+    tried: usize,
+}
+
+const NONE: u32 = u32::MAX;
+
+impl Node {
+    fn new(seat: Seat, actions: Vec<Action>) -> Node {
+        let n = actions.len();
+        Node { seat, actions, child: vec![NONE; n], visits: vec![0; n], value: vec![0.0; n], total: 0, tried: 0 }
+    }
+}
+
+/// One UCT tree over a world.
+struct Tree {
+    nodes: Vec<Node>,
+}
+
+impl Tree {
+    fn new(root: &Game) -> Option<Tree> {
+        let (seat, actions) = choices(root)?;
+        Some(Tree { nodes: vec![Node::new(seat, actions)] })
+    }
+
+    /// One iteration: down the tree by UCB1, one node added, a playout,
+    /// the rewards back up the path.
+    fn iterate(&mut self, root: &Game, c: f64, heuristic: bool, rng: &mut Rng) {
+        let mut g = root.clone();
+        let mut path: Vec<(usize, usize)> = Vec::with_capacity(48);
+        let mut at = 0usize;
+        loop {
+            let node = &mut self.nodes[at];
+            let e = if node.tried < node.actions.len() {
+                // an untried choice, in random order
+                let pick = node.tried + rng.below(node.actions.len() - node.tried);
+                node.actions.swap(node.tried, pick);
+                node.tried += 1;
+                node.tried - 1
+            } else {
+                let ln = f64::from(node.total.max(1)).ln();
+                (0..node.actions.len())
+                    .max_by(|a, b| {
+                        let ucb = |i: usize| {
+                            let n = f64::from(node.visits[i]);
+                            node.value[i] / n + c * (ln / n).sqrt()
+                        };
+                        ucb(*a).total_cmp(&ucb(*b))
+                    })
+                    .expect("a node has choices")
+            };
+            let (seat, action, child) = (node.seat, node.actions[e], node.child[e]);
+            if g.act(seat, action).is_err() {
+                // cannot happen for listed choices; treated as a dead end
+                return;
+            }
+            path.push((at, e));
+            if child != NONE {
+                at = child as usize;
+                continue;
+            }
+            if let Some((s, actions)) = choices(&g) {
+                let idx = self.nodes.len() as u32;
+                self.nodes.push(Node::new(s, actions));
+                self.nodes[at].child[e] = idx;
+            }
+            break;
+        }
+        playout(&mut g, heuristic, rng);
+        let mut rewards = [0.0; 4];
+        for s in Seat::ALL {
+            rewards[s.index()] = reward(&g, s);
+        }
+        for (n, e) in path {
+            let node = &mut self.nodes[n];
+            node.visits[e] += 1;
+            node.value[e] += rewards[node.seat.index()];
+            node.total += 1;
+        }
+    }
+}
+
+/// The exact value of a world for `me` with every card open (both parties
+/// playing their best; the value is zero-sum between them), by alpha-beta.
+fn solve(g: &Game, me: Seat, mut alpha: f64, mut beta: f64) -> f64 {
+    if g.is_over() {
+        return reward(g, me);
+    }
+    let Some(s) = g.to_act().filter(|s| g.phase() == Phase::Playing && g.mandatory_announcement() != Some(*s)) else {
+        // owed announcements and the like: a random end, not searched
+        let mut w = g.clone();
+        w.random_playout(&mut Rng::new(0));
+        return reward(&w, me);
+    };
+    let maximize = g.party(s) == g.party(me);
+    let mut best = if maximize { f64::NEG_INFINITY } else { f64::INFINITY };
+    for c in g.legal_cards(s).iter() {
+        let mut w = g.clone();
+        w.play_legal(s, c);
+        let v = solve(&w, me, alpha, beta);
+        if maximize {
+            best = best.max(v);
+            alpha = alpha.max(v);
+        } else {
+            best = best.min(v);
+            beta = beta.min(v);
+        }
+        if alpha >= beta {
+            break;
+        }
+    }
+    best
+}
+
+/// How likely a world made the plays seen: each card another seat played
+/// where the basic player would have played another multiplies its weight
+/// by `mismatch`.
+fn world_and_weight(v: &SeatView, hands: [doko_engine::Cards; 4], mismatch: f64) -> Option<(Game, f64)> {
+    let mut weight = 1.0f64;
+    let g = replay_world(v, hands, |g, s, a| {
+        if let Action::Play(c) = a
+            && s != v.seat
+            && g.legal_cards(s).len() > 1
+        {
+            let view = g.view(s);
+            if BasicPlayer.decide(&view) != Action::Play(c) {
+                weight *= mismatch;
+            }
+        }
+    })?;
+    Some((g, weight))
+}
+
+impl SearchPlayer {
+    /// A card or an announcement in play, by search; `None` when no world
+    /// could be sampled (the basic player decides then).
+    fn play(&mut self, v: &SeatView) -> Option<Action> {
+        let start = Instant::now();
+        let cfg = self.config;
+        if !cfg.announce
+            && let a @ Action::Announce(_) = BasicPlayer.decide(v)
+        {
+            return Some(a);
+        }
+        let calls: Vec<Action> = v.legal.iter().copied().filter(|a| matches!(a, Action::Announce(_))).collect();
+        let mut root: Vec<Action> = v.legal_cards().iter().map(Action::Play).collect();
+        if root.len() == 1 && (calls.is_empty() || !cfg.announce) {
+            return root.first().copied();
+        }
+        if cfg.announce {
+            root.extend(calls.first());
+        }
+        let k = knowledge(v)?;
+        // the worlds, each with its weight
+        let weighted = cfg.mismatch < 1.0;
+        let mut worlds: Vec<(Game, f64)> = Vec::new();
+        let mut tries = 0;
+        while worlds.len() < cfg.worlds && tries < cfg.worlds * 4 && start.elapsed() < cfg.budget / 4 {
+            tries += 1;
+            let Some(hands) = sample(&k, v, &mut self.rng) else { continue };
+            let w = if weighted {
+                world_and_weight(v, hands, cfg.mismatch)
+            } else {
+                replay_world(v, hands, |_, _, _| {}).map(|g| (g, 1.0))
+            };
+            worlds.extend(w);
+        }
+        if worlds.is_empty() {
+            return None;
+        }
+        let me = v.seat;
+        // per root choice: weighted value, weight, visits
+        let mut value = vec![0f64; root.len()];
+        let mut weight = vec![0f64; root.len()];
+        let mut visits = vec![0u64; root.len()];
+        let n = worlds.len();
+        for (i, (g, w)) in worlds.iter().enumerate() {
+            let until = cfg.budget.mul_f64((i + 1) as f64 / n as f64);
+            if cfg.solver_cards > 0 && v.hand.len() <= cfg.solver_cards {
+                for (j, a) in root.iter().enumerate() {
+                    let Action::Play(c) = a else { continue };
+                    let mut after = g.clone();
+                    // (checked: a world's card order may differ from the
+                    // view's, with piglets the seat could not know of)
+                    if after.play(me, *c).is_err() {
+                        continue;
+                    }
+                    value[j] += w * solve(&after, me, f64::NEG_INFINITY, f64::INFINITY);
+                    weight[j] += w;
+                    visits[j] += 1;
+                }
+                continue;
+            }
+            if cfg.flat {
+                let per = (cfg.iterations / root.len()).max(1);
+                'flat: for k in 0..per {
+                    for (j, a) in root.iter().enumerate() {
+                        if k % 4 == 0 && j == 0 && start.elapsed() >= until && k > 0 {
+                            break 'flat;
+                        }
+                        let mut p = g.clone();
+                        if p.act(me, *a).is_err() {
+                            continue;
+                        }
+                        playout(&mut p, cfg.heuristic, &mut self.rng);
+                        value[j] += w * reward(&p, me);
+                        weight[j] += w;
+                        visits[j] += 1;
+                    }
+                }
+                continue;
+            }
+            let Some(mut tree) = Tree::new(g) else { continue };
+            for it in 0..cfg.iterations {
+                if it % 16 == 0 && start.elapsed() >= until {
+                    break;
+                }
+                tree.iterate(g, cfg.exploration, cfg.heuristic, &mut self.rng);
+            }
+            let r = &tree.nodes[0];
+            for (e, a) in r.actions.iter().enumerate() {
+                let Some(j) = root.iter().position(|x| x == a) else { continue };
+                if r.visits[e] > 0 {
+                    value[j] += w * r.value[e] / f64::from(r.visits[e]);
+                    weight[j] += w;
+                    visits[j] += u64::from(r.visits[e]);
+                }
+            }
+        }
+        // trees: the most visited choice unless worlds differ in weight;
+        // flat playouts: the best mean
+        let best = if weighted || cfg.flat {
+            (0..root.len())
+                .filter(|j| weight[*j] > 0.0)
+                .max_by(|a, b| (value[*a] / weight[*a]).total_cmp(&(value[*b] / weight[*b])))?
+        } else {
+            (0..root.len()).max_by_key(|j| visits[*j])?
+        };
+        Some(root[best])
+    }
+}
+
+impl Player for SearchPlayer {
+    fn decide(&mut self, v: &SeatView) -> Action {
+        let my_turn = v.public.to_act == Some(v.seat);
+        if v.public.phase == Phase::Bidding
+            && my_turn
+            && let Some(a) = self.bids.as_mut().and_then(|b| b.bid(v))
+        {
+            return a;
+        }
+        if v.public.phase == Phase::Playing
+            && my_turn
+            && v.public.mandatory != Some(v.seat)
+            && !v.legal.iter().any(|a| matches!(a, Action::Say(_)))
+            && let Some(a) = self.play(v)
+        {
+            return a;
+        }
+        BasicPlayer.decide(v)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use doko_engine::Rules;
+
+    /// Plays deals with search players in every seat: every choice is
+    /// legal and the deal ends.
+    fn deals(make: impl Fn(u64) -> SearchPlayer, rules: Rules, n: u64) {
+        for seed in 0..n {
+            let mut g = Game::deal(rules, Seat::new((seed % 4) as usize), seed);
+            let mut players: Vec<SearchPlayer> = (0..4).map(|i| make(seed * 4 + i)).collect();
+            let mut steps = 0;
+            while let Some(s) = g.mandatory_announcement().or(g.to_act()) {
+                steps += 1;
+                assert!(steps < 500);
+                let view = g.view(s);
+                let a = players[s.index()].decide(&view);
+                g.act(s, a).unwrap_or_else(|e| panic!("deal {seed}: {a:?} refused: {e}"));
+            }
+            assert!(g.is_over());
+        }
+    }
+
+    #[test]
+    fn the_reward_is_sievers_and_helmerts_scaled() {
+        // 500 x game points + the team's card points, over 500
+        let mut g = Game::deal(Rules::default(), Seat::new(1), 9);
+        g.random_playout(&mut Rng::new(1));
+        while let Some(s) = g.to_act().filter(|_| !g.is_over()) {
+            let a = BasicPlayer.decide(&g.view(s));
+            g.act(s, a).expect("legal");
+            g.random_playout(&mut Rng::new(2));
+        }
+        let sc = g.score().expect("scored");
+        for s in Seat::ALL {
+            let want = 500.0 * f64::from(sc.scores[s.index()]) + f64::from(sc.card_points[g.party(s).index()]);
+            assert!((reward(&g, s) * 500.0 - want).abs() < 1e-9);
+        }
+    }
+
+    #[test]
+    fn uct_and_expert_play_legal_deals() {
+        let budget = Duration::from_millis(5);
+        deals(|s| SearchPlayer::uct(budget, s), Rules::default(), 3);
+        deals(|s| SearchPlayer::expert(budget, s), Rules::default(), 3);
+    }
+
+    /// Every line searched without pruning: the plain minimax value.
+    fn minimax(g: &Game, me: Seat) -> f64 {
+        if g.is_over() {
+            return reward(g, me);
+        }
+        let s = g.to_act().expect("in play");
+        let values = g.legal_cards(s).iter().map(|c| {
+            let mut w = g.clone();
+            w.play(s, c).expect("legal");
+            minimax(&w, me)
+        });
+        if g.party(s) == g.party(me) {
+            values.fold(f64::NEG_INFINITY, f64::max)
+        } else {
+            values.fold(f64::INFINITY, f64::min)
+        }
+    }
+
+    #[test]
+    fn the_solver_agrees_with_plain_minimax() {
+        // deals played by basic players to three cards a hand (announcing
+        // as they like): alpha-beta's value is the minimax value
+        for seed in 0..12u64 {
+            let mut g = Game::deal(Rules::default(), Seat::new((seed % 4) as usize), seed);
+            while g.phase() != Phase::Playing
+                || g.mandatory_announcement().is_some()
+                || g.hand(g.to_act().expect("to act")).len() > 3
+                || g.current_trick().len as u64 != seed % 4
+            {
+                if g.is_over() {
+                    break;
+                }
+                let s = g.mandatory_announcement().or(g.to_act()).expect("in play");
+                let a = BasicPlayer.decide(&g.view(s));
+                g.act(s, a).expect("legal");
+            }
+            if g.is_over() {
+                continue;
+            }
+            let me = g.to_act().expect("to act");
+            for other in [me, me.next()] {
+                let v = solve(&g, other, f64::NEG_INFINITY, f64::INFINITY);
+                assert_eq!(v, minimax(&g, other), "deal {seed}, seat {other}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_likeliest_worlds_explain_the_plays() {
+        // a world where another seat's plays are the basic player's own
+        // weighs 1; the real deal, played by basic players, is such a world
+        let mut g = Game::deal(Rules::default(), Seat::new(0), 11);
+        for _ in 0..60 {
+            if g.phase() == Phase::Playing && g.tricks().len() == 5 && g.current_trick().len == 0 {
+                break;
+            }
+            let s = g.mandatory_announcement().or(g.to_act()).expect("in play");
+            let a = BasicPlayer.decide(&g.view(s));
+            g.act(s, a).expect("legal");
+        }
+        let me = g.to_act().expect("to act");
+        let v = g.view(me);
+        let hands = Seat::ALL.map(|s| g.hand(s));
+        let (_, w) = world_and_weight(&v, hands, 0.5).expect("the real deal fits");
+        assert_eq!(w, 1.0);
+    }
+}
