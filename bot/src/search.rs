@@ -366,6 +366,10 @@ impl SearchPlayer {
         let mut visits = vec![0u64; root.len()];
         let n = worlds.len();
         for (i, (g, w)) in worlds.iter().enumerate() {
+            // the budget is spent: the worlds searched so far decide
+            if i > 0 && start.elapsed() >= cfg.budget {
+                break;
+            }
             let until = cfg.budget.mul_f64((i + 1) as f64 / n as f64);
             if cfg.solver_cards > 0 && v.hand.len() <= cfg.solver_cards {
                 for (j, a) in root.iter().enumerate() {

@@ -424,8 +424,9 @@ mod tests {
         let rules = Rules::preset(Preset::Casual);
         for seed in 0..2000 {
             let mut g = Game::deal(rules, Seat::new(0), seed);
-            while !g.is_over() && !(g.phase() == Phase::Playing && g.tricks().len() == 4 && g.current_trick().len == 1)
-            {
+            let at_fifth =
+                |g: &Game| g.phase() == Phase::Playing && g.tricks().len() == 4 && g.current_trick().len == 1;
+            while !(g.is_over() || at_fifth(&g)) {
                 let s = g.mandatory_announcement().or(g.to_act()).expect("someone acts");
                 let a = BasicPlayer.decide(&g.view(s));
                 g.act(s, a).expect("legal");
