@@ -392,7 +392,7 @@ async fn a_servers_defaults_reach_its_channels_and_its_leaderboard_spans_them() 
     assert!(named("doko")["default_member_permissions"].is_null());
     assert!(named("doko-lists")["default_member_permissions"].is_null());
     assert_eq!(named("doko-rules")["default_member_permissions"].as_str(), Some("32"));
-    assert_eq!(subs("doko-lists"), ["stats", "list", "leaderboard", "me"]);
+    assert_eq!(subs("doko-lists"), ["stats", "list", "leaderboard", "me", "analysis"]);
     for s in ["server-set", "server-preset", "server-lang", "server-policy", "server-reset", "server-show"] {
         assert!(subs("doko-rules").iter().any(|x| x == s), "{s} in {:?}", subs("doko-rules"));
     }
