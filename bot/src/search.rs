@@ -25,7 +25,7 @@ use std::time::{Duration, Instant};
 use doko_engine::{Action, Game, Phase, Rng, Seat, SeatView};
 
 use crate::player::{BasicPlayer, Player, Situation, basic_card};
-use crate::strong::{StrongConfig, StrongPlayer, knowledge, replay_world, sample};
+use crate::strong::{StrongConfig, StrongPlayer, knowledge, replay_world, sample, searched_turn};
 
 /// How a search player searches.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -437,17 +437,13 @@ impl SearchPlayer {
 
 impl Player for SearchPlayer {
     fn decide(&mut self, v: &SeatView) -> Action {
-        let my_turn = v.public.to_act == Some(v.seat);
         if v.public.phase == Phase::Bidding
-            && my_turn
+            && v.public.to_act == Some(v.seat)
             && let Some(a) = self.bids.as_mut().and_then(|b| b.bid(v))
         {
             return a;
         }
-        if v.public.phase == Phase::Playing
-            && my_turn
-            && v.public.mandatory != Some(v.seat)
-            && !v.legal.iter().any(|a| matches!(a, Action::Say(_)))
+        if searched_turn(v)
             && let Some(a) = self.play(v)
         {
             return a;

@@ -394,6 +394,16 @@ impl StrongPlayer {
     }
 }
 
+/// A turn in play a searching player decides by search: its card (or
+/// announcement), not an owed announcement or a declaration, which the
+/// basic conventions make.
+pub(crate) fn searched_turn(v: &SeatView) -> bool {
+    v.public.phase == Phase::Playing
+        && v.public.to_act == Some(v.seat)
+        && v.public.mandatory != Some(v.seat)
+        && !v.legal.iter().any(|a| matches!(a, Action::Say(_)))
+}
+
 impl Player for StrongPlayer {
     fn decide(&mut self, v: &SeatView) -> Action {
         if v.public.phase == Phase::Bidding
@@ -402,10 +412,7 @@ impl Player for StrongPlayer {
         {
             return a;
         }
-        if v.public.phase == Phase::Playing
-            && v.public.to_act == Some(v.seat)
-            && v.public.mandatory != Some(v.seat)
-            && !v.legal.iter().any(|a| matches!(a, Action::Say(_)))
+        if searched_turn(v)
             && let Some(a) = self.card(v)
         {
             return a;
