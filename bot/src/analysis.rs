@@ -8,9 +8,9 @@
 //! least [`AnalysisConfig::min_cost`] points and by more than twice the
 //! paired difference's standard error), it is a finding.
 //!
-//! Decisions in a poverty game are not examined (its hands before the
-//! exchange cannot be sampled from a view); bids and announcements are not
-//! examined.
+//! Cards in a poverty game are examined too (the seats outside the
+//! exchange in worlds with an exchange that fits them, as the expert
+//! samples them); bids, announcements and the exchange are not examined.
 
 use doko_engine::{Action, Card, Game, Phase, Record, Rng, Seat};
 
@@ -70,7 +70,6 @@ pub fn analyse(record: &Record, seat: Seat, cfg: &AnalysisConfig, seed: u64) -> 
         if *s == seat
             && let Action::Play(played) = a
             && g.phase() == Phase::Playing
-            && g.poverty().is_none()
             && g.legal_cards(seat).len() > 1
         {
             out.examined += 1;

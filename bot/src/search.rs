@@ -13,12 +13,15 @@
 //!   well the basic player's play explains the cards each other seat
 //!   played (the likeliest kept), playouts by the basic player's card play
 //!   with a little noise, an exact solver for the last tricks, the weighted
-//!   mean of the trees' values; solos decided by simulation.
+//!   mean of the trees' values; its reservations (staying healthy, a
+//!   wedding or its silent solo, a poverty, throwing in, a solo) and its
+//!   answer to a poverty decided by simulation.
 //!
-//! Both stay within a time budget per decision. Reservations other than
-//! solos and the poverty exchange use the basic player's conventions; in a
-//! poverty game the pauper and the acceptor search (they saw the exchange,
-//! so their worlds can be rebuilt), the two others play by convention.
+//! Both stay within a time budget per decision. The poverty exchange (the
+//! cards put down and returned) uses the basic player's conventions. In a
+//! poverty game every seat searches: the pauper and the acceptor rebuild
+//! the exchange they saw, the two others one that fits their worlds (the
+//! pauper holds no trump but those it got back).
 
 use std::time::{Duration, Instant};
 
@@ -99,7 +102,8 @@ pub struct SearchPlayer {
     /// How it searches.
     pub config: SearchConfig,
     rng: Rng,
-    /// Solos by simulation (the expert), within the same budget.
+    /// Reservations and poverty answers by simulation (the expert), within
+    /// the same budget.
     bids: Option<StrongPlayer>,
 }
 
@@ -437,9 +441,9 @@ impl SearchPlayer {
 
 impl Player for SearchPlayer {
     fn decide(&mut self, v: &SeatView) -> Action {
-        if v.public.phase == Phase::Bidding
+        if matches!(v.public.phase, Phase::Bidding | Phase::PovertyOffer)
             && v.public.to_act == Some(v.seat)
-            && let Some(a) = self.bids.as_mut().and_then(|b| b.bid(v))
+            && let Some(a) = self.bids.as_mut().and_then(|b| b.reserve(v))
         {
             return a;
         }
@@ -490,6 +494,39 @@ mod tests {
             let want = 500.0 * f64::from(sc.scores[s.index()]) + f64::from(sc.card_points[g.party(s).index()]);
             assert!((reward(&g, s) * 500.0 - want).abs() < 1e-9);
         }
+    }
+
+    /// In a poverty game every seat searches: the pauper and the acceptor,
+    /// and the two who did not see the exchange.
+    #[test]
+    fn every_seat_searches_in_a_poverty_game() {
+        let rules = Rules::preset(doko_engine::Preset::Casual);
+        for seed in 0..2000 {
+            let mut g = Game::deal(rules, Seat::new(0), seed);
+            while !g.is_over() && g.phase() != Phase::Playing {
+                let s = g.to_act().expect("someone acts");
+                g.act(s, BasicPlayer.decide(&g.view(s))).expect("legal");
+            }
+            if g.is_over() || g.poverty().is_none_or(|p| p.acceptor.is_none()) {
+                continue;
+            }
+            let mut expert = SearchPlayer::expert(Duration::from_millis(50), seed);
+            let mut searched = [0; 4];
+            while let Some(s) = g.mandatory_announcement().or(g.to_act()) {
+                let v = g.view(s);
+                let a = if searched_turn(&v) && v.legal_cards().len() > 1 {
+                    searched[s.index()] += 1;
+                    expert.play(&v).unwrap_or_else(|| panic!("deal {seed}: {s:?} found no world"))
+                } else {
+                    BasicPlayer.decide(&v)
+                };
+                g.act(s, a).expect("legal");
+            }
+            assert!(g.is_over());
+            assert!(searched.iter().all(|n| *n > 0), "deal {seed}: searched turns by seat {searched:?}");
+            return;
+        }
+        panic!("no poverty game in 2,000 deals");
     }
 
     #[test]

@@ -6,13 +6,17 @@
 //! rebuilds each as a full game by replaying the public history through the
 //! engine (a world the history does not fit is refused by the engine and
 //! dropped), and evaluates every playable card by playouts in the sampled
-//! worlds. It stays within a time budget. Reservations and the poverty
-//! exchange use the basic player's conventions.
+//! worlds. It stays within a time budget. Solos are decided by simulation;
+//! the other reservations, the poverty exchange and poverty games follow
+//! the basic player's conventions (it is the baseline the expert,
+//! [`crate::search`], is measured against; the expert uses the worlds and
+//! simulations here for those too).
 
 use std::time::{Duration, Instant};
 
 use doko_engine::{
-    Action, Bid, Call, Card, Cards, Contract, Game, Level, Party, Phase, Record, Rng, Seat, SeatView, SeenBid,
+    Action, Bid, Call, Card, Cards, Contract, Game, Level, Party, Phase, Record, Reservation, Rng, Rules, Seat,
+    SeatView, SeenBid, SoloKind, normal_game_trumps,
 };
 
 use crate::player::{BasicPlayer, Player};
@@ -59,6 +63,16 @@ pub(crate) struct Knowledge {
     /// Cards known to be in a seat's hand (a poverty's exchanged cards,
     /// seen by the pauper and the acceptor).
     pinned: [Cards; 4],
+    /// trumps each seat may still hold at most (a poverty's pauper holds
+    /// only the trumps it got back; `usize::MAX`: no limit)
+    trump_max: [usize; 4],
+}
+
+/// The trumps a poverty counts (a normal game's; without the hearts tens
+/// when `dullen` is off), as the engine counts them.
+fn poverty_trumps(rules: &Rules) -> Cards {
+    let t = normal_game_trumps();
+    if rules.dullen { t } else { t.without_mask(Cards::both(Card::H10)) }
 }
 
 /// Multiset difference that drops what is not there.
@@ -143,7 +157,23 @@ pub(crate) fn knowledge(v: &SeatView) -> Option<Knowledge> {
         unseen_set = unseen_set.checked_sub(pinned[s])?;
         need[s] = need[s].checked_sub(pinned[s].len())?;
     }
-    Some(Knowledge { unseen: unseen_set.iter().collect(), need, void, cq_min, cq_max, pinned })
+    // the pauper gave away every trump and holds only what came back: as
+    // many trumps as cards were exchanged, none where the acceptor may not
+    // return trumps (it always holds other cards then)
+    let mut trump_max = [usize::MAX; 4];
+    if let Some(p) = pv.poverty
+        && p.acceptor.is_some()
+        && v.seat != p.pauper
+    {
+        let back = match v.poverty_cards {
+            Some((_, returned)) => returned.with_mask(poverty_trumps(&pv.rules)).len(),
+            None if pv.rules.poverty_return_trumps => p.given,
+            None => 0,
+        };
+        let played = played_by[p.pauper.index()].with_mask(poverty_trumps(&pv.rules)).len();
+        trump_max[p.pauper.index()] = back.checked_sub(played)?;
+    }
+    Some(Knowledge { unseen: unseen_set.iter().collect(), need, void, cq_min, cq_max, pinned, trump_max })
 }
 
 pub(crate) fn sample(k: &Knowledge, v: &SeatView, rng: &mut Rng) -> Option<[Cards; 4]> {
@@ -156,13 +186,18 @@ pub(crate) fn sample(k: &Knowledge, v: &SeatView, rng: &mut Rng) -> Option<[Card
         for i in (1..cards.len()).rev() {
             cards.swap(i, rng.below(i + 1));
         }
-        // queens of clubs first, to meet the minimums
-        cards.sort_by_key(|c| *c != Card::CQ);
+        // queens of clubs first, to meet the minimums (and then the trumps
+        // where a seat may hold only a few)
+        let capped = k.trump_max.iter().any(|m| *m < usize::MAX);
+        cards.sort_by_key(|c| (*c != Card::CQ, capped && !order.is_trump(*c)));
         let mut cq = k.pinned.map(|h| h.count(Card::CQ));
+        let mut trumps = k.pinned.map(|h| h.iter().filter(|c| order.is_trump(*c)).count());
         for c in cards {
+            let trump = order.is_trump(c);
             let mut choices: Vec<usize> = (0..4)
                 .filter(|s| left[*s] > 0 && !k.void[*s][order.class(c) as usize])
                 .filter(|s| c != Card::CQ || cq[*s] < k.cq_max[*s])
+                .filter(|s| !trump || trumps[*s] < k.trump_max[*s])
                 .collect();
             if c == Card::CQ {
                 let short: Vec<usize> = choices.iter().copied().filter(|s| cq[*s] < k.cq_min[*s]).collect();
@@ -179,6 +214,9 @@ pub(crate) fn sample(k: &Knowledge, v: &SeatView, rng: &mut Rng) -> Option<[Card
             if c == Card::CQ {
                 cq[s] += 1;
             }
+            if trump {
+                trumps[s] += 1;
+            }
         }
         if (0..4).any(|s| cq[s] < k.cq_min[s]) {
             continue;
@@ -190,8 +228,8 @@ pub(crate) fn sample(k: &Knowledge, v: &SeatView, rng: &mut Rng) -> Option<[Card
 
 /// Rebuilds a full game from the view's public history and sampled hands
 /// (current hands; the cards played are given back to their players). In a
-/// poverty game only the pauper and the acceptor can: they saw the
-/// exchange.
+/// poverty game the pauper and the acceptor replay the exchange they saw;
+/// the two others replay one that fits the hands (see [`exchange_for`]).
 pub(crate) fn world(v: &SeatView, hands: [Cards; 4]) -> Option<Game> {
     replay_world(v, hands, |_, _, _| {})
 }
@@ -211,8 +249,12 @@ pub(crate) fn replay_world(v: &SeatView, hands: [Cards; 4], mut step: impl FnMut
     // (the others do not know the hands before it)
     let mut exchange = Vec::new();
     if let Some(p) = pv.poverty {
-        let (Some(a), Some((given, returned))) = (p.acceptor, v.poverty_cards) else { return None };
+        let a = p.acceptor?;
         let (pi, ai) = (p.pauper.index(), a.index());
+        let (given, returned) = match v.poverty_cards {
+            Some(seen) => seen,
+            None => exchange_for(&pv.rules, p.given, dealt[pi], dealt[ai])?,
+        };
         dealt[pi] = dealt[pi].checked_sub(returned)?.checked_add(given)?;
         dealt[ai] = dealt[ai].checked_add(returned)?.checked_sub(given)?;
         exchange.push((p.pauper, Action::Give(given)));
@@ -250,6 +292,24 @@ pub(crate) fn replay_world(v: &SeatView, hands: [Cards; 4], mut step: impl FnMut
         g.act(s, a).ok()?;
     }
     (g.phase() == Phase::Playing && g.hand(v.seat) == v.hand).then_some(g)
+}
+
+/// An exchange the seats outside a poverty cannot tell from the real one:
+/// given the pauper's and the acceptor's cards after it (`pauper`,
+/// `acceptor`, the cards since played included), the `k` cards put down
+/// and the `k` returned such that the pauper gave every trump it held and
+/// kept only what came back. Which of the acceptor's cards were the
+/// pauper's does not change the game from the return on, so the first
+/// ones are taken (`k` trumps when more than three were put down: the
+/// pauper held that many); `None` when the pauper holds more trumps than
+/// came back.
+pub(crate) fn exchange_for(rules: &Rules, k: usize, pauper: Cards, acceptor: Cards) -> Option<(Cards, Cards)> {
+    let trumps = poverty_trumps(rules);
+    let held = pauper.with_mask(trumps);
+    let returned: Cards = held.iter().chain(pauper.without_mask(trumps).iter()).take(k).collect();
+    let from = if k > 3 { acceptor.with_mask(trumps) } else { acceptor };
+    let given: Cards = from.iter().take(k).collect();
+    (held.len() <= k && returned.len() == k && given.len() == k).then_some((given, returned))
 }
 
 impl StrongPlayer {
@@ -321,67 +381,172 @@ fn basic_playout(g: &mut Game) {
     }
 }
 
+/// Whether a solo could suit the hand: only those are simulated.
+fn plausible_solo(hand: Cards, kind: SoloKind) -> bool {
+    let order = doko_engine::Order::new(kind.trumps());
+    let trumps = hand.iter().filter(|c| order.is_trump(*c)).count();
+    let aces = hand.iter().filter(|c| c.rank() == doko_engine::Rank::Ace && !order.is_trump(*c)).count();
+    match kind.trumps() {
+        doko_engine::Trumps::Suit(_) => trumps >= 9,
+        doko_engine::Trumps::Rank(_) => trumps >= 4 && trumps + aces >= 7,
+        doko_engine::Trumps::None => aces >= 5,
+    }
+}
+
+/// The unseen cards in a random order.
+fn shuffled_unseen(v: &SeatView, rng: &mut Rng) -> Option<Vec<Card>> {
+    let mut cards: Vec<Card> = Cards::pack(v.public.rules.nines).checked_sub(v.hand)?.iter().collect();
+    for i in (1..cards.len()).rev() {
+        cards.swap(i, rng.below(i + 1));
+    }
+    Some(cards)
+}
+
+/// A sampled deal at the seat's bid: the unseen cards dealt at random,
+/// the seats before it bidding by the basic conventions (healthy where
+/// those would not fit).
+fn bid_world(v: &SeatView, rng: &mut Rng) -> Option<Game> {
+    let pv = &v.public;
+    let mut it = shuffled_unseen(v, rng)?.into_iter();
+    let hands = Seat::ALL.map(|s| if s == v.seat { v.hand } else { it.by_ref().take(v.hand.len()).collect() });
+    let mut g = Game::new(pv.rules, pv.dealer, hands).ok()?;
+    while g.phase() == Phase::Bidding {
+        let s = g.to_act()?;
+        if s == v.seat {
+            return Some(g);
+        }
+        let a = BasicPlayer.decide(&g.view(s));
+        if g.act(s, a).is_err() {
+            g.act(s, Action::Bid(Bid::Healthy)).ok()?;
+        }
+    }
+    None
+}
+
+/// A sampled deal at the seat's answer to a poverty: the pauper's cards
+/// left hold no trump (it put them all down), the cards put down and the
+/// other hands are random; the bids and the refusals replayed as seen.
+fn offer_world(v: &SeatView, rng: &mut Rng) -> Option<Game> {
+    let pv = &v.public;
+    let p = pv.poverty?;
+    let trumps = poverty_trumps(&pv.rules);
+    let mut cards = shuffled_unseen(v, rng)?;
+    // the pauper's cards left first: fail cards only
+    cards.sort_by_key(|c| trumps.contains(*c));
+    let kept: Cards = cards.drain(..pv.hand_sizes[p.pauper.index()]).collect();
+    if !kept.with_mask(trumps).is_empty() {
+        return None;
+    }
+    for i in (1..cards.len()).rev() {
+        cards.swap(i, rng.below(i + 1));
+    }
+    let mut it = cards.into_iter();
+    let given: Cards = it.by_ref().take(p.given).collect();
+    let mut hands = [Cards::EMPTY; 4];
+    for s in Seat::ALL {
+        hands[s.index()] = if s == v.seat {
+            v.hand
+        } else if s == p.pauper {
+            kept.checked_add(given)?
+        } else {
+            it.by_ref().take(pv.hand_sizes[s.index()]).collect()
+        };
+    }
+    let bids = pv
+        .dealer
+        .next()
+        .clockwise()
+        .into_iter()
+        .map(|s| {
+            let b = match (s == v.seat, pv.bids[s.index()]) {
+                (true, _) => v.own_bid.unwrap_or(Bid::Healthy),
+                (_, Some(SeenBid::Decided(r))) => Bid::Reserve(r),
+                _ => Bid::Healthy,
+            };
+            (s, b)
+        })
+        .collect();
+    let rec =
+        Record { rules: pv.rules, dealer: pv.dealer, hands, bids: Some(bids), actions: Vec::new(), aborted: None };
+    let mut g = rec.to_game().ok()?;
+    g.act(p.pauper, Action::Give(given)).ok()?;
+    for i in 1..=usize::from(p.declined) {
+        g.act(p.pauper.plus(i), Action::Answer(false)).ok()?;
+    }
+    (g.phase() == Phase::PovertyOffer && g.to_act() == Some(v.seat)).then_some(g)
+}
+
 impl StrongPlayer {
     /// Solo or not: the expected score of each plausible solo against
     /// staying healthy, over sampled deals played out by basic players.
     pub(crate) fn bid(&mut self, v: &SeatView) -> Option<Action> {
+        let solos = v.legal.iter().any(|a| {
+            matches!(a, Action::Bid(Bid::Reserve(Reservation::Solo { kind, duty: false })) if plausible_solo(v.hand, *kind))
+        });
+        if !solos {
+            return None;
+        }
+        self.simulate(v, |a| {
+            matches!(a, Action::Bid(Bid::Reserve(Reservation::Solo { kind, duty: false })) if plausible_solo(v.hand, *kind))
+        })
+    }
+
+    /// The expert's reservations: every bid it may make (staying healthy,
+    /// a wedding or its silent solo, a poverty, throwing in, a solo that
+    /// could suit the hand) and its answer to a poverty, each played out by
+    /// basic players in sampled deals.
+    pub(crate) fn reserve(&mut self, v: &SeatView) -> Option<Action> {
+        self.simulate(v, |a| match a {
+            Action::Bid(Bid::Reserve(Reservation::Solo { duty: true, .. })) => false,
+            Action::Bid(Bid::Reserve(Reservation::Solo { kind, .. })) => plausible_solo(v.hand, *kind),
+            Action::Bid(_) | Action::Answer(_) => true,
+            _ => false,
+        })
+    }
+
+    /// The basic conventions' bid or poverty answer against the legal
+    /// alternatives `consider` names: the mean score of each over sampled
+    /// deals played out by basic players; another than the conventions'
+    /// only when clearly better (by a point a deal for a solo, half a point
+    /// otherwise).
+    fn simulate(&mut self, v: &SeatView, consider: impl Fn(&Action) -> bool) -> Option<Action> {
         let start = Instant::now();
-        let hand = v.hand;
-        let solos: Vec<Bid> = v
-            .legal
-            .iter()
-            .filter_map(|a| match a {
-                Action::Bid(b @ Bid::Reserve(doko_engine::Reservation::Solo { kind, duty: false })) => {
-                    let order = doko_engine::Order::new(kind.trumps());
-                    let trumps = hand.iter().filter(|c| order.is_trump(*c)).count();
-                    let aces =
-                        hand.iter().filter(|c| c.rank() == doko_engine::Rank::Ace && !order.is_trump(*c)).count();
-                    // only hands a solo could suit are simulated
-                    let plausible = match kind.trumps() {
-                        doko_engine::Trumps::Suit(_) => trumps >= 9,
-                        doko_engine::Trumps::Rank(_) => trumps >= 4 && trumps + aces >= 7,
-                        doko_engine::Trumps::None => aces >= 5,
-                    };
-                    plausible.then_some(*b)
-                }
-                _ => None,
-            })
-            .collect();
-        if solos.is_empty() {
+        let offer = match v.public.phase {
+            Phase::Bidding => false,
+            Phase::PovertyOffer => true,
+            _ => return None,
+        };
+        if v.public.to_act != Some(v.seat) {
             return None;
         }
         let mut cands = vec![BasicPlayer.decide(v)];
-        cands.extend(solos.into_iter().map(Action::Bid));
-        let pv = &v.public;
-        let unseen: Vec<Card> = Cards::pack(pv.rules.nines).checked_sub(hand)?.iter().collect();
+        for a in &v.legal {
+            if consider(a) && !cands.contains(a) {
+                cands.push(*a);
+            }
+        }
+        if cands.len() < 2 {
+            return None;
+        }
         let mut total = vec![0f64; cands.len()];
         let mut n = 0;
-        while n < self.config.worlds && start.elapsed() < self.config.budget {
-            let mut cards = unseen.clone();
-            for i in (1..cards.len()).rev() {
-                cards.swap(i, self.rng.below(i + 1));
-            }
-            let mut hands = [Cards::EMPTY; 4];
-            let mut it = cards.into_iter();
-            for s in Seat::ALL {
-                hands[s.index()] = if s == v.seat { hand } else { it.by_ref().take(hand.len()).collect() };
-            }
-            let Ok(base) = Game::new(pv.rules, pv.dealer, hands) else { return None };
+        let mut tries = 0;
+        'worlds: while n < self.config.worlds && tries < self.config.worlds * 4 && start.elapsed() < self.config.budget
+        {
+            tries += 1;
+            let world = if offer { offer_world(v, &mut self.rng) } else { bid_world(v, &mut self.rng) };
+            let Some(base) = world else { continue };
+            let mut scores = vec![0f64; cands.len()];
             for (i, c) in cands.iter().enumerate() {
                 let mut g = base.clone();
-                // the seats before this one bid as they did (healthy unless a reservation showed)
-                for _ in 0..1000 {
-                    let Some(s) = g.to_act() else { break };
-                    if g.phase() != Phase::Bidding {
-                        break;
-                    }
-                    let a = if s == v.seat { *c } else { BasicPlayer.decide(&g.view(s)) };
-                    if g.act(s, a).is_err() {
-                        let _ = g.act(s, Action::Bid(Bid::Healthy));
-                    }
+                if g.act(v.seat, *c).is_err() {
+                    continue 'worlds;
                 }
                 basic_playout(&mut g);
-                total[i] += g.score().map_or(0, |s| s.scores[v.seat.index()]) as f64;
+                scores[i] = g.score().map_or(0, |s| s.scores[v.seat.index()]) as f64;
+            }
+            for (t, s) in total.iter_mut().zip(scores) {
+                *t += s;
             }
             n += 1;
         }
@@ -389,8 +554,11 @@ impl StrongPlayer {
             return None;
         }
         let best = (0..cands.len()).max_by(|a, b| total[*a].total_cmp(&total[*b])).expect("candidates");
-        // a solo only when clearly better than staying in the normal game
-        (best != 0 && (total[best] - total[0]) / n as f64 >= 1.0).then_some(cands[best])
+        let margin = match cands[best] {
+            Action::Bid(Bid::Reserve(Reservation::Solo { .. })) => 1.0,
+            _ => 0.5,
+        };
+        (best != 0 && (total[best] - total[0]) / n as f64 >= margin).then_some(cands[best])
     }
 }
 
@@ -424,7 +592,7 @@ impl Player for StrongPlayer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use doko_engine::{Preset, Rules};
+    use doko_engine::{Preset, Rank, Suit};
 
     /// A poverty game played by basic players to its fifth trick.
     fn poverty_game() -> Game {
@@ -446,7 +614,7 @@ mod tests {
     }
 
     #[test]
-    fn the_pauper_and_the_acceptor_rebuild_their_poverty_games() {
+    fn every_seat_rebuilds_a_poverty_game() {
         let g = poverty_game();
         let p = *g.poverty().expect("poverty");
         let real = Seat::ALL.map(|s| g.hand(s));
@@ -470,9 +638,110 @@ mod tests {
                 }
             }
         }
-        // the other two did not see the exchange: no world for them
-        for s in Seat::ALL.into_iter().filter(|s| *s != p.pauper && Some(*s) != p.acceptor) {
-            assert!(world(&g.view(s), real).is_none());
+        // the other two did not see the exchange: they replay one that
+        // fits, and in their worlds the pauper holds no trump but those
+        // that came back
+        let trumps = poverty_trumps(g.rules());
+        let back = p.returned.with_mask(trumps).len();
+        for seat in Seat::ALL.into_iter().filter(|s| *s != p.pauper && Some(*s) != p.acceptor) {
+            let v = g.view(seat);
+            let w = world(&v, real).expect("the real hands fit");
+            assert_eq!(Seat::ALL.map(|s| w.hand(s)), real);
+            assert_eq!(w.tricks(), g.tricks());
+            let k = knowledge(&v).expect("knowledge");
+            let cap = k.trump_max[p.pauper.index()];
+            let played = w
+                .tricks()
+                .iter()
+                .flat_map(|t| (0..4).filter(|i| t.leader.plus(*i) == p.pauper).map(|i| t.cards[i]))
+                .filter(|c| trumps.contains(*c))
+                .count();
+            assert!(cap + played >= back && cap + played <= 3, "cap {cap}, {played} played, {back} came back");
+            let mut rebuilt = 0;
+            for _ in 0..50 {
+                let hands = sample(&k, &v, &mut rng).expect("a sample");
+                assert!(hands[p.pauper.index()].with_mask(trumps).len() <= cap);
+                if let Some(w) = world(&v, hands) {
+                    assert_eq!(w.hand(seat), g.hand(seat));
+                    assert_eq!(w.tricks(), g.tricks());
+                    rebuilt += 1;
+                }
+            }
+            assert!(rebuilt >= 40, "{rebuilt} of 50 worlds rebuilt");
         }
+    }
+
+    /// Basic players bid until a seat is asked to take a poverty.
+    fn poverty_offer() -> Game {
+        let rules = Rules::preset(Preset::Casual);
+        for seed in 0..2000 {
+            let mut g = Game::deal(rules, Seat::new(1), seed);
+            while !g.is_over() && g.phase() != Phase::PovertyOffer && g.phase() != Phase::Playing {
+                let s = g.to_act().expect("someone acts");
+                let a = BasicPlayer.decide(&g.view(s));
+                g.act(s, a).expect("legal");
+            }
+            if g.phase() == Phase::PovertyOffer {
+                return g;
+            }
+        }
+        panic!("no poverty in 2,000 deals");
+    }
+
+    #[test]
+    fn a_poverty_is_answered_in_worlds_that_fit_the_offer() {
+        let g = poverty_offer();
+        let seat = g.to_act().expect("asked");
+        let v = g.view(seat);
+        let p = *g.poverty().expect("poverty");
+        let trumps = poverty_trumps(g.rules());
+        let mut rng = Rng::new(5);
+        let mut rebuilt = 0;
+        for _ in 0..50 {
+            let Some(w) = offer_world(&v, &mut rng) else { continue };
+            rebuilt += 1;
+            assert_eq!(w.to_act(), Some(seat));
+            assert_eq!(w.hand(seat), v.hand);
+            let wp = w.poverty().expect("poverty");
+            assert_eq!((wp.pauper, wp.declined, wp.given.len()), (p.pauper, p.declined, p.given.len()));
+            assert!(w.hand(p.pauper).with_mask(trumps).is_empty(), "the pauper kept no trump");
+            assert_eq!(Seat::ALL.map(|s| w.hand(s).len()), Seat::ALL.map(|s| g.hand(s).len()));
+        }
+        assert!(rebuilt >= 40, "{rebuilt} of 50 worlds");
+        let mut strong =
+            StrongPlayer::new(StrongConfig { budget: Duration::from_secs(30), ..StrongConfig::default() }, 1);
+        if let Some(a) = strong.reserve(&v) {
+            assert!(v.legal.contains(&a));
+        }
+    }
+
+    /// A hand of eight queens and four aces: the conventions announce the
+    /// wedding; playing it alone (silently or as a queens solo) is worth
+    /// far more, and the simulation finds that.
+    #[test]
+    fn the_expert_keeps_a_monster_wedding_to_itself() {
+        let rules = Rules::default();
+        let mut mine = Cards::EMPTY;
+        for suit in [Suit::Clubs, Suit::Spades, Suit::Hearts, Suit::Diamonds] {
+            mine = mine.checked_add(Cards::both(Card::new(suit, Rank::Queen))).expect("two of each");
+        }
+        for suit in [Suit::Clubs, Suit::Spades] {
+            mine = mine.checked_add(Cards::both(Card::new(suit, Rank::Ace))).expect("two of each");
+        }
+        let mut rest = Cards::pack(rules.nines).checked_sub(mine).expect("in the pack").iter();
+        let hands = Seat::ALL.map(|s| if s.index() == 0 { mine } else { rest.by_ref().take(12).collect() });
+        // seat 0 bids first
+        let g = Game::new(rules, Seat::new(3), hands).expect("a deal");
+        let v = g.view(Seat::new(0));
+        let wedding = Action::Bid(Bid::Reserve(Reservation::Wedding(None)));
+        assert_eq!(BasicPlayer.decide(&v), wedding);
+        let mut strong =
+            StrongPlayer::new(StrongConfig { budget: Duration::from_secs(30), ..StrongConfig::default() }, 2);
+        let a = strong.reserve(&v).expect("another bid than the wedding");
+        assert!(v.legal.contains(&a) && a != wedding, "{a:?}");
+        // the strong player (the baseline) only ever weighs solos
+        let mut baseline =
+            StrongPlayer::new(StrongConfig { budget: Duration::from_secs(30), ..StrongConfig::default() }, 2);
+        assert!(!matches!(baseline.bid(&v), Some(Action::Bid(Bid::Healthy))));
     }
 }
