@@ -12,10 +12,10 @@
 //! exchange in worlds with an exchange that fits them, as the expert
 //! samples them); bids, announcements and the exchange are not examined.
 
-use doko_engine::{Action, Card, Game, Phase, Record, Rng, Seat};
+use doko_engine::{Action, Bid, Call, Card, Game, Phase, Record, Rng, Seat, SeatView};
 
 use crate::search::playout;
-use crate::strong::{knowledge, sample, world};
+use crate::strong::{basic_playout, bid_world, considered, knowledge, offer_world, sample, world};
 
 /// How thoroughly a deal is examined.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -36,15 +36,30 @@ impl Default for AnalysisConfig {
     }
 }
 
-/// A card that did clearly worse than another the person could have played.
+/// One of the person's decisions, as made or as it could have been.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub enum Choice {
+    /// A card played.
+    Card(Card),
+    /// A bid (staying healthy or a reservation).
+    Bid(Bid),
+    /// An announcement said (`true`) or not said (`false`) before a card.
+    Call(Call, bool),
+    /// A poverty taken (`true`) or declined (`false`).
+    Answer(bool),
+}
+
+/// A decision that did clearly worse than another the person could have
+/// made.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct Finding {
-    /// The trick it was played to (from 1).
+    /// The trick it was made in (from 1; 0 before the first: bids and
+    /// poverty answers).
     pub trick: usize,
-    /// The card played.
-    pub played: Card,
-    /// The best card in the same worlds.
-    pub better: Card,
+    /// What the person did.
+    pub made: Choice,
+    /// The best alternative in the same worlds.
+    pub better: Choice,
     /// The expected cost in game points (the person's own score).
     pub cost: f64,
 }
@@ -52,28 +67,43 @@ pub struct Finding {
 /// What examining a deal for one seat found.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Analysis {
-    /// Card decisions examined (those with a choice).
+    /// Decisions examined (those with a choice).
     pub examined: usize,
     /// The findings, in the order of play.
     pub findings: Vec<Finding>,
 }
 
-/// Examines every card `seat` played in the deal `record` (replayed through
-/// the engine; a record it refuses is examined up to there).
+/// Examines every decision `seat` made with a choice in the deal `record`
+/// (replayed through the engine; a record it refuses is examined up to
+/// there): its bid, its answer to a poverty, each card (and whether to say
+/// the announcement it could have said before it) and each announcement it
+/// said. Owed announcements and the poverty exchange are not examined.
 pub fn analyse(record: &Record, seat: Seat, cfg: &AnalysisConfig, seed: u64) -> Analysis {
     let mut rng = Rng::new(seed);
     let mut out = Analysis::default();
-    let start = Record { actions: Vec::new(), ..record.clone() };
-    let Ok(mut g) = start.to_game() else { return out };
+    let Ok(mut g) = Game::new(record.rules, record.dealer, record.hands) else { return out };
+    // the bids (all healthy where the record has none), then the play
+    let bids: Vec<(Seat, Action)> = match &record.bids {
+        Some(b) => b.iter().map(|(s, b)| (*s, Action::Bid(*b))).collect(),
+        None => g.forehand().clockwise().into_iter().map(|s| (s, Action::Bid(Bid::Healthy))).collect(),
+    };
     let mut found: Vec<Finding> = Vec::new();
-    for (s, a) in &record.actions {
-        if *s == seat
-            && let Action::Play(played) = a
-            && g.phase() == Phase::Playing
-            && g.legal_cards(seat).len() > 1
-        {
-            out.examined += 1;
-            found.extend(examine(&g, seat, *played, cfg, &mut rng));
+    for (s, a) in bids.iter().chain(&record.actions) {
+        if *s == seat {
+            let before = found.len();
+            let examined = match (g.phase(), a) {
+                (Phase::Bidding, Action::Bid(b)) => examine_bid(&g, seat, *b, cfg, &mut rng, &mut found),
+                (Phase::PovertyOffer, Action::Answer(x)) => examine_answer(&g, seat, *x, cfg, &mut rng, &mut found),
+                (Phase::Playing, Action::Play(c)) if g.mandatory_announcement() != Some(seat) => {
+                    examine_card(&g, seat, *c, cfg, &mut rng, &mut found)
+                }
+                (Phase::Playing, Action::Announce(c)) if g.mandatory_announcement() != Some(seat) => {
+                    examine_call(&g, seat, *c, cfg, &mut rng, &mut found)
+                }
+                _ => false,
+            };
+            debug_assert!(examined || found.len() == before);
+            out.examined += usize::from(examined);
         }
         if g.act(*s, *a).is_err() {
             break;
@@ -86,59 +116,172 @@ pub fn analyse(record: &Record, seat: Seat, cfg: &AnalysisConfig, seed: u64) -> 
     out
 }
 
-/// One card decision: the played card against the best alternative.
-fn examine(g: &Game, seat: Seat, played: Card, cfg: &AnalysisConfig, rng: &mut Rng) -> Option<Finding> {
-    let v = g.view(seat);
-    let cands: Vec<Card> = v.legal_cards().iter().collect();
-    let k = knowledge(&v)?;
-    // per world and card: the mean score of the playouts
+/// Per sampled world (from `world`), the person's score after each line of
+/// its own actions: the mean of `cfg.playouts` heuristic card playouts, or
+/// (`whole`) one playout of the whole deal by basic players (bids and
+/// poverty answers: the basic player is deterministic). A world where a
+/// line cannot be played does not count.
+fn rows(
+    seat: Seat,
+    lines: &[Vec<Action>],
+    cfg: &AnalysisConfig,
+    rng: &mut Rng,
+    whole: bool,
+    mut world: impl FnMut(&mut Rng) -> Option<Game>,
+) -> Vec<Vec<f64>> {
     let mut rows: Vec<Vec<f64>> = Vec::new();
     let mut tries = 0;
+    let playouts = if whole { 1 } else { cfg.playouts };
     while rows.len() < cfg.worlds && tries < cfg.worlds * 4 {
         tries += 1;
-        let Some(hands) = sample(&k, &v, rng) else { continue };
-        let Some(w) = world(&v, hands) else { continue };
-        let row = cands
+        let Some(w) = world(rng) else { continue };
+        let row = lines
             .iter()
-            .map(|c| {
+            .map(|line| {
                 let mut total = 0.0;
-                for _ in 0..cfg.playouts {
+                for _ in 0..playouts {
                     let mut p = w.clone();
-                    if p.play(seat, *c).is_err() {
-                        return f64::NAN; // this world's order differs: no value
+                    // (a world's card order may differ from the view's)
+                    if line.iter().any(|a| p.act(seat, *a).is_err()) {
+                        return f64::NAN;
                     }
-                    playout(&mut p, true, rng);
+                    if whole {
+                        basic_playout(&mut p);
+                    } else {
+                        playout(&mut p, true, rng);
+                    }
                     total += p.score().map_or(0.0, |s| f64::from(s.scores[seat.index()]));
                 }
-                total / cfg.playouts as f64
+                total / playouts as f64
             })
             .collect::<Vec<f64>>();
-        // a world where some card could not be played does not count
         if row.iter().all(|x| x.is_finite()) {
             rows.push(row);
         }
     }
+    rows
+}
+
+/// The cost of line `chosen` against line `alt` in the same worlds, when
+/// clearly worse: at least `min_cost` and more than twice the paired
+/// difference's standard error.
+fn cost(rows: &[Vec<f64>], chosen: usize, alt: usize, cfg: &AnalysisConfig) -> Option<f64> {
     let n = rows.len();
     if n < 8 {
         return None;
     }
-    let mean = |i: usize| rows.iter().map(|r| r[i]).sum::<f64>() / n as f64;
-    let best = (0..cands.len()).max_by(|a, b| mean(*a).total_cmp(&mean(*b)))?;
-    let chosen = cands.iter().position(|c| *c == played)?;
-    if best == chosen {
-        return None;
-    }
-    // the same worlds for both cards: the paired difference's error
-    let diffs: Vec<f64> = rows.iter().map(|r| r[best] - r[chosen]).collect();
+    let diffs: Vec<f64> = rows.iter().map(|r| r[alt] - r[chosen]).collect();
     let cost = diffs.iter().sum::<f64>() / n as f64;
     let var = diffs.iter().map(|d| (d - cost).powi(2)).sum::<f64>() / (n - 1) as f64;
     let se = (var / n as f64).sqrt();
-    (cost >= cfg.min_cost && cost > 2.0 * se).then_some(Finding {
-        trick: g.tricks().len() + 1,
-        played,
-        better: cands[best],
-        cost,
-    })
+    (cost >= cfg.min_cost && cost > 2.0 * se).then_some(cost)
+}
+
+/// The line with the best mean.
+fn best(rows: &[Vec<f64>]) -> Option<usize> {
+    let width = rows.first()?.len();
+    let mean = |i: usize| rows.iter().map(|r| r[i]).sum::<f64>();
+    (0..width).max_by(|a, b| mean(*a).total_cmp(&mean(*b)))
+}
+
+/// Card worlds: deals of the unseen cards that fit the seat's view.
+fn card_worlds(v: &SeatView) -> Option<impl FnMut(&mut Rng) -> Option<Game> + '_> {
+    let k = knowledge(v)?;
+    Some(move |rng: &mut Rng| sample(&k, v, rng).and_then(|hands| world(v, hands)))
+}
+
+/// A card: against every other card the seat could play, and (when it
+/// could say one and did not) against saying the lowest announcement first.
+fn examine_card(
+    g: &Game,
+    seat: Seat,
+    played: Card,
+    cfg: &AnalysisConfig,
+    rng: &mut Rng,
+    out: &mut Vec<Finding>,
+) -> bool {
+    let v = g.view(seat);
+    let cards: Vec<Card> = v.legal_cards().iter().collect();
+    let call = g.legal_calls(seat).first().copied();
+    if cards.len() < 2 && call.is_none() {
+        return false;
+    }
+    let mut lines: Vec<Vec<Action>> = cards.iter().map(|c| vec![Action::Play(*c)]).collect();
+    lines.extend(call.map(|c| vec![Action::Announce(c), Action::Play(played)]));
+    let Some(worlds) = card_worlds(&v) else { return false };
+    let rows = rows(seat, &lines, cfg, rng, false, worlds);
+    let Some(chosen) = cards.iter().position(|c| *c == played) else { return false };
+    let trick = g.tricks().len() + 1;
+    let best_card = best(&rows.iter().map(|r| r[..cards.len()].to_vec()).collect::<Vec<_>>());
+    if let Some(b) = best_card.filter(|b| *b != chosen)
+        && let Some(cost) = cost(&rows, chosen, b, cfg)
+    {
+        out.push(Finding { trick, made: Choice::Card(played), better: Choice::Card(cards[b]), cost });
+    }
+    if let Some(c) = call
+        && let Some(cost) = cost(&rows, chosen, cards.len(), cfg)
+    {
+        out.push(Finding { trick, made: Choice::Call(c, false), better: Choice::Call(c, true), cost });
+    }
+    true
+}
+
+/// An announcement said: against not saying it.
+fn examine_call(g: &Game, seat: Seat, call: Call, cfg: &AnalysisConfig, rng: &mut Rng, out: &mut Vec<Finding>) -> bool {
+    let v = g.view(seat);
+    let lines = vec![vec![Action::Announce(call)], Vec::new()];
+    let Some(worlds) = card_worlds(&v) else { return false };
+    let rows = rows(seat, &lines, cfg, rng, false, worlds);
+    if let Some(cost) = cost(&rows, 0, 1, cfg) {
+        let trick = g.tricks().len() + 1;
+        out.push(Finding { trick, made: Choice::Call(call, true), better: Choice::Call(call, false), cost });
+    }
+    true
+}
+
+/// A bid: against the bids the expert weighs (staying healthy, a wedding
+/// or its silent solo, a poverty, throwing in, a solo that could suit the
+/// hand), in deals sampled around the hand and played out by basic players.
+fn examine_bid(g: &Game, seat: Seat, made: Bid, cfg: &AnalysisConfig, rng: &mut Rng, out: &mut Vec<Finding>) -> bool {
+    let v = g.view(seat);
+    let mut bids = vec![made];
+    for a in &v.legal {
+        if let Action::Bid(b) = a
+            && considered(&v, a)
+            && !bids.contains(b)
+        {
+            bids.push(*b);
+        }
+    }
+    if bids.len() < 2 {
+        return false;
+    }
+    let lines: Vec<Vec<Action>> = bids.iter().map(|b| vec![Action::Bid(*b)]).collect();
+    let rows = rows(seat, &lines, cfg, rng, true, |rng| bid_world(&v, rng));
+    if let Some(b) = best(&rows).filter(|b| *b != 0)
+        && let Some(cost) = cost(&rows, 0, b, cfg)
+    {
+        out.push(Finding { trick: 0, made: Choice::Bid(made), better: Choice::Bid(bids[b]), cost });
+    }
+    true
+}
+
+/// A poverty taken or declined: against the other answer.
+fn examine_answer(
+    g: &Game,
+    seat: Seat,
+    made: bool,
+    cfg: &AnalysisConfig,
+    rng: &mut Rng,
+    out: &mut Vec<Finding>,
+) -> bool {
+    let v = g.view(seat);
+    let lines = vec![vec![Action::Answer(made)], vec![Action::Answer(!made)]];
+    let rows = rows(seat, &lines, cfg, rng, true, |rng| offer_world(&v, rng));
+    if let Some(cost) = cost(&rows, 0, 1, cfg) {
+        out.push(Finding { trick: 0, made: Choice::Answer(made), better: Choice::Answer(!made), cost });
+    }
+    true
 }
 
 #[cfg(test)]
@@ -163,6 +306,48 @@ mod tests {
         Record::from_game(&g)
     }
 
+    /// A seat that bids a jacks solo on any hand and says every call up
+    /// to "no 60" at its first card: the analysis names the bid and the
+    /// calls.
+    #[test]
+    fn reckless_bids_and_calls_are_named() {
+        let me = Seat::new(1);
+        let solo = Bid::Reserve(doko_engine::Reservation::Solo { kind: doko_engine::SoloKind::Jacks, duty: false });
+        let cfg = AnalysisConfig { worlds: 24, playouts: 1, max_findings: 12, ..AnalysisConfig::default() };
+        let (mut bids, mut calls) = (0, 0);
+        for seed in 0..4 {
+            let mut g = Game::deal(Rules::default(), Seat::new(0), seed);
+            while let Some(s) = g.mandatory_announcement().or(g.to_act()) {
+                let v = g.view(s);
+                let a = if s == me && g.phase() == Phase::Bidding {
+                    Action::Bid(solo)
+                } else if s == me && g.phase() == Phase::Playing && g.tricks().is_empty() {
+                    match g.legal_calls(me).first() {
+                        Some(c) if !matches!(c, Call::No30 | Call::Schwarz) => Action::Announce(*c),
+                        _ => BasicPlayer.decide(&v),
+                    }
+                } else {
+                    BasicPlayer.decide(&v)
+                };
+                g.act(s, a).expect("legal");
+            }
+            let rec = Record::from_game(&g);
+            let a = analyse(&rec, me, &cfg, seed);
+            for f in &a.findings {
+                match (f.made, f.better) {
+                    (Choice::Bid(made), Choice::Bid(_)) => {
+                        assert_eq!(made, solo);
+                        bids += 1;
+                    }
+                    (Choice::Call(_, true), Choice::Call(_, false)) => calls += 1,
+                    _ => {}
+                }
+            }
+        }
+        // (seen: 4 bids, 12 calls)
+        assert!(bids >= 3 && calls >= 2, "{bids} bids and {calls} calls named in 4 deals");
+    }
+
     #[test]
     fn findings_are_the_seats_own_costly_cards_in_play_order() {
         let cfg = AnalysisConfig { worlds: 24, playouts: 1, ..AnalysisConfig::default() };
@@ -182,10 +367,25 @@ mod tests {
                     _ => None,
                 })
                 .collect();
+            let bid = rec.bids.as_ref().and_then(|b| b.iter().find(|(s, _)| *s == Seat::new(1))).map(|(_, b)| *b);
             for f in &a.findings {
-                assert!(f.cost >= cfg.min_cost && f.played != f.better && (1..=12).contains(&f.trick));
-                assert_eq!(mine[f.trick - 1], f.played);
-                assert!(rec.hands[1].contains(f.better));
+                assert!(f.cost >= cfg.min_cost);
+                match (f.made, f.better) {
+                    (Choice::Card(played), Choice::Card(better)) => {
+                        assert!(played != better && (1..=12).contains(&f.trick));
+                        assert_eq!(mine[f.trick - 1], played);
+                        assert!(rec.hands[1].contains(better));
+                    }
+                    (Choice::Call(c, said), Choice::Call(c2, better)) => {
+                        assert!(c == c2 && said != better && (1..=12).contains(&f.trick));
+                        assert_eq!(said, rec.actions.contains(&(Seat::new(1), Action::Announce(c))));
+                    }
+                    (Choice::Bid(made), Choice::Bid(better)) => {
+                        assert!(f.trick == 0 && made != better);
+                        assert_eq!(Some(made), bid);
+                    }
+                    other => panic!("{other:?}"),
+                }
             }
             // the same seed, the same answer
             assert_eq!(analyse(&rec, Seat::new(1), &cfg, seed), a);

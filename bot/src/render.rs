@@ -398,18 +398,35 @@ pub fn analysis(l: Lang, record: u32, a: &crate::analysis::Analysis) -> String {
         return tr!(l, "analysis-none", record = record, examined = a.examined);
     }
     let mut out = tr!(l, "analysis-head", record = record, examined = a.examined);
+    use crate::analysis::Choice;
+    let bid = |b: Bid| match b {
+        Bid::Healthy => tr!(l, "bid-word", bid = "healthy"),
+        Bid::Reserve(r) => l.reservation(r),
+    };
+    let yes = |x: bool| if x { "yes" } else { "no" };
     for f in &a.findings {
         let cost = format!("{:.1}", f.cost);
         let cost = if l == Lang::De { cost.replace('.', ",") } else { cost };
+        let line = match (f.made, f.better) {
+            (Choice::Card(played), Choice::Card(better)) => tr!(
+                l,
+                "analysis-finding",
+                trick = f.trick,
+                played = l.cards([played]),
+                better = l.cards([better]),
+                cost = cost
+            ),
+            (Choice::Call(c, said), _) => {
+                tr!(l, "analysis-call", trick = f.trick, call = l.call(c), said = yes(said), cost = cost)
+            }
+            (Choice::Bid(made), Choice::Bid(better)) => {
+                tr!(l, "analysis-bid", made = bid(made), better = bid(better), cost = cost)
+            }
+            (Choice::Answer(taken), _) => tr!(l, "analysis-answer", taken = yes(taken), cost = cost),
+            _ => continue,
+        };
         out.push('\n');
-        out.push_str(&tr!(
-            l,
-            "analysis-finding",
-            trick = f.trick,
-            played = l.cards([f.played]),
-            better = l.cards([f.better]),
-            cost = cost
-        ));
+        out.push_str(&line);
     }
     out
 }

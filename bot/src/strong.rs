@@ -370,7 +370,7 @@ impl StrongPlayer {
 }
 
 /// Plays a game to its end with basic players in every seat.
-fn basic_playout(g: &mut Game) {
+pub(crate) fn basic_playout(g: &mut Game) {
     for _ in 0..1000 {
         let Some(s) = g.mandatory_announcement().or(g.to_act()) else { return };
         let view = g.view(s);
@@ -393,6 +393,17 @@ fn plausible_solo(hand: Cards, kind: SoloKind) -> bool {
     }
 }
 
+/// The bids and poverty answers the expert weighs: every one but a
+/// compulsory solo and a solo the hand could not suit.
+pub(crate) fn considered(v: &SeatView, a: &Action) -> bool {
+    match a {
+        Action::Bid(Bid::Reserve(Reservation::Solo { duty: true, .. })) => false,
+        Action::Bid(Bid::Reserve(Reservation::Solo { kind, .. })) => plausible_solo(v.hand, *kind),
+        Action::Bid(_) | Action::Answer(_) => true,
+        _ => false,
+    }
+}
+
 /// The unseen cards in a random order.
 fn shuffled_unseen(v: &SeatView, rng: &mut Rng) -> Option<Vec<Card>> {
     let mut cards: Vec<Card> = Cards::pack(v.public.rules.nines).checked_sub(v.hand)?.iter().collect();
@@ -405,7 +416,7 @@ fn shuffled_unseen(v: &SeatView, rng: &mut Rng) -> Option<Vec<Card>> {
 /// A sampled deal at the seat's bid: the unseen cards dealt at random,
 /// the seats before it bidding by the basic conventions (healthy where
 /// those would not fit).
-fn bid_world(v: &SeatView, rng: &mut Rng) -> Option<Game> {
+pub(crate) fn bid_world(v: &SeatView, rng: &mut Rng) -> Option<Game> {
     let pv = &v.public;
     let mut it = shuffled_unseen(v, rng)?.into_iter();
     let hands = Seat::ALL.map(|s| if s == v.seat { v.hand } else { it.by_ref().take(v.hand.len()).collect() });
@@ -426,7 +437,7 @@ fn bid_world(v: &SeatView, rng: &mut Rng) -> Option<Game> {
 /// A sampled deal at the seat's answer to a poverty: the pauper's cards
 /// left hold no trump (it put them all down), the cards put down and the
 /// other hands are random; the bids and the refusals replayed as seen.
-fn offer_world(v: &SeatView, rng: &mut Rng) -> Option<Game> {
+pub(crate) fn offer_world(v: &SeatView, rng: &mut Rng) -> Option<Game> {
     let pv = &v.public;
     let p = pv.poverty?;
     let trumps = poverty_trumps(&pv.rules);
@@ -496,12 +507,7 @@ impl StrongPlayer {
     /// could suit the hand) and its answer to a poverty, each played out by
     /// basic players in sampled deals.
     pub(crate) fn reserve(&mut self, v: &SeatView) -> Option<Action> {
-        self.simulate(v, |a| match a {
-            Action::Bid(Bid::Reserve(Reservation::Solo { duty: true, .. })) => false,
-            Action::Bid(Bid::Reserve(Reservation::Solo { kind, .. })) => plausible_solo(v.hand, *kind),
-            Action::Bid(_) | Action::Answer(_) => true,
-            _ => false,
-        })
+        self.simulate(v, |a| considered(v, a))
     }
 
     /// The basic conventions' bid or poverty answer against the legal

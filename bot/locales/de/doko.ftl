@@ -433,10 +433,19 @@ error-no-analysis = { $n ->
     [0] du hast keins der letzten { $kept } Spiele hier gespielt; analyse sieht sich die an
    *[other] du hast Spiel { $n } hier nicht gespielt, oder es ist keins der letzten { $kept }
 }
-analysis-head = Analyse von Spiel { $record } (deine { $examined } Kartenentscheidungen, wie ein starker Spieler sie aus deiner damaligen Sicht sieht):
+analysis-head = Analyse von Spiel { $record } (deine { $examined } Entscheidungen, wie ein starker Spieler sie aus deiner damaligen Sicht sieht):
 analysis-finding = Stich { $trick }: { $played } statt { $better } kostete etwa { $cost } Punkte
-analysis-none = Analyse von Spiel { $record }: keine deiner { $examined } Kartenentscheidungen hat klar Punkte gekostet.
-analysis-nothing = Analyse von Spiel { $record }: du hattest keine Kartenwahl, die sich prüfen lässt (ein Armutsspiel oder keine Karte gespielt).
+analysis-call = Stich { $trick }: { $said ->
+    [yes] die Ansage { $call }
+   *[no] { $call } nicht anzusagen
+} kostete etwa { $cost } Punkte
+analysis-bid = Vorbehalt: { $made } statt { $better } kostete etwa { $cost } Punkte
+analysis-answer = Armut: { $taken ->
+    [yes] sie anzunehmen statt abzulehnen
+   *[no] sie abzulehnen statt anzunehmen
+} kostete etwa { $cost } Punkte
+analysis-none = Analyse von Spiel { $record }: keine deiner { $examined } Entscheidungen hat klar Punkte gekostet.
+analysis-nothing = Analyse von Spiel { $record }: du hattest keine Entscheidung mit einer Wahl, die sich prüfen lässt.
 error-damaged = das gespeicherte Spiel ist beschädigt: { $why }
 no-such-record = kein solches Protokoll
 no-cards = du hast gerade keine Karten
@@ -527,7 +536,7 @@ help-stats = Statistik der Spieler in diesem Kanal
 help-list = die laufende Liste (Nummer, Spiele, Abrechnung) oder Liste N der hier aufbewahrten
 help-leaderboard = die Rangliste der Spieler dieses Servers über alle Kanäle (insgesamt oder diesen Monat)
 help-me = deine Zahlen auf diesem Server, dein Rang und deine letzten Listen (privat)
-help-analysis = welche deiner Karten im letzten oder N-ten Spiel Punkte kosteten (privat)
+help-analysis = welche deiner Entscheidungen (Vorbehalt, Karten, Ansagen) im letzten oder N-ten Spiel Punkte kosteten (privat)
 help-server-show = die Hausregeln und woher jede kommt (Kanal, Server, Standard)
 help-server-set = eine Hausregel für alle Kanäle dieses Servers oder Space setzen
 help-server-preset = ein Regelsatz für alle Kanäle dieses Servers oder Space

@@ -432,10 +432,19 @@ error-no-analysis = { $n ->
     [0] you played none of the last { $kept } deals here; analysis looks at those
    *[other] you did not play deal { $n } here, or it is not one of the last { $kept }
 }
-analysis-head = Analysis of deal { $record } (your { $examined } card choices, as a strong player sees them from what you saw then):
+analysis-head = Analysis of deal { $record } (your { $examined } decisions, as a strong player sees them from what you saw then):
 analysis-finding = trick { $trick }: { $played } instead of { $better } cost about { $cost } points
-analysis-none = Analysis of deal { $record }: none of your { $examined } card choices clearly cost points.
-analysis-nothing = Analysis of deal { $record }: you had no card choice to examine (a poverty game or no cards played).
+analysis-call = trick { $trick }: { $said ->
+    [yes] saying { $call }
+   *[no] not saying { $call }
+} cost about { $cost } points
+analysis-bid = reservation: { $made } instead of { $better } cost about { $cost } points
+analysis-answer = poverty: { $taken ->
+    [yes] taking it instead of declining
+   *[no] declining it instead of taking it
+} cost about { $cost } points
+analysis-none = Analysis of deal { $record }: none of your { $examined } decisions clearly cost points.
+analysis-nothing = Analysis of deal { $record }: you had no decision with a choice to examine.
 error-damaged = the stored deal is damaged: { $why }
 no-such-record = no such record
 no-cards = you hold no cards right now
@@ -526,7 +535,7 @@ help-stats = per-player statistics of this channel
 help-list = the list being played (number, deals, sheet), or list N of the lists kept here
 help-leaderboard = the ranking of this server's players across its channels (all time or this month)
 help-me = your own figures in this server, your rank and your latest lists (privately)
-help-analysis = which of your cards cost points in your last deal or deal N (privately)
+help-analysis = which of your decisions (bid, cards, announcements) cost points in your last deal or deal N (privately)
 help-server-show = the house rules with where each comes from (channel, server, default)
 help-server-set = set a house rule for every channel of this server or space
 help-server-preset = a preset for every channel of this server or space
