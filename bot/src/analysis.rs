@@ -15,7 +15,7 @@
 use doko_engine::{Action, Bid, Call, Card, Game, Phase, Record, Rng, Seat, SeatView};
 
 use crate::search::playout;
-use crate::strong::{basic_playout, bid_world, considered, knowledge, offer_world, sample, world};
+use crate::strong::{basic_playout, bid_world, considered, exchange_world, knowledge, sample, world};
 
 /// How thoroughly a deal is examined.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -277,7 +277,7 @@ fn examine_answer(
 ) -> bool {
     let v = g.view(seat);
     let lines = vec![vec![Action::Answer(made)], vec![Action::Answer(!made)]];
-    let rows = rows(seat, &lines, cfg, rng, true, |rng| offer_world(&v, rng));
+    let rows = rows(seat, &lines, cfg, rng, true, |rng| exchange_world(&v, rng));
     if let Some(cost) = cost(&rows, 0, 1, cfg) {
         out.push(Finding { trick: 0, made: Choice::Answer(made), better: Choice::Answer(!made), cost });
     }

@@ -14,12 +14,12 @@
 //!   played (the likeliest kept), playouts by the basic player's card play
 //!   with a little noise, an exact solver for the last tricks, the weighted
 //!   mean of the trees' values; its reservations (staying healthy, a
-//!   wedding or its silent solo, a poverty, throwing in, a solo) and its
-//!   answer to a poverty decided by simulation.
+//!   wedding or its silent solo, a poverty, throwing in, a solo), its
+//!   answer to a poverty and the cards it puts down or returns decided by
+//!   simulation.
 //!
-//! Both stay within a time budget per decision. The poverty exchange (the
-//! cards put down and returned) uses the basic player's conventions. In a
-//! poverty game every seat searches: the pauper and the acceptor rebuild
+//! Both stay within a time budget per decision. In a poverty game every
+//! seat searches: the pauper and the acceptor rebuild
 //! the exchange they saw, the two others one that fits their worlds (the
 //! pauper holds no trump but those it got back).
 
@@ -441,7 +441,7 @@ impl SearchPlayer {
 
 impl Player for SearchPlayer {
     fn decide(&mut self, v: &SeatView) -> Action {
-        if matches!(v.public.phase, Phase::Bidding | Phase::PovertyOffer)
+        if matches!(v.public.phase, Phase::Bidding | Phase::PovertyGive | Phase::PovertyOffer | Phase::PovertyReturn)
             && v.public.to_act == Some(v.seat)
             && let Some(a) = self.bids.as_mut().and_then(|b| b.reserve(v))
         {
@@ -527,6 +527,37 @@ mod tests {
             return;
         }
         panic!("no poverty game in 2,000 deals");
+    }
+
+    /// Deals where a poverty is declared, played by experts from the first
+    /// bid (reservations, answers and the exchange simulated): every
+    /// choice is legal and the deal ends.
+    #[test]
+    fn experts_play_poverty_deals_from_the_first_bid() {
+        let rules = Rules::preset(doko_engine::Preset::Casual);
+        let poverty = |seed: u64| {
+            let mut g = Game::deal(rules, Seat::new(0), seed);
+            while g.phase() == Phase::Bidding {
+                let s = g.to_act().expect("someone bids");
+                g.act(s, BasicPlayer.decide(&g.view(s))).expect("legal");
+            }
+            g.poverty().is_some()
+        };
+        let seeds: Vec<u64> = (0..3000).filter(|s| poverty(*s)).take(2).collect();
+        assert_eq!(seeds.len(), 2);
+        for seed in seeds {
+            let mut g = Game::deal(rules, Seat::new(0), seed);
+            let mut players: Vec<SearchPlayer> =
+                (0..4).map(|i| SearchPlayer::expert(Duration::from_millis(20), seed * 4 + i)).collect();
+            let mut steps = 0;
+            while let Some(s) = g.mandatory_announcement().or(g.to_act()) {
+                steps += 1;
+                assert!(steps < 500);
+                let a = players[s.index()].decide(&g.view(s));
+                g.act(s, a).unwrap_or_else(|e| panic!("deal {seed}: {a:?} refused: {e}"));
+            }
+            assert!(g.is_over() || matches!(g.phase(), Phase::Redeal(_)));
+        }
     }
 
     #[test]

@@ -393,13 +393,14 @@ fn plausible_solo(hand: Cards, kind: SoloKind) -> bool {
     }
 }
 
-/// The bids and poverty answers the expert weighs: every one but a
-/// compulsory solo and a solo the hand could not suit.
+/// The bids and poverty steps the expert weighs: every one but a
+/// compulsory solo and a solo the hand could not suit (of the cards to put
+/// down or return, [`exchange_candidates`] picks a few).
 pub(crate) fn considered(v: &SeatView, a: &Action) -> bool {
     match a {
         Action::Bid(Bid::Reserve(Reservation::Solo { duty: true, .. })) => false,
         Action::Bid(Bid::Reserve(Reservation::Solo { kind, .. })) => plausible_solo(v.hand, *kind),
-        Action::Bid(_) | Action::Answer(_) => true,
+        Action::Bid(_) | Action::Answer(_) | Action::Give(_) | Action::Return(_) => true,
         _ => false,
     }
 }
@@ -434,34 +435,52 @@ pub(crate) fn bid_world(v: &SeatView, rng: &mut Rng) -> Option<Game> {
     None
 }
 
-/// A sampled deal at the seat's answer to a poverty: the pauper's cards
-/// left hold no trump (it put them all down), the cards put down and the
-/// other hands are random; the bids and the refusals replayed as seen.
-pub(crate) fn offer_world(v: &SeatView, rng: &mut Rng) -> Option<Game> {
+/// A sampled deal at the seat's step in a poverty: putting the cards
+/// down (the pauper), answering the offer, or returning cards (the
+/// acceptor). The pauper's cards left hold no trump (it put them all
+/// down); what the seat has not seen is dealt at random; the bids, the
+/// cards put down and the refusals are replayed as seen.
+pub(crate) fn exchange_world(v: &SeatView, rng: &mut Rng) -> Option<Game> {
     let pv = &v.public;
     let p = pv.poverty?;
     let trumps = poverty_trumps(&pv.rules);
     let mut cards = shuffled_unseen(v, rng)?;
-    // the pauper's cards left first: fail cards only
-    cards.sort_by_key(|c| trumps.contains(*c));
-    let kept: Cards = cards.drain(..pv.hand_sizes[p.pauper.index()]).collect();
-    if !kept.with_mask(trumps).is_empty() {
-        return None;
-    }
-    for i in (1..cards.len()).rev() {
-        cards.swap(i, rng.below(i + 1));
+    let mut hands = [Cards::EMPTY; 4];
+    // the cards put down, when they were
+    let mut given = None;
+    if pv.phase == Phase::PovertyGive {
+        if v.seat != p.pauper {
+            return None;
+        }
+    } else {
+        // the pauper's cards left first: fail cards only
+        cards.sort_by_key(|c| trumps.contains(*c));
+        let kept: Cards = cards.drain(..pv.hand_sizes[p.pauper.index()]).collect();
+        if !kept.with_mask(trumps).is_empty() {
+            return None;
+        }
+        for i in (1..cards.len()).rev() {
+            cards.swap(i, rng.below(i + 1));
+        }
+        let put = match (pv.phase, v.poverty_cards) {
+            (Phase::PovertyOffer, _) => cards.drain(..p.given).collect(),
+            (Phase::PovertyReturn, Some((put, _))) if p.acceptor == Some(v.seat) => put,
+            _ => return None,
+        };
+        hands[p.pauper.index()] = kept.checked_add(put)?;
+        given = Some(put);
     }
     let mut it = cards.into_iter();
-    let given: Cards = it.by_ref().take(p.given).collect();
-    let mut hands = [Cards::EMPTY; 4];
     for s in Seat::ALL {
-        hands[s.index()] = if s == v.seat {
-            v.hand
-        } else if s == p.pauper {
-            kept.checked_add(given)?
-        } else {
-            it.by_ref().take(pv.hand_sizes[s.index()]).collect()
-        };
+        if s == v.seat {
+            // the acceptor holds the cards put down since it took them
+            hands[s.index()] = match (pv.phase, given) {
+                (Phase::PovertyReturn, Some(put)) => v.hand.checked_sub(put)?,
+                _ => v.hand,
+            };
+        } else if s != p.pauper || given.is_none() {
+            hands[s.index()] = it.by_ref().take(pv.hand_sizes[s.index()]).collect();
+        }
     }
     let bids = pv
         .dealer
@@ -480,11 +499,67 @@ pub(crate) fn offer_world(v: &SeatView, rng: &mut Rng) -> Option<Game> {
     let rec =
         Record { rules: pv.rules, dealer: pv.dealer, hands, bids: Some(bids), actions: Vec::new(), aborted: None };
     let mut g = rec.to_game().ok()?;
-    g.act(p.pauper, Action::Give(given)).ok()?;
-    for i in 1..=usize::from(p.declined) {
-        g.act(p.pauper.plus(i), Action::Answer(false)).ok()?;
+    if let Some(put) = given {
+        g.act(p.pauper, Action::Give(put)).ok()?;
+        for i in 1..=usize::from(p.declined) {
+            g.act(p.pauper.plus(i), Action::Answer(false)).ok()?;
+        }
+        if pv.phase == Phase::PovertyReturn {
+            g.act(v.seat, Action::Answer(true)).ok()?;
+        }
     }
-    (g.phase() == Phase::PovertyOffer && g.to_act() == Some(v.seat)).then_some(g)
+    (g.phase() == pv.phase && g.to_act() == Some(v.seat)).then_some(g)
+}
+
+/// The cards to put down or return worth simulating (every legal set is
+/// too many): the eight the conventions rank first (fewest trumps, fewest
+/// points), and for each suit the first-ranked that leaves the hand
+/// without that suit.
+fn exchange_candidates(v: &SeatView) -> Vec<Action> {
+    let trumps = poverty_trumps(&v.public.rules);
+    let cards = |a: &Action| match a {
+        Action::Give(c) | Action::Return(c) => Some(*c),
+        _ => None,
+    };
+    let mut ranked: Vec<(Action, Cards)> = v.legal.iter().filter_map(|a| cards(a).map(|c| (*a, c))).collect();
+    ranked.sort_by_key(|(_, c)| (c.with_mask(trumps).len(), c.points()));
+    let mut out: Vec<Action> = ranked.iter().take(8).map(|(a, _)| *a).collect();
+    for suit in [doko_engine::Suit::Clubs, doko_engine::Suit::Spades, doko_engine::Suit::Hearts] {
+        let fail = Cards::suit(suit).without_mask(trumps);
+        let voids = ranked.iter().find(|(_, c)| {
+            v.hand
+                .checked_sub(*c)
+                .is_some_and(|left| left.with_mask(fail).is_empty() && !v.hand.with_mask(fail).is_empty())
+        });
+        if let Some((a, _)) = voids
+            && !out.contains(a)
+        {
+            out.push(*a);
+        }
+    }
+    out
+}
+
+/// The rest of a deal after a bid or a poverty step: the reservations and
+/// the exchange by the basic conventions, the cards by `cards` (random
+/// for the exchange's candidates, which are many; the basic conventions
+/// for bids and answers).
+fn finish(g: &mut Game, rng: &mut Rng, random_cards: bool) {
+    if !random_cards {
+        basic_playout(g);
+        return;
+    }
+    for _ in 0..100 {
+        if g.phase() == Phase::Playing || g.is_over() {
+            break;
+        }
+        let Some(s) = g.to_act() else { break };
+        let view = g.view(s);
+        if g.act(s, BasicPlayer.decide(&view)).is_err() {
+            let _ = g.act(s, view.legal[0]);
+        }
+    }
+    g.random_playout(rng);
 }
 
 impl StrongPlayer {
@@ -517,16 +592,14 @@ impl StrongPlayer {
     /// otherwise).
     fn simulate(&mut self, v: &SeatView, consider: impl Fn(&Action) -> bool) -> Option<Action> {
         let start = Instant::now();
-        let offer = match v.public.phase {
-            Phase::Bidding => false,
-            Phase::PovertyOffer => true,
-            _ => return None,
-        };
-        if v.public.to_act != Some(v.seat) {
+        let phase = v.public.phase;
+        let exchange = matches!(phase, Phase::PovertyGive | Phase::PovertyReturn);
+        if !matches!(phase, Phase::Bidding | Phase::PovertyOffer) && !exchange || v.public.to_act != Some(v.seat) {
             return None;
         }
         let mut cands = vec![BasicPlayer.decide(v)];
-        for a in &v.legal {
+        let alternatives = if exchange { exchange_candidates(v) } else { v.legal.clone() };
+        for a in &alternatives {
             if consider(a) && !cands.contains(a) {
                 cands.push(*a);
             }
@@ -540,7 +613,8 @@ impl StrongPlayer {
         'worlds: while n < self.config.worlds && tries < self.config.worlds * 4 && start.elapsed() < self.config.budget
         {
             tries += 1;
-            let world = if offer { offer_world(v, &mut self.rng) } else { bid_world(v, &mut self.rng) };
+            let world =
+                if phase == Phase::Bidding { bid_world(v, &mut self.rng) } else { exchange_world(v, &mut self.rng) };
             let Some(base) = world else { continue };
             let mut scores = vec![0f64; cands.len()];
             for (i, c) in cands.iter().enumerate() {
@@ -548,7 +622,7 @@ impl StrongPlayer {
                 if g.act(v.seat, *c).is_err() {
                     continue 'worlds;
                 }
-                basic_playout(&mut g);
+                finish(&mut g, &mut self.rng, exchange);
                 scores[i] = g.score().map_or(0, |s| s.scores[v.seat.index()]) as f64;
             }
             for (t, s) in total.iter_mut().zip(scores) {
@@ -677,47 +751,60 @@ mod tests {
         }
     }
 
-    /// Basic players bid until a seat is asked to take a poverty.
-    fn poverty_offer() -> Game {
+    /// Basic players bid until a poverty reaches `phase`.
+    fn poverty_at(phase: Phase) -> Game {
         let rules = Rules::preset(Preset::Casual);
         for seed in 0..2000 {
             let mut g = Game::deal(rules, Seat::new(1), seed);
-            while !g.is_over() && g.phase() != Phase::PovertyOffer && g.phase() != Phase::Playing {
+            while !g.is_over() && g.phase() != phase && g.phase() != Phase::Playing {
                 let s = g.to_act().expect("someone acts");
                 let a = BasicPlayer.decide(&g.view(s));
                 g.act(s, a).expect("legal");
             }
-            if g.phase() == Phase::PovertyOffer {
+            if g.phase() == phase {
                 return g;
             }
         }
-        panic!("no poverty in 2,000 deals");
+        panic!("no poverty at {phase:?} in 2,000 deals");
     }
 
     #[test]
-    fn a_poverty_is_answered_in_worlds_that_fit_the_offer() {
-        let g = poverty_offer();
-        let seat = g.to_act().expect("asked");
-        let v = g.view(seat);
-        let p = *g.poverty().expect("poverty");
-        let trumps = poverty_trumps(g.rules());
-        let mut rng = Rng::new(5);
-        let mut rebuilt = 0;
-        for _ in 0..50 {
-            let Some(w) = offer_world(&v, &mut rng) else { continue };
-            rebuilt += 1;
-            assert_eq!(w.to_act(), Some(seat));
-            assert_eq!(w.hand(seat), v.hand);
-            let wp = w.poverty().expect("poverty");
-            assert_eq!((wp.pauper, wp.declined, wp.given.len()), (p.pauper, p.declined, p.given.len()));
-            assert!(w.hand(p.pauper).with_mask(trumps).is_empty(), "the pauper kept no trump");
-            assert_eq!(Seat::ALL.map(|s| w.hand(s).len()), Seat::ALL.map(|s| g.hand(s).len()));
-        }
-        assert!(rebuilt >= 40, "{rebuilt} of 50 worlds");
-        let mut strong =
-            StrongPlayer::new(StrongConfig { budget: Duration::from_secs(30), ..StrongConfig::default() }, 1);
-        if let Some(a) = strong.reserve(&v) {
-            assert!(v.legal.contains(&a));
+    fn every_poverty_step_is_simulated_in_worlds_that_fit_it() {
+        for phase in [Phase::PovertyGive, Phase::PovertyOffer, Phase::PovertyReturn] {
+            let g = poverty_at(phase);
+            let seat = g.to_act().expect("asked");
+            let v = g.view(seat);
+            let p = *g.poverty().expect("poverty");
+            let trumps = poverty_trumps(g.rules());
+            let mut rng = Rng::new(5);
+            let mut rebuilt = 0;
+            for _ in 0..50 {
+                let Some(w) = exchange_world(&v, &mut rng) else { continue };
+                rebuilt += 1;
+                assert_eq!((w.phase(), w.to_act()), (phase, Some(seat)));
+                assert_eq!(w.hand(seat), v.hand);
+                let wp = w.poverty().expect("poverty");
+                assert_eq!((wp.pauper, wp.declined, wp.given.len()), (p.pauper, p.declined, p.given.len()));
+                if phase != Phase::PovertyGive {
+                    assert!(w.hand(p.pauper).with_mask(trumps).is_empty(), "the pauper kept no trump");
+                }
+                if phase == Phase::PovertyReturn {
+                    assert_eq!(wp.given, p.given, "the acceptor saw the cards put down");
+                }
+                assert_eq!(Seat::ALL.map(|s| w.hand(s).len()), Seat::ALL.map(|s| g.hand(s).len()));
+            }
+            assert!(rebuilt >= 40, "{phase:?}: {rebuilt} of 50 worlds");
+            // the expert's choice is legal, and simulated (worlds, not the
+            // clock, bound it here)
+            let mut strong =
+                StrongPlayer::new(StrongConfig { budget: Duration::from_secs(30), ..StrongConfig::default() }, 1);
+            if let Some(a) = strong.reserve(&v) {
+                assert!(v.legal.contains(&a), "{phase:?}: {a:?}");
+            }
+            if phase != Phase::PovertyOffer {
+                let c = exchange_candidates(&v);
+                assert!(c.len() >= 2 && c.len() <= 11 && c.iter().all(|a| v.legal.contains(a)), "{c:?}");
+            }
         }
     }
 
