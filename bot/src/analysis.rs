@@ -12,10 +12,12 @@
 //! exchange in worlds with an exchange that fits them, as the expert
 //! samples them); bids, announcements and the exchange are not examined.
 
-use doko_engine::{Action, Bid, Call, Card, Game, Phase, Record, Rng, Seat, SeatView};
+use doko_engine::{Action, Bid, Call, Card, Cards, Game, Phase, Record, Rng, Seat, SeatView};
 
 use crate::search::playout;
-use crate::strong::{basic_playout, bid_world, considered, exchange_world, knowledge, sample, world};
+use crate::strong::{
+    basic_playout, bid_world, considered, exchange_candidates, exchange_world, knowledge, sample, world,
+};
 
 /// How thoroughly a deal is examined.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -47,6 +49,10 @@ pub enum Choice {
     Call(Call, bool),
     /// A poverty taken (`true`) or declined (`false`).
     Answer(bool),
+    /// Cards put down as the pauper.
+    Give(Cards),
+    /// Cards returned as the acceptor.
+    Return(Cards),
 }
 
 /// A decision that did clearly worse than another the person could have
@@ -75,9 +81,10 @@ pub struct Analysis {
 
 /// Examines every decision `seat` made with a choice in the deal `record`
 /// (replayed through the engine; a record it refuses is examined up to
-/// there): its bid, its answer to a poverty, each card (and whether to say
-/// the announcement it could have said before it) and each announcement it
-/// said. Owed announcements and the poverty exchange are not examined.
+/// there): its bid, its answer to a poverty and the cards it put down or
+/// returned in one, each card (and whether to say the announcement it
+/// could have said before it) and each announcement it said. Owed
+/// announcements are not examined (there was no choice).
 pub fn analyse(record: &Record, seat: Seat, cfg: &AnalysisConfig, seed: u64) -> Analysis {
     let mut rng = Rng::new(seed);
     let mut out = Analysis::default();
@@ -94,6 +101,9 @@ pub fn analyse(record: &Record, seat: Seat, cfg: &AnalysisConfig, seed: u64) -> 
             let examined = match (g.phase(), a) {
                 (Phase::Bidding, Action::Bid(b)) => examine_bid(&g, seat, *b, cfg, &mut rng, &mut found),
                 (Phase::PovertyOffer, Action::Answer(x)) => examine_answer(&g, seat, *x, cfg, &mut rng, &mut found),
+                (Phase::PovertyGive, Action::Give(_)) | (Phase::PovertyReturn, Action::Return(_)) => {
+                    examine_exchange(&g, seat, *a, cfg, &mut rng, &mut found)
+                }
                 (Phase::Playing, Action::Play(c)) if g.mandatory_announcement() != Some(seat) => {
                     examine_card(&g, seat, *c, cfg, &mut rng, &mut found)
                 }
@@ -266,6 +276,38 @@ fn examine_bid(g: &Game, seat: Seat, made: Bid, cfg: &AnalysisConfig, rng: &mut 
     true
 }
 
+/// Cards put down or returned in a poverty: against the sets the expert
+/// weighs ([`exchange_candidates`]), in deals sampled around what the seat
+/// saw, played out by basic players.
+fn examine_exchange(
+    g: &Game,
+    seat: Seat,
+    made: Action,
+    cfg: &AnalysisConfig,
+    rng: &mut Rng,
+    out: &mut Vec<Finding>,
+) -> bool {
+    let v = g.view(seat);
+    let mut lines = vec![vec![made]];
+    lines.extend(exchange_candidates(&v).into_iter().filter(|a| *a != made).map(|a| vec![a]));
+    if lines.len() < 2 {
+        return false;
+    }
+    let rows = rows(seat, &lines, cfg, rng, true, |rng| exchange_world(&v, rng));
+    let choice = |a: Action| match a {
+        Action::Give(c) => Some(Choice::Give(c)),
+        Action::Return(c) => Some(Choice::Return(c)),
+        _ => None,
+    };
+    if let Some(b) = best(&rows).filter(|b| *b != 0)
+        && let Some(cost) = cost(&rows, 0, b, cfg)
+        && let (Some(made), Some(better)) = (choice(made), choice(lines[b][0]))
+    {
+        out.push(Finding { trick: 0, made, better, cost });
+    }
+    true
+}
+
 /// A poverty taken or declined: against the other answer.
 fn examine_answer(
     g: &Game,
@@ -346,6 +388,54 @@ mod tests {
         }
         // (seen: 4 bids, 12 calls)
         assert!(bids >= 3 && calls >= 2, "{bids} bids and {calls} calls named in 4 deals");
+    }
+
+    /// A pauper that puts down its most valuable cards and an acceptor
+    /// that returns its best trumps: the analysis names the exchange.
+    #[test]
+    fn a_careless_poverty_exchange_is_named() {
+        let rules = Rules::preset(doko_engine::Preset::Casual);
+        let cfg = AnalysisConfig { worlds: 24, playouts: 1, max_findings: 12, ..AnalysisConfig::default() };
+        let trumps = doko_engine::normal_game_trumps();
+        let (mut deals, mut named) = (0, 0);
+        for seed in 0..3000 {
+            let mut g = Game::deal(rules, Seat::new(0), seed);
+            while let Some(s) = g.mandatory_announcement().or(g.to_act()) {
+                let v = g.view(s);
+                let a = if matches!(g.phase(), Phase::PovertyGive | Phase::PovertyReturn) {
+                    *v.legal
+                        .iter()
+                        .max_by_key(|a| match a {
+                            Action::Give(c) | Action::Return(c) => (c.with_mask(trumps).len(), c.points()),
+                            _ => (0, 0),
+                        })
+                        .expect("a choice")
+                } else {
+                    BasicPlayer.decide(&v)
+                };
+                g.act(s, a).expect("legal");
+            }
+            let Some(p) = g.poverty().copied().filter(|p| p.acceptor.is_some()) else { continue };
+            deals += 1;
+            let rec = Record::from_game(&g);
+            for (seat, made) in
+                [(p.pauper, Choice::Give(p.given)), (p.acceptor.expect("taken"), Choice::Return(p.returned))]
+            {
+                let a = analyse(&rec, seat, &cfg, seed);
+                for f in a.findings.iter().filter(|f| matches!(f.made, Choice::Give(_) | Choice::Return(_))) {
+                    assert_eq!((f.made, f.trick), (made, 0));
+                    assert!(f.better != made && f.cost >= cfg.min_cost);
+                    named += 1;
+                }
+            }
+            if deals == 3 {
+                break;
+            }
+        }
+        assert_eq!(deals, 3);
+        // (seen: 2 of 6; the alternatives weighed are good ones, so a
+        // careless exchange is not always clearly worse in 24 worlds)
+        assert!(named >= 1, "{named} of {} exchanges named", 2 * deals);
     }
 
     #[test]

@@ -515,7 +515,7 @@ pub(crate) fn exchange_world(v: &SeatView, rng: &mut Rng) -> Option<Game> {
 /// too many): the eight the conventions rank first (fewest trumps, fewest
 /// points), and for each suit the first-ranked that leaves the hand
 /// without that suit.
-fn exchange_candidates(v: &SeatView) -> Vec<Action> {
+pub(crate) fn exchange_candidates(v: &SeatView) -> Vec<Action> {
     let trumps = poverty_trumps(&v.public.rules);
     let cards = |a: &Action| match a {
         Action::Give(c) | Action::Return(c) => Some(*c),

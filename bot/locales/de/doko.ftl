@@ -444,6 +444,10 @@ analysis-answer = Armut: { $taken ->
     [yes] sie anzunehmen statt abzulehnen
    *[no] sie abzulehnen statt anzunehmen
 } kostete etwa { $cost } Punkte
+analysis-exchange = Armut: { $step ->
+    [give] { $made } abzugeben statt { $better }
+   *[return] { $made } zurückzugeben statt { $better }
+} kostete etwa { $cost } Punkte
 analysis-none = Analyse von Spiel { $record }: keine deiner { $examined } Entscheidungen hat klar Punkte gekostet.
 analysis-nothing = Analyse von Spiel { $record }: du hattest keine Entscheidung mit einer Wahl, die sich prüfen lässt.
 error-damaged = das gespeicherte Spiel ist beschädigt: { $why }
@@ -536,7 +540,7 @@ help-stats = Statistik der Spieler in diesem Kanal
 help-list = die laufende Liste (Nummer, Spiele, Abrechnung) oder Liste N der hier aufbewahrten
 help-leaderboard = die Rangliste der Spieler dieses Servers über alle Kanäle (insgesamt oder diesen Monat)
 help-me = deine Zahlen auf diesem Server, dein Rang und deine letzten Listen (privat)
-help-analysis = welche deiner Entscheidungen (Vorbehalt, Karten, Ansagen) im letzten oder N-ten Spiel Punkte kosteten (privat)
+help-analysis = welche deiner Entscheidungen im letzten oder N-ten Spiel Punkte kosteten (privat)
 help-server-show = die Hausregeln und woher jede kommt (Kanal, Server, Standard)
 help-server-set = eine Hausregel für alle Kanäle dieses Servers oder Space setzen
 help-server-preset = ein Regelsatz für alle Kanäle dieses Servers oder Space

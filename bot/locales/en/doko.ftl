@@ -443,6 +443,10 @@ analysis-answer = poverty: { $taken ->
     [yes] taking it instead of declining
    *[no] declining it instead of taking it
 } cost about { $cost } points
+analysis-exchange = poverty: { $step ->
+    [give] putting down { $made } instead of { $better }
+   *[return] returning { $made } instead of { $better }
+} cost about { $cost } points
 analysis-none = Analysis of deal { $record }: none of your { $examined } decisions clearly cost points.
 analysis-nothing = Analysis of deal { $record }: you had no decision with a choice to examine.
 error-damaged = the stored deal is damaged: { $why }
@@ -535,7 +539,7 @@ help-stats = per-player statistics of this channel
 help-list = the list being played (number, deals, sheet), or list N of the lists kept here
 help-leaderboard = the ranking of this server's players across its channels (all time or this month)
 help-me = your own figures in this server, your rank and your latest lists (privately)
-help-analysis = which of your decisions (bid, cards, announcements) cost points in your last deal or deal N (privately)
+help-analysis = which of your decisions (bid, cards, calls) cost points in your last deal or deal N (privately)
 help-server-show = the house rules with where each comes from (channel, server, default)
 help-server-set = set a house rule for every channel of this server or space
 help-server-preset = a preset for every channel of this server or space
