@@ -423,18 +423,10 @@ pub fn analysis(l: Lang, record: u32, a: &crate::analysis::Analysis) -> String {
                 tr!(l, "analysis-bid", made = bid(made), better = bid(better), cost = cost)
             }
             (Choice::Answer(taken), _) => tr!(l, "analysis-answer", taken = yes(taken), cost = cost),
-            (Choice::Give(made), Choice::Give(better)) => tr!(
+            (Choice::Give(made), Choice::Give(better)) | (Choice::Return(made), Choice::Return(better)) => tr!(
                 l,
                 "analysis-exchange",
-                step = "give",
-                made = l.cards(made.iter()),
-                better = l.cards(better.iter()),
-                cost = cost
-            ),
-            (Choice::Return(made), Choice::Return(better)) => tr!(
-                l,
-                "analysis-exchange",
-                step = "return",
+                step = if matches!(f.made, Choice::Give(_)) { "give" } else { "return" },
                 made = l.cards(made.iter()),
                 better = l.cards(better.iter()),
                 cost = cost

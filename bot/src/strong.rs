@@ -183,9 +183,7 @@ pub(crate) fn sample(k: &Knowledge, v: &SeatView, rng: &mut Rng) -> Option<[Card
         hands[v.seat.index()] = v.hand;
         let mut left = k.need;
         let mut cards = k.unseen.clone();
-        for i in (1..cards.len()).rev() {
-            cards.swap(i, rng.below(i + 1));
-        }
+        shuffle(&mut cards, rng);
         // queens of clubs first, to meet the minimums (and then the trumps
         // where a seat may hold only a few)
         let capped = k.trump_max.iter().any(|m| *m < usize::MAX);
@@ -226,6 +224,36 @@ pub(crate) fn sample(k: &Knowledge, v: &SeatView, rng: &mut Rng) -> Option<[Card
     None
 }
 
+/// The deal `hands` (as dealt) after its bids as the seat saw them: its
+/// own, the reservation that decided the contract, healthy for the rest.
+fn bid_as_seen(v: &SeatView, hands: [Cards; 4]) -> Option<Game> {
+    let pv = &v.public;
+    let bids = pv
+        .dealer
+        .next()
+        .clockwise()
+        .into_iter()
+        .map(|s| {
+            let b = match (s == v.seat, pv.bids[s.index()]) {
+                (true, _) => v.own_bid.unwrap_or(Bid::Healthy),
+                (_, Some(SeenBid::Decided(r))) => Bid::Reserve(r),
+                _ => Bid::Healthy,
+            };
+            (s, b)
+        })
+        .collect();
+    let rec =
+        Record { rules: pv.rules, dealer: pv.dealer, hands, bids: Some(bids), actions: Vec::new(), aborted: None };
+    rec.to_game().ok()
+}
+
+/// Shuffles `cards` in place (Fisher-Yates).
+fn shuffle(cards: &mut [Card], rng: &mut Rng) {
+    for i in (1..cards.len()).rev() {
+        cards.swap(i, rng.below(i + 1));
+    }
+}
+
 /// Rebuilds a full game from the view's public history and sampled hands
 /// (current hands; the cards played are given back to their players). In a
 /// poverty game the pauper and the acceptor replay the exchange they saw;
@@ -262,28 +290,7 @@ pub(crate) fn replay_world(v: &SeatView, hands: [Cards; 4], mut step: impl FnMut
         exchange.push((a, Action::Answer(true)));
         exchange.push((a, Action::Return(returned)));
     }
-    let forehand = pv.dealer.next();
-    let bids: Vec<(Seat, Bid)> = forehand
-        .clockwise()
-        .into_iter()
-        .map(|s| {
-            let b = match (s == v.seat, pv.bids[s.index()]) {
-                (true, _) => v.own_bid.unwrap_or(Bid::Healthy),
-                (_, Some(SeenBid::Decided(r))) => Bid::Reserve(r),
-                _ => Bid::Healthy,
-            };
-            (s, b)
-        })
-        .collect();
-    let rec = Record {
-        rules: pv.rules,
-        dealer: pv.dealer,
-        hands: dealt,
-        bids: Some(bids),
-        actions: Vec::new(),
-        aborted: None,
-    };
-    let mut g = rec.to_game().ok()?;
+    let mut g = bid_as_seen(v, dealt)?;
     for (s, a) in exchange {
         g.act(s, a).ok()?;
     }
@@ -408,9 +415,7 @@ pub(crate) fn considered(v: &SeatView, a: &Action) -> bool {
 /// The unseen cards in a random order.
 fn shuffled_unseen(v: &SeatView, rng: &mut Rng) -> Option<Vec<Card>> {
     let mut cards: Vec<Card> = Cards::pack(v.public.rules.nines).checked_sub(v.hand)?.iter().collect();
-    for i in (1..cards.len()).rev() {
-        cards.swap(i, rng.below(i + 1));
-    }
+    shuffle(&mut cards, rng);
     Some(cards)
 }
 
@@ -459,9 +464,7 @@ pub(crate) fn exchange_world(v: &SeatView, rng: &mut Rng) -> Option<Game> {
         if !kept.with_mask(trumps).is_empty() {
             return None;
         }
-        for i in (1..cards.len()).rev() {
-            cards.swap(i, rng.below(i + 1));
-        }
+        shuffle(&mut cards, rng);
         let put = match (pv.phase, v.poverty_cards) {
             (Phase::PovertyOffer, _) => cards.drain(..p.given).collect(),
             (Phase::PovertyReturn, Some((put, _))) if p.acceptor == Some(v.seat) => put,
@@ -482,23 +485,7 @@ pub(crate) fn exchange_world(v: &SeatView, rng: &mut Rng) -> Option<Game> {
             hands[s.index()] = it.by_ref().take(pv.hand_sizes[s.index()]).collect();
         }
     }
-    let bids = pv
-        .dealer
-        .next()
-        .clockwise()
-        .into_iter()
-        .map(|s| {
-            let b = match (s == v.seat, pv.bids[s.index()]) {
-                (true, _) => v.own_bid.unwrap_or(Bid::Healthy),
-                (_, Some(SeenBid::Decided(r))) => Bid::Reserve(r),
-                _ => Bid::Healthy,
-            };
-            (s, b)
-        })
-        .collect();
-    let rec =
-        Record { rules: pv.rules, dealer: pv.dealer, hands, bids: Some(bids), actions: Vec::new(), aborted: None };
-    let mut g = rec.to_game().ok()?;
+    let mut g = bid_as_seen(v, hands)?;
     if let Some(put) = given {
         g.act(p.pauper, Action::Give(put)).ok()?;
         for i in 1..=usize::from(p.declined) {
