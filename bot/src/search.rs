@@ -10,8 +10,8 @@
 //!   10 worlds x 1,000 iterations, random playouts, reward 500 x game points
 //!   + the team's card points, the most visited choice over all trees.
 //! - [`SearchPlayer::expert`], the kind `expert`: worlds weighted by how
-//!   well the basic player's play explains the cards each other seat
-//!   played (the likeliest kept), playouts by the basic player's card play
+//!   well the basic player's bids and card play explain what each other
+//!   seat bid and played (the likeliest kept), playouts by the basic player's card play
 //!   with a little noise, an exact solver for the last tricks, the weighted
 //!   mean of the trees' values; its reservations (staying healthy, a
 //!   wedding or its silent solo, a poverty, throwing in, a solo), its
@@ -25,7 +25,7 @@
 
 use std::time::{Duration, Instant};
 
-use doko_engine::{Action, Game, Phase, Rng, Seat, SeatView};
+use doko_engine::{Action, Bid, Cards, Game, Phase, Reservation, Rng, Seat, SeatView, SeenBid};
 
 use crate::player::{BasicPlayer, Player, Situation, basic_card};
 use crate::strong::{StrongConfig, StrongPlayer, knowledge, replay_world, sample, searched_turn};
@@ -49,6 +49,10 @@ pub struct SearchConfig {
     /// player would not have played multiplies a world's weight by this
     /// (1: worlds unweighted).
     pub mismatch: f64,
+    /// Likewise for the bids: each other seat whose dealt hand would have
+    /// had the basic player bid another kind than the table saw multiplies
+    /// a world's weight by this (1: bids not weighed).
+    pub bid_mismatch: f64,
     /// Hands of at most this many cards are solved exactly in each world
     /// (0: never).
     pub solver_cards: usize,
@@ -70,6 +74,7 @@ impl SearchConfig {
             exploration: 2.0,
             heuristic: false,
             mismatch: 1.0,
+            bid_mismatch: 1.0,
             solver_cards: 0,
             flat: false,
             announce: true,
@@ -82,6 +87,10 @@ impl SearchConfig {
     /// playouts by the basic player's cards no better than random ones),
     /// worlds weighted, the last three tricks solved, its announcements
     /// searched.
+    ///
+    /// A bid seen weighs more than a card (0.5 against 0.8 for each that
+    /// the basic player would not have made): it is one decision on the
+    /// whole hand.
     pub fn expert(budget: Duration) -> SearchConfig {
         SearchConfig {
             worlds: (budget.as_millis() as usize * 16).clamp(40, 8000),
@@ -90,6 +99,7 @@ impl SearchConfig {
             exploration: 2.0,
             heuristic: false,
             mismatch: 0.8,
+            bid_mismatch: 0.5,
             solver_cards: 3,
             flat: true,
             announce: true,
@@ -307,23 +317,47 @@ fn solve(g: &Game, me: Seat, mut alpha: f64, mut beta: f64) -> f64 {
     best
 }
 
-/// How likely a world made the plays seen: each card another seat played
-/// where the basic player would have played another multiplies its weight
+/// How likely a world made the bids and plays seen: each other seat whose
+/// dealt hand would have had the basic player bid otherwise (healthy, a
+/// reservation not shown, or another reservation than the one that
+/// decided the game) multiplies its weight by `bid_mismatch`; each card
+/// another seat played where the basic player would have played another,
 /// by `mismatch`.
-fn world_and_weight(v: &SeatView, hands: [doko_engine::Cards; 4], mismatch: f64) -> Option<(Game, f64)> {
+fn world_and_weight(v: &SeatView, hands: [Cards; 4], mismatch: f64, bid_mismatch: f64) -> Option<(Game, f64)> {
     let mut weight = 1.0f64;
     let g = replay_world(v, hands, |g, s, a| {
-        if let Action::Play(c) = a
-            && s != v.seat
-            && g.legal_cards(s).len() > 1
-        {
-            let view = g.view(s);
-            if BasicPlayer.decide(&view) != Action::Play(c) {
+        if s == v.seat {
+            return;
+        }
+        match a {
+            Action::Bid(_) => {
+                let seen = v.public.bids[s.index()];
+                if !bid_fits(BasicPlayer.decide(&g.view(s)), seen) {
+                    weight *= bid_mismatch;
+                }
+            }
+            Action::Play(c) if g.legal_cards(s).len() > 1 && BasicPlayer.decide(&g.view(s)) != Action::Play(c) => {
                 weight *= mismatch;
             }
+            _ => {}
         }
     })?;
     Some((g, weight))
+}
+
+/// Whether a bid is the kind the table saw: healthy for healthy, any
+/// reservation for one not shown, the same reservation (a solo of the
+/// same kind) for the one that decided the game.
+fn bid_fits(bid: Action, seen: Option<SeenBid>) -> bool {
+    let Action::Bid(b) = bid else { return false };
+    match (b, seen) {
+        (Bid::Healthy, Some(SeenBid::Healthy)) | (Bid::Reserve(_), Some(SeenBid::Reserved)) => true,
+        (Bid::Reserve(Reservation::Solo { kind, .. }), Some(SeenBid::Decided(Reservation::Solo { kind: k, .. }))) => {
+            kind == k
+        }
+        (Bid::Reserve(r), Some(SeenBid::Decided(d))) => std::mem::discriminant(&r) == std::mem::discriminant(&d),
+        _ => false,
+    }
 }
 
 impl SearchPlayer {
@@ -347,7 +381,7 @@ impl SearchPlayer {
         }
         let k = knowledge(v)?;
         // the worlds, each with its weight
-        let weighted = cfg.mismatch < 1.0;
+        let weighted = cfg.mismatch < 1.0 || cfg.bid_mismatch < 1.0;
         let mut worlds: Vec<(Game, f64)> = Vec::new();
         let mut tries = 0;
         // sampling and weighting a world costs far more than its random
@@ -358,7 +392,7 @@ impl SearchPlayer {
             tries += 1;
             let Some(hands) = sample(&k, v, &mut self.rng) else { continue };
             let w = if weighted {
-                world_and_weight(v, hands, cfg.mismatch)
+                world_and_weight(v, hands, cfg.mismatch, cfg.bid_mismatch)
             } else {
                 replay_world(v, hands, |_, _, _| {}).map(|g| (g, 1.0))
             };
@@ -463,7 +497,7 @@ impl Player for SearchPlayer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use doko_engine::Rules;
+    use doko_engine::{Card, Rules, SoloKind};
 
     /// Plays deals with search players in every seat: every choice is
     /// legal and the deal ends.
@@ -634,7 +668,81 @@ mod tests {
         let me = g.to_act().expect("to act");
         let v = g.view(me);
         let hands = Seat::ALL.map(|s| g.hand(s));
-        let (_, w) = world_and_weight(&v, hands, 0.5).expect("the real deal fits");
+        let (_, w) = world_and_weight(&v, hands, 0.5, 0.5).expect("the real deal fits");
         assert_eq!(w, 1.0);
+    }
+
+    #[test]
+    fn a_bid_fits_the_kind_the_table_saw() {
+        let solo = |kind| Action::Bid(Bid::Reserve(Reservation::Solo { kind, duty: false }));
+        let wedding = Action::Bid(Bid::Reserve(Reservation::Wedding(None)));
+        let poverty = Action::Bid(Bid::Reserve(Reservation::Poverty));
+        let healthy = Action::Bid(Bid::Healthy);
+        let decided = |r| Some(SeenBid::Decided(r));
+        let jacks = Reservation::Solo { kind: SoloKind::Jacks, duty: false };
+        assert!(bid_fits(healthy, Some(SeenBid::Healthy)));
+        assert!(!bid_fits(healthy, Some(SeenBid::Reserved)));
+        assert!(!bid_fits(poverty, Some(SeenBid::Healthy)));
+        assert!(bid_fits(poverty, Some(SeenBid::Reserved)));
+        assert!(bid_fits(solo(SoloKind::Jacks), Some(SeenBid::Reserved)));
+        assert!(bid_fits(solo(SoloKind::Jacks), decided(jacks)));
+        assert!(bid_fits(solo(SoloKind::Jacks), decided(Reservation::Solo { kind: SoloKind::Jacks, duty: true })));
+        assert!(!bid_fits(solo(SoloKind::Queens), decided(jacks)));
+        assert!(!bid_fits(healthy, decided(jacks)));
+        assert!(!bid_fits(wedding, decided(jacks)));
+        assert!(!bid_fits(poverty, decided(Reservation::Wedding(None))));
+        assert!(bid_fits(poverty, decided(Reservation::Poverty)));
+        assert!(!bid_fits(healthy, None));
+    }
+
+    /// The expert weighs the bids seen: in worlds sampled at the first
+    /// card of a deal every seat said healthy in, a world in which another
+    /// seat holds both queens of clubs (the basic player would have said
+    /// wedding) or, where a poverty is allowed, at most two trumps (it
+    /// would have said poverty) weighs at most 0.5, and a world that
+    /// weighs 1 has no such seat. Before the bids were weighed every world
+    /// weighed 1 here (no card has been played).
+    #[test]
+    fn worlds_weigh_the_bids_seen() {
+        let trumps = doko_engine::normal_game_trumps();
+        let mut checked = (0, 0);
+        for poverty in [false, true] {
+            let rules = Rules { poverty, ..Rules::default() };
+            for seed in 0..40u64 {
+                let mut g = Game::deal(rules, Seat::new(0), seed);
+                while g.phase() == Phase::Bidding {
+                    let s = g.to_act().expect("a seat bids");
+                    let a = BasicPlayer.decide(&g.view(s));
+                    g.act(s, a).expect("legal");
+                }
+                if g.phase() != Phase::Playing || g.is_solo() || !g.tricks().is_empty() || g.current_trick().len > 0 {
+                    continue;
+                }
+                let me = g.to_act().expect("to act");
+                let v = g.view(me);
+                if v.public.bids.iter().any(|b| *b != Some(SeenBid::Healthy)) {
+                    continue;
+                }
+                let k = knowledge(&v).expect("knowledge");
+                let mut rng = Rng::new(seed);
+                for _ in 0..50 {
+                    let Some(hands) = sample(&k, &v, &mut rng) else { continue };
+                    let (_, w) = world_and_weight(&v, hands, 1.0, 0.5).expect("a world");
+                    let reserved = Seat::ALL.iter().filter(|s| **s != me).any(|s| {
+                        let h = hands[s.index()];
+                        h.count(Card::CQ) == 2 || (poverty && h.with_mask(trumps).len() <= 2)
+                    });
+                    if reserved {
+                        assert!(w <= 0.5, "deal {seed}: a seat would have reserved, weight {w}");
+                        checked.0 += 1;
+                    } else if w == 1.0 {
+                        checked.1 += 1;
+                    }
+                }
+            }
+        }
+        // both kinds of worlds were seen (seen: 326 and 1,790; with the bids
+        // not weighed the first world with such a seat weighed 1)
+        assert!(checked.0 >= 100 && checked.1 >= 500, "{checked:?}");
     }
 }

@@ -15,8 +15,8 @@
 use std::time::{Duration, Instant};
 
 use doko_engine::{
-    Action, Bid, Call, Card, Cards, Contract, Game, Level, Party, Phase, Record, Reservation, Rng, Rules, Seat,
-    SeatView, SeenBid, SoloKind, normal_game_trumps,
+    Action, Bid, Call, Card, Cards, Contract, Game, Level, Party, Phase, Reservation, Rng, Rules, Seat, SeatView,
+    SeenBid, SoloKind, normal_game_trumps,
 };
 
 use crate::player::{BasicPlayer, Player};
@@ -226,25 +226,19 @@ pub(crate) fn sample(k: &Knowledge, v: &SeatView, rng: &mut Rng) -> Option<[Card
 
 /// The deal `hands` (as dealt) after its bids as the seat saw them: its
 /// own, the reservation that decided the contract, healthy for the rest.
-fn bid_as_seen(v: &SeatView, hands: [Cards; 4]) -> Option<Game> {
+fn bid_as_seen(v: &SeatView, hands: [Cards; 4], mut step: impl FnMut(&Game, Seat, Action)) -> Option<Game> {
     let pv = &v.public;
-    let bids = pv
-        .dealer
-        .next()
-        .clockwise()
-        .into_iter()
-        .map(|s| {
-            let b = match (s == v.seat, pv.bids[s.index()]) {
-                (true, _) => v.own_bid.unwrap_or(Bid::Healthy),
-                (_, Some(SeenBid::Decided(r))) => Bid::Reserve(r),
-                _ => Bid::Healthy,
-            };
-            (s, b)
-        })
-        .collect();
-    let rec =
-        Record { rules: pv.rules, dealer: pv.dealer, hands, bids: Some(bids), actions: Vec::new(), aborted: None };
-    rec.to_game().ok()
+    let mut g = Game::new(pv.rules, pv.dealer, hands).ok()?;
+    for s in pv.dealer.next().clockwise() {
+        let b = match (s == v.seat, pv.bids[s.index()]) {
+            (true, _) => v.own_bid.unwrap_or(Bid::Healthy),
+            (_, Some(SeenBid::Decided(r))) => Bid::Reserve(r),
+            _ => Bid::Healthy,
+        };
+        step(&g, s, Action::Bid(b));
+        g.act(s, Action::Bid(b)).ok()?;
+    }
+    Some(g)
 }
 
 /// Shuffles `cards` in place (Fisher-Yates).
@@ -290,7 +284,7 @@ pub(crate) fn replay_world(v: &SeatView, hands: [Cards; 4], mut step: impl FnMut
         exchange.push((a, Action::Answer(true)));
         exchange.push((a, Action::Return(returned)));
     }
-    let mut g = bid_as_seen(v, dealt)?;
+    let mut g = bid_as_seen(v, dealt, &mut step)?;
     for (s, a) in exchange {
         g.act(s, a).ok()?;
     }
@@ -485,7 +479,7 @@ pub(crate) fn exchange_world(v: &SeatView, rng: &mut Rng) -> Option<Game> {
             hands[s.index()] = it.by_ref().take(pv.hand_sizes[s.index()]).collect();
         }
     }
-    let mut g = bid_as_seen(v, hands)?;
+    let mut g = bid_as_seen(v, hands, |_, _, _| {})?;
     if let Some(put) = given {
         g.act(p.pauper, Action::Give(put)).ok()?;
         for i in 1..=usize::from(p.declined) {
