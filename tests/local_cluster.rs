@@ -47,24 +47,39 @@ impl LocalCluster {
         let mut cluster = LocalCluster { nodes: Vec::new(), dir, ports: Vec::new() };
         let (count, timeout) = if replicas { (6, "1000") } else { (3, "2000") };
         for i in 0..count {
-            // the node's port and its cluster bus port, both free
-            let (port, bus) = (free_port()?, free_port()?);
             let data = cluster.dir.join(format!("node{i}"));
             std::fs::create_dir_all(&data)?;
-            let child = Command::new("redis-server")
-                .args(["--port", &port.to_string(), "--cluster-port", &bus.to_string(), "--bind", "127.0.0.1"])
-                .args(["--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf"])
-                .args(["--cluster-node-timeout", timeout, "--save", "", "--appendonly", "no"])
-                .arg("--dir")
-                .arg(&data)
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .spawn()?;
+            // the node's port and its cluster bus port, free when chosen;
+            // another test may take one before the node binds it (the node
+            // then exits): a node that does not answer is started again on
+            // other ports
+            let mut tries = 0;
+            let (child, port) = loop {
+                tries += 1;
+                let (port, bus) = (free_port()?, free_port()?);
+                let mut child = Command::new("redis-server")
+                    .args(["--port", &port.to_string(), "--cluster-port", &bus.to_string(), "--bind", "127.0.0.1"])
+                    .args(["--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf"])
+                    .args(["--cluster-node-timeout", timeout, "--save", "", "--appendonly", "no"])
+                    .arg("--dir")
+                    .arg(&data)
+                    .stdout(Stdio::null())
+                    .stderr(Stdio::null())
+                    .spawn()?;
+                match cluster.answers(port, "PING", "PONG", Duration::from_secs(10), Some(&mut child)) {
+                    Ok(()) => break (child, port),
+                    Err(e) => {
+                        let _ = child.kill();
+                        let _ = child.wait();
+                        let _ = std::fs::remove_file(data.join("nodes.conf"));
+                        if tries >= 3 {
+                            return Err(e);
+                        }
+                    }
+                }
+            };
             cluster.nodes.push(child);
             cluster.ports.push(port);
-        }
-        for &port in &cluster.ports {
-            cluster.wait_for(port, "PING", "PONG")?;
         }
         let out = Command::new("redis-cli")
             .arg("--cluster")
@@ -99,6 +114,19 @@ impl LocalCluster {
     /// Waits (at most 20 s) until `redis-cli` on `port` answers `command`
     /// with a text containing `want`.
     pub fn wait_for(&self, port: u16, command: &str, want: &str) -> std::io::Result<()> {
+        self.answers(port, command, want, Duration::from_secs(20), None)
+    }
+
+    /// As [`LocalCluster::wait_for`], within `limit`; gives up at once
+    /// when the node's process (`child`, if given) has exited.
+    fn answers(
+        &self,
+        port: u16,
+        command: &str,
+        want: &str,
+        limit: Duration,
+        mut child: Option<&mut Child>,
+    ) -> std::io::Result<()> {
         let start = Instant::now();
         loop {
             let out = Command::new("redis-cli")
@@ -110,7 +138,12 @@ impl LocalCluster {
             if String::from_utf8_lossy(&out.stdout).contains(want) {
                 return Ok(());
             }
-            if start.elapsed() > Duration::from_secs(20) {
+            if let Some(c) = child.as_deref_mut()
+                && let Some(status) = c.try_wait()?
+            {
+                return Err(err(format!("node {port} exited ({status}) before it answered {command}")));
+            }
+            if start.elapsed() > limit {
                 return Err(err(format!("node {port} did not answer {command} with {want}")));
             }
             std::thread::sleep(Duration::from_millis(50));
