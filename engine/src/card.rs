@@ -186,8 +186,19 @@ impl Card {
     /// Card points (Augen).
     #[inline]
     pub const fn points(self) -> u8 {
-        const POINTS: [u8; 6] = [11, 10, 4, 3, 2, 0];
-        POINTS[(self.0 % 6) as usize]
+        // by card index (a load, not a division by six); 32 entries so
+        // that the masked index needs no bounds check
+        const POINTS: [u8; 32] = {
+            const BY_RANK: [u8; 6] = [11, 10, 4, 3, 2, 0];
+            let mut t = [0u8; 32];
+            let mut i = 0;
+            while i < 24 {
+                t[i] = BY_RANK[i % 6];
+                i += 1;
+            }
+            t
+        };
+        POINTS[(self.0 & 31) as usize]
     }
 
     /// All 24 cards, clubs first, ace to nine in each suit.

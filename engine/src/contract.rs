@@ -477,15 +477,29 @@ impl Order {
     /// The index (0..4) of the card that wins a trick.
     #[inline]
     pub fn trick_winner(&self, cards: &[Card; 4], second_wins_dulle: bool) -> usize {
+        // without branches: which card wins is what random play cannot
+        // predict. The key is `trick_key`'s: 256 + power for a trump, the
+        // power for a card of the led suit, else 0
         let led = self.class(cards[0]);
+        let key = |c: Card| {
+            let i = c.index() & 31;
+            let class = self.class[i];
+            let trump = class == Class::Trump;
+            let counts = trump | (class == led);
+            (self.power[i] as u16 | (trump as u16) << 8) & (counts as u16).wrapping_neg()
+        };
+        let dullen = second_wins_dulle & self.dulle;
         let mut best = 0;
-        let mut key = self.trick_key(cards[0], led);
+        let mut best_key = key(cards[0]);
+        let mut best_dulle = cards[0] == Card::H10;
         for (i, c) in cards.iter().enumerate().skip(1) {
-            let k = self.trick_key(*c, led);
-            if k > key || (second_wins_dulle && self.dulle && *c == Card::H10 && cards[best] == Card::H10) {
-                best = i;
-                key = k;
-            }
+            let k = key(*c);
+            let dulle = *c == Card::H10;
+            // `|` and `&`, not `||` and `&&`
+            let wins = (k > best_key) | (dullen & dulle & best_dulle);
+            best = if wins { i } else { best };
+            best_key = if wins { k } else { best_key };
+            best_dulle = if wins { dulle } else { best_dulle };
         }
         best
     }
@@ -559,6 +573,66 @@ mod tests {
         assert!(trump_order(&o).is_empty());
         assert!(!o.has_dulle());
         assert!(o.beats("HQ".parse().unwrap(), "HJ".parse().unwrap(), false));
+    }
+
+    /// Every order the engine builds: each trump structure, the hearts
+    /// tens as plain cards, piglets and superpiglets promoted (and the
+    /// piglets demoted again); and some it never builds (piglets where
+    /// the foxes are no trumps).
+    fn every_order() -> Vec<Order> {
+        let mut out = Vec::new();
+        for trumps in [Contract::Normal.trumps()].into_iter().chain(SoloKind::ALL.map(|k| k.trumps())) {
+            for contract in [Contract::Normal, Contract::Solo(SoloKind::Hearts)] {
+                let o = Order::new(trumps);
+                out.push(o);
+                let mut r = Rules { dullen: false, ..Rules::default() };
+                let c = if trumps == contract.trumps() { contract } else { Contract::Solo(SoloKind::Diamonds) };
+                out.push(Order::for_deal(c, &r, &[Cards::EMPTY; 4]));
+                r.dullen = true;
+                let mut p = Order::for_deal(c, &r, &[Cards::EMPTY; 4]);
+                p.promote_piglets();
+                out.push(p);
+                p.promote_superpiglets(&r);
+                out.push(p);
+                p.demote_piglets(c);
+                out.push(p);
+            }
+        }
+        out
+    }
+
+    /// The branch-free `trick_winner` agrees with the trick keys (the
+    /// highest key wins, the first of equal keys, but the second of two
+    /// hearts tens where the rule says so) on random tricks in every order.
+    #[test]
+    fn trick_winner_agrees_with_the_trick_keys() {
+        let mut rng = crate::rng::Rng::new(7);
+        let mut tricks = 0;
+        for o in every_order() {
+            for _ in 0..3000 {
+                // the hearts ten often, so that two of them meet
+                let cards: [Card; 4] =
+                    std::array::from_fn(
+                        |_| {
+                            if rng.below(4) == 0 { Card::H10 } else { Card::from_index(rng.below(24)) }
+                        },
+                    );
+                for second_wins in [false, true] {
+                    let led = o.class(cards[0]);
+                    let mut best = 0;
+                    for i in 1..4 {
+                        let (k, b) = (o.trick_key(cards[i], led), o.trick_key(cards[best], led));
+                        if k > b || (second_wins && o.has_dulle() && cards[i] == Card::H10 && cards[best] == Card::H10)
+                        {
+                            best = i;
+                        }
+                    }
+                    assert_eq!(o.trick_winner(&cards, second_wins), best, "{cards:?} second wins {second_wins}");
+                    tricks += 1;
+                }
+            }
+        }
+        assert!(tricks > 100_000);
     }
 
     #[test]

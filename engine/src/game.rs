@@ -432,6 +432,7 @@ impl Game {
         self.tricks().iter().any(|t| t.cards.contains(&Card::DA))
     }
     /// The score, once all tricks are played.
+    #[inline]
     pub fn score(&self) -> Option<Score> {
         if self.phase == Phase::Finished { Some(score::score(self)) } else { None }
     }
@@ -908,18 +909,23 @@ impl Game {
     #[inline]
     fn apply_play(&mut self, seat: Seat, card: Card) {
         self.hands[seat.index()].remove(card);
-        self.trick.cards[self.trick.len as usize] = card;
-        self.trick.len += 1;
         self.plays += 1;
-        if self.trick.len == 4 {
-            self.finish_trick();
+        let len = self.trick.len as usize;
+        if len == 3 {
+            // the fourth card goes to the trick in a register: read back
+            // from the byte just stored, the trick's four bytes would wait
+            // for the store to reach the cache
+            let t = &self.trick.cards;
+            self.finish_trick([t[0], t[1], t[2], card]);
         } else {
+            self.trick.cards[len & 3] = card;
+            self.trick.len += 1;
             self.to_act = seat.next();
         }
     }
 
     #[inline(never)]
-    fn finish_trick(&mut self) {
+    fn finish_trick(&mut self, cards: [Card; 4]) {
         let t = self.n_tricks as usize;
         let last = t + 1 == self.rules.hand_size();
         let second_wins = match self.rules.dulle {
@@ -927,7 +933,6 @@ impl Game {
             Dulle::SecondWins => true,
             Dulle::SecondWinsExceptLast => !last,
         };
-        let cards = self.trick.cards;
         let best = self.order.trick_winner(&cards, second_wins);
         // house rule: only the first fox played is a piglet
         if self.rules.piglets_first_only && cards.contains(&Card::DA) {
@@ -935,51 +940,21 @@ impl Game {
         }
         let leader = self.trick.leader;
         let winner = leader.plus(best);
-        let points = cards.iter().map(|c| c.points()).sum();
+        let points = cards[0].points() + cards[1].points() + cards[2].points() + cards[3].points();
         let trick = Trick { leader, cards, winner, points };
         self.tricks[t] = trick;
         self.n_tricks += 1;
         self.trick = CurrentTrick { leader: winner, cards: [Card::CQ; 4], len: 0 };
         self.to_act = winner;
 
-        if self.contract == Contract::BlackSow(None) && !self.clarified && cards.contains(&Card::SQ) {
-            // the trick with the second queen of spades: its taker is the
-            // soloist and chooses the solo (in the last trick, or without
-            // allowed solos, plays on alone in the normal order)
-            let fallen: usize = self.tricks().iter().map(|t| t.cards.iter().filter(|c| **c == Card::SQ).count()).sum();
-            if fallen == 2 {
-                self.declarer = Some(winner);
-                self.re = 1 << winner.index();
-                if last || self.rules.solos.is_empty() {
-                    self.clarified = true;
-                    self.shift = t as u8;
-                } else {
-                    self.phase = Phase::SowChoice;
-                }
-            }
+        // a Schwarze Sau before its second queen of spades and a wedding
+        // before its clarification; neither in most tricks
+        if !self.clarified {
+            self.clarify(t, cards, winner, last);
         }
 
-        if !self.clarified && self.contract == Contract::Wedding {
-            let declarer = self.declarer.expect("wedding has a declarer");
-            let led_trump = self.order.is_trump(cards[0]);
-            let qualifies = match self.wedding_rule {
-                WeddingRule::FirstForeign => true,
-                WeddingRule::FirstFail => !led_trump,
-                WeddingRule::FirstTrump => led_trump,
-            };
-            if qualifies && winner != declarer {
-                self.re |= 1 << winner.index();
-                self.clarified = true;
-                self.shift = t as u8;
-            } else if t == 2 {
-                self.clarified = true;
-                self.shift = 2;
-            }
-        }
-
-        let first_trick = if self.contract == Contract::Wedding { self.shift as usize + 1 } else { 0 };
         if let Some(th) = self.rules.mandatory_announcement
-            && t == first_trick
+            && t == if matches!(self.contract, Contract::Wedding) { self.shift as usize + 1 } else { 0 }
             && self.clarified
             && self.mandatory.is_none()
             && trick.points() >= th as u32
@@ -1003,6 +978,46 @@ impl Game {
             self.phase = Phase::Finished;
             self.mandatory = None;
             self.piglets_owed = false;
+        }
+    }
+
+    /// The clarification steps of a trick while the parties are not yet
+    /// known: a Schwarze Sau's second queen of spades, a wedding's partner.
+    #[inline(never)]
+    fn clarify(&mut self, t: usize, cards: [Card; 4], winner: Seat, last: bool) {
+        if matches!(self.contract, Contract::BlackSow(None)) && cards.contains(&Card::SQ) {
+            // the trick with the second queen of spades: its taker is the
+            // soloist and chooses the solo (in the last trick, or without
+            // allowed solos, plays on alone in the normal order)
+            let fallen: usize = self.tricks().iter().map(|t| t.cards.iter().filter(|c| **c == Card::SQ).count()).sum();
+            if fallen == 2 {
+                self.declarer = Some(winner);
+                self.re = 1 << winner.index();
+                if last || self.rules.solos.is_empty() {
+                    self.clarified = true;
+                    self.shift = t as u8;
+                } else {
+                    self.phase = Phase::SowChoice;
+                }
+            }
+        }
+
+        if !self.clarified && matches!(self.contract, Contract::Wedding) {
+            let declarer = self.declarer.expect("wedding has a declarer");
+            let led_trump = self.order.is_trump(cards[0]);
+            let qualifies = match self.wedding_rule {
+                WeddingRule::FirstForeign => true,
+                WeddingRule::FirstFail => !led_trump,
+                WeddingRule::FirstTrump => led_trump,
+            };
+            if qualifies && winner != declarer {
+                self.re |= 1 << winner.index();
+                self.clarified = true;
+                self.shift = t as u8;
+            } else if t == 2 {
+                self.clarified = true;
+                self.shift = 2;
+            }
         }
     }
 
@@ -1115,20 +1130,30 @@ impl Game {
             return Vec::new();
         }
         let mut v = Vec::with_capacity(20);
-        v.push(Bid::Healthy);
+        self.each_legal_bid(seat, |b| v.push(b));
+        v
+    }
+
+    /// The bids of [`legal_bids`](Self::legal_bids) in the reservation
+    /// query, in its order, each given to `f` (no list is built: random
+    /// games draw one of them).
+    #[inline]
+    pub(crate) fn each_legal_bid(&self, seat: Seat, mut f: impl FnMut(Bid)) {
+        f(Bid::Healthy);
         let chosen = WeddingRule::ALL.map(|k| Reservation::Wedding(Some(k)));
         for r in [Reservation::Wedding(None), Reservation::Poverty, Reservation::ThrowIn].into_iter().chain(chosen) {
             if self.check_bid(seat, Bid::Reserve(r)).is_ok() {
-                v.push(Bid::Reserve(r));
+                f(Bid::Reserve(r));
             }
         }
         for duty in [false, true] {
             if duty && self.rules.compulsory_solos == 0 {
                 break;
             }
-            v.extend(self.rules.solos.iter().map(|kind| Bid::Reserve(Reservation::Solo { kind, duty })));
+            for kind in self.rules.solos.iter() {
+                f(Bid::Reserve(Reservation::Solo { kind, duty }));
+            }
         }
-        v
     }
 
     /// Every action a seat may take now. Poverty exchanges list every
@@ -1177,6 +1202,54 @@ impl Game {
     /// Plays random legal cards (and the owed announcements) to the end
     /// of the deal. For simulations.
     pub fn random_playout(&mut self, rng: &mut crate::rng::Rng) {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("bmi2") {
+            // SAFETY: this CPU has BMI2, checked just above
+            return unsafe { self.random_playout_bmi2(rng) };
+        }
+        self.playout_with(rng, |legal, n| legal.nth(n));
+    }
+
+    /// [`crate::random_game`]'s play: random legal cards until the phase
+    /// changes; before each card, one time in 32, a random call kept when
+    /// legal, and an owed announcement as a random legal call. One loop
+    /// over the state the engine keeps, without the public calls' checks
+    /// of phase and turn at every card (they hold here by construction);
+    /// the same games as `legal_cards` and `play_legal` would play.
+    #[inline(always)]
+    pub(crate) fn random_cards(&mut self, rng: &mut crate::rng::Rng, nth: &impl Fn(Cards, usize) -> Option<Card>) {
+        while self.phase == Phase::Playing {
+            let s = self.to_act;
+            let r = rng.next_u64();
+            if r & 31 == 0 {
+                let c = Call::ALL[(r >> 5) as usize % 6];
+                let _ = self.announce(s, c);
+            }
+            if self.mandatory == Some(s) {
+                let calls = self.legal_calls(s);
+                let c = calls[rng.below(calls.len())];
+                self.announce(s, c).expect("listed as legal");
+                continue;
+            }
+            let legal = self.playable(s).distinct();
+            let pick = (((r >> 32) * legal.len() as u64) >> 32) as usize;
+            let card = nth(legal, pick).expect("in range");
+            self.apply_play(s, card);
+        }
+    }
+
+    /// [`random_playout`](Self::random_playout) compiled for CPUs with
+    /// BMI2 (its random card by [`Cards::nth_bmi2`]).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "bmi2")]
+    fn random_playout_bmi2(&mut self, rng: &mut crate::rng::Rng) {
+        self.playout_with(rng, |legal, n| legal.nth_bmi2(n));
+    }
+
+    /// The body of [`random_playout`](Self::random_playout), with the way
+    /// to pick the `n`-th legal card.
+    #[inline(always)]
+    fn playout_with(&mut self, rng: &mut crate::rng::Rng, nth: impl Fn(Cards, usize) -> Option<Card>) {
         while matches!(self.phase, Phase::Playing | Phase::SowChoice) {
             let s = self.to_act;
             if self.phase == Phase::SowChoice {
@@ -1195,7 +1268,7 @@ impl Game {
                 continue;
             }
             let legal = self.playable(s).distinct();
-            let card = legal.nth(rng.below(legal.len())).expect("a hand in play is never empty");
+            let card = nth(legal, rng.below(legal.len())).expect("a hand in play is never empty");
             // taken from the playable cards: no second check
             self.play_legal(s, card);
         }
@@ -1249,6 +1322,30 @@ pub fn combinations(cards: Cards, k: usize) -> Vec<Cards> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Where the CPU has BMI2, `random_playout` plays the same cards as
+    /// the portable loop from the same states.
+    #[test]
+    #[cfg(target_arch = "x86_64")]
+    fn random_playout_is_the_same_with_bmi2() {
+        if !std::arch::is_x86_feature_detected!("bmi2") {
+            return;
+        }
+        for seed in 0..2000u64 {
+            let rules = Rules { nines: seed % 2 == 0, ..Rules::default() };
+            let mut g = Game::deal(rules, Seat::ALL[(seed % 4) as usize], seed);
+            for s in g.forehand().clockwise() {
+                g.act(s, Action::Bid(Bid::Healthy)).unwrap();
+            }
+            let (mut portable, mut fast) = (g.clone(), g);
+            let (mut a, mut b) = (crate::rng::Rng::new(seed), crate::rng::Rng::new(seed));
+            portable.playout_with(&mut a, |legal, n| legal.nth(n));
+            // SAFETY: BMI2 is there, checked above
+            unsafe { fast.random_playout_bmi2(&mut b) };
+            assert_eq!(portable, fast, "seed {seed}");
+            assert_eq!(portable.phase(), Phase::Finished);
+        }
+    }
 
     #[test]
     fn normal_trump_mask() {

@@ -73,7 +73,7 @@ pub use game::{
     normal_game_trumps,
 };
 pub use player::{ByPlayer, MAX_PLAYERS, MIN_PLAYERS, Player};
-pub use playout::{playout, random_game};
+pub use playout::{playout, playouts, random_game};
 pub use record::{Record, RecordError, ReplayResult};
 pub use rng::{Rng, deal, deal_with, forehand};
 pub use rules::{

@@ -1,11 +1,13 @@
 //! Random complete games: the engine's speed benchmark and a source of
 //! varied games for tests and simulations.
 
-use crate::announce::Call;
+use crate::card::Card;
+use crate::cards::Cards;
 use crate::contract::Bid;
 use crate::game::{Action, Game, Phase};
 use crate::rng::{Rng, deal_with};
 use crate::rules::Rules;
+use crate::score::{Facts, Score};
 use crate::seat::Seat;
 
 /// Plays one random deal to its end: a random dealer and deal; each seat
@@ -13,36 +15,48 @@ use crate::seat::Seat;
 /// exchange with random cards and answers; random legal cards; before a
 /// card, one time in 32, a random call that is kept when legal. Returns
 /// the game at its end (finished or void).
+#[inline]
 pub fn random_game(rules: &Rules, rng: &mut Rng) -> Game {
     let hands = deal_with(rng, rules.nines);
     let dealer = Seat::new(rng.below(4));
     let mut g = Game::new_unchecked(*rules, dealer, hands);
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("bmi2") {
+        // SAFETY: this CPU has BMI2, checked just above
+        unsafe { play_bmi2(&mut g, rng) };
+        return g;
+    }
+    play(&mut g, rng, |legal, n| legal.nth(n));
+    g
+}
+
+/// [`random_game`]'s play compiled for CPUs with BMI2 (its random card by
+/// [`Cards::nth_bmi2`]); the same games, only faster.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi2")]
+fn play_bmi2(g: &mut Game, rng: &mut Rng) {
+    play(g, rng, |legal, n| legal.nth_bmi2(n));
+}
+
+/// [`random_game`]'s play from the deal, with the way to pick the `n`-th
+/// legal card.
+#[inline(always)]
+fn play(g: &mut Game, rng: &mut Rng, nth: impl Fn(Cards, usize) -> Option<Card>) {
     while let Some(s) = g.to_act() {
         match g.phase() {
-            Phase::Playing => {
-                let r = rng.next_u64();
-                if r & 31 == 0 {
-                    let c = Call::ALL[(r >> 5) as usize % 6];
-                    let _ = g.announce(s, c);
-                }
-                // a mandatory announcement may be owed
-                let legal = g.legal_cards(s);
-                if legal.is_empty() {
-                    let calls = g.legal_calls(s);
-                    let c = calls[rng.below(calls.len())];
-                    g.act(s, Action::Announce(c)).expect("listed as legal");
-                    continue;
-                }
-                let pick = (((r >> 32) * legal.len() as u64) >> 32) as usize;
-                let card = legal.nth(pick).expect("in range");
-                g.play_legal(s, card);
-            }
+            Phase::Playing => g.random_cards(rng, &nth),
             Phase::Bidding => {
                 let bid = if rng.below(8) != 0 {
                     Bid::Healthy
                 } else {
-                    let bids = g.legal_bids(s);
-                    bids[rng.below(bids.len())]
+                    // as `legal_bids` lists them, in a list on the stack
+                    let mut bids = [Bid::Healthy; MAX_BIDS];
+                    let mut n = 0;
+                    g.each_legal_bid(s, |b| {
+                        bids[n] = b;
+                        n += 1;
+                    });
+                    bids[rng.below(n)]
                 };
                 g.act(s, Action::Bid(bid)).expect("listed as legal");
             }
@@ -53,12 +67,64 @@ pub fn random_game(rules: &Rules, rng: &mut Rng) -> Game {
             }
         }
     }
-    g
 }
+
+/// The most bids a seat can have: healthy, six reservations (the wedding
+/// with its three chosen tricks, poverty, throwing in) and each solo with
+/// and without duty.
+const MAX_BIDS: usize = 7 + 2 * crate::contract::SoloKind::ALL.len();
 
 /// Plays one random deal (see [`random_game`]) and scores it; returns the
 /// score of seat 0 (0 for a void deal).
 pub fn playout(rules: &Rules, rng: &mut Rng) -> i32 {
     let g = random_game(rules, rng);
-    g.score().map_or(0, |s| s.scores[0])
+    if g.phase() != Phase::Finished {
+        return 0;
+    }
+    // the score as `Game::score` gives it, without its copies
+    let mut s = Score::blank(&Facts::normal(0, 0));
+    crate::score::score_into(&g, &mut s);
+    s.scores[0]
+}
+
+/// Plays `games` random games with [`playout`] and returns the sum of
+/// their scores (a checksum that changes when any game does): the loop
+/// `doko bench` times.
+pub fn playouts(rules: &Rules, rng: &mut Rng, games: u64) -> i64 {
+    (0..games).map(|_| i64::from(playout(rules, rng))).sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Preset;
+
+    /// Where the CPU has BMI2, its loop plays the same games as the
+    /// portable one (and `Game::random_playout` the same playouts).
+    #[test]
+    #[cfg(target_arch = "x86_64")]
+    fn the_bmi2_loop_plays_the_same_games() {
+        if !std::arch::is_x86_feature_detected!("bmi2") {
+            eprintln!("no BMI2 on this CPU: nothing to compare");
+            return;
+        }
+        let mut compared = 0;
+        for preset in Preset::ALL {
+            for nines in [true, false] {
+                let rules = Rules { nines, ..Rules::preset(preset) };
+                for seed in 0..400 {
+                    let (mut a, mut b) = (Rng::new(seed), Rng::new(seed));
+                    let mut portable = Game::new_unchecked(rules, Seat::ALL[0], deal_with(&mut a, nines));
+                    let mut fast = Game::new_unchecked(rules, Seat::ALL[0], deal_with(&mut b, nines));
+                    play(&mut portable, &mut a, |legal, n| legal.nth(n));
+                    // SAFETY: BMI2 is there, checked above
+                    unsafe { play_bmi2(&mut fast, &mut b) };
+                    assert_eq!(portable, fast, "seed {seed}");
+                    assert_eq!(a.next_u64(), b.next_u64(), "the same draws, seed {seed}");
+                    compared += 1;
+                }
+            }
+        }
+        assert!(compared >= 3200);
+    }
 }

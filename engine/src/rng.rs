@@ -50,29 +50,42 @@ pub fn deal(seed: u64, nines: bool) -> [Cards; 4] {
 
 /// Deals with a given generator (see [`deal`]).
 pub fn deal_with(rng: &mut Rng, nines: bool) -> [Cards; 4] {
-    // physical cards are bit positions: card i's copies are bits 2i, 2i+1
-    let mut pack = [0u8; 48];
-    let mut n = 0;
-    for bit in 0..48u8 {
-        if nines || Card::from_index(bit as usize / 2).rank() != Rank::Nine {
-            pack[n] = bit;
-            n += 1;
-        }
-    }
+    // physical cards are bit positions: card i's copies are bits 2i, 2i+1;
+    // 64 slots so that an index masked with 63 needs no bounds check
+    let (mut pack, n) = if nines { (PACK_48, 48) } else { (PACK_40, 40) };
     for i in (1..n).rev() {
         let j = rng.below(i + 1);
-        pack.swap(i, j);
+        pack.swap(i & 63, j & 63);
     }
     let per = n / 4;
     let mut hands = [Cards::EMPTY; 4];
     for (s, hand) in hands.iter_mut().enumerate() {
         let mut bits = 0u64;
         for b in &pack[s * per..(s + 1) * per] {
-            bits |= 1 << b;
+            bits |= 1 << (b & 63);
         }
         *hand = Cards::from_bits(bits);
     }
     hands
+}
+
+/// The physical cards (bit positions) of the pack with nines, in order.
+const PACK_48: [u8; 64] = pack(true);
+/// The pack without nines.
+const PACK_40: [u8; 64] = pack(false);
+
+const fn pack(nines: bool) -> [u8; 64] {
+    let mut out = [0u8; 64];
+    let mut n = 0;
+    let mut bit = 0;
+    while bit < 48 {
+        if nines || Card::from_index(bit / 2).rank() as u8 != Rank::Nine as u8 {
+            out[n] = bit as u8;
+            n += 1;
+        }
+        bit += 1;
+    }
+    out
 }
 
 /// The seat to the dealer's left, who bids first and normally leads.

@@ -303,7 +303,17 @@ impl Facts {
 }
 
 /// Scores a finished game.
+#[inline]
 pub(crate) fn score(g: &Game) -> Score {
+    let mut s = Score::blank(&Facts::normal(0, 0));
+    score_into(g, &mut s);
+    s
+}
+
+/// [`score`] into the caller's score (the simulations' loops keep one, so
+/// that its some 400 bytes are written once and not copied).
+#[inline]
+pub(crate) fn score_into(g: &Game, s: &mut Score) {
     let mut card_points = [0u32; 2];
     let mut tricks_won = [0u32; 2];
     for t in g.tricks() {
@@ -312,17 +322,13 @@ pub(crate) fn score(g: &Game) -> Score {
         tricks_won[p] += 1;
     }
     let normal_game = !g.is_solo();
-    let mut extras = Extras::default();
-    if normal_game {
-        trick_extras(g, &mut extras);
-    }
     let mut re = 0u8;
     for s in Seat::ALL {
         if g.party(s) == Party::Re {
             re |= 1 << s.index();
         }
     }
-    let mut s = evaluate(&Facts {
+    let mut facts = Facts {
         re,
         normal_game,
         levels: g.levels(),
@@ -330,8 +336,13 @@ pub(crate) fn score(g: &Game) -> Score {
         tricks_won,
         re_kontra: g.rules().re_kontra,
         against_the_elders: g.rules().extra_points.contains(Extra::AgainstTheElders),
-        extras,
-    });
+        extras: Extras::default(),
+    };
+    if normal_game {
+        trick_extras(g, &mut facts.extras);
+    }
+    *s = Score::blank(&facts);
+    fill(&facts, s);
     // house rule: a declared solo (and a Schwarze Sau's) counts double
     // (one more item of the value so far, so the breakdown still sums to
     // the game value)
@@ -345,7 +356,6 @@ pub(crate) fn score(g: &Game) -> Score {
             *x *= 2;
         }
     }
-    s
 }
 
 /// Scores from facts: decides the winner, lists every item and nets the
@@ -358,7 +368,32 @@ pub(crate) fn score(g: &Game) -> Score {
 /// assert_eq!(s.winner, Some(Party::Re));
 /// assert_eq!(s.scores, [1, -1, 1, -1]);
 /// ```
+#[inline]
 pub fn evaluate(f: &Facts) -> Score {
+    let mut score = Score::blank(f);
+    fill(f, &mut score);
+    score
+}
+
+impl Score {
+    /// A score of nothing yet for the facts: no winner, no item.
+    #[inline]
+    pub(crate) fn blank(f: &Facts) -> Score {
+        Score {
+            winner: None,
+            game_value: 0,
+            breakdown: Breakdown::new(),
+            scores: [0; 4],
+            card_points: f.card_points,
+            tricks_won: f.tricks_won,
+        }
+    }
+}
+
+/// [`evaluate`] into a blank score (the caller's, so that the score's
+/// some 400 bytes are not copied on their way out).
+#[inline]
+fn fill(f: &Facts, score: &mut Score) {
     let card_points = f.card_points;
     let tricks_won = f.tricks_won;
     let levels = f.levels;
@@ -374,7 +409,8 @@ pub fn evaluate(f: &Facts) -> Score {
         None
     };
 
-    let mut b = Breakdown::new();
+    score.winner = winner;
+    let b = &mut score.breakdown;
     // Threshold items for a party against the other.
     let thresholds = |b: &mut Breakdown, p: Party| {
         let (i, o) = (p.index(), p.other().index());
@@ -412,7 +448,7 @@ pub fn evaluate(f: &Facts) -> Score {
     match winner {
         Some(w) => {
             b.push(Reason::Won, w, 1);
-            thresholds(&mut b, w);
+            thresholds(b, w);
             for p in [Party::Re, Party::Kontra] {
                 if let Some(l) = levels[p.index()] {
                     let abs = [
@@ -451,8 +487,8 @@ pub fn evaluate(f: &Facts) -> Score {
             }
         }
         None => {
-            thresholds(&mut b, Party::Re);
-            thresholds(&mut b, Party::Kontra);
+            thresholds(b, Party::Re);
+            thresholds(b, Party::Kontra);
         }
     }
 
@@ -467,7 +503,7 @@ pub fn evaluate(f: &Facts) -> Score {
 
     let persp = winner.unwrap_or(Party::Re);
     let game_value: i32 = b.items().iter().map(|it| if it.party == persp { it.points } else { -it.points }).sum();
-    let mut scores = [0i32; 4];
+    let scores = &mut score.scores;
     let re_count = f.re.count_ones() as i32;
     for s in Seat::ALL {
         let p = if f.re & (1 << s.index()) != 0 { Party::Re } else { Party::Kontra };
@@ -477,20 +513,34 @@ pub fn evaluate(f: &Facts) -> Score {
         let factor = if members == 1 { 3 } else { 1 };
         scores[s.index()] = sign * game_value * factor;
     }
-    Score { winner, game_value, breakdown: b, scores, card_points, tricks_won }
+    score.game_value = game_value;
 }
 
+#[inline]
 fn trick_extras(g: &Game, b: &mut Extras) {
     let ex = g.rules().extra_points;
     let tricks = g.tricks();
     let n = tricks.len();
+    let doppelkopf = ex.contains(Extra::Doppelkopf);
+    let heart_trick = ex.contains(Extra::HeartTrick) && !g.rules().nines;
+    let charlie = ex.contains(Extra::Charlie);
+    // the cards whose capture can score, in any trick and in the last:
+    // most tricks hold none and skip the look at each card's owner
+    let bit = |c: Card| 1u32 << c.index();
+    let foxes = ex.contains(Extra::Fox) || ex.contains(Extra::FoxLastTrick) || ex.contains(Extra::FoxFirstTrick);
+    let dullen = ex.contains(Extra::DulleCaught) && g.order().has_dulle();
+    let every = if foxes { bit(Card::DA) } else { 0 } | if dullen { bit(Card::H10) } else { 0 };
+    let charlies = ex.contains(Extra::CharlieCaught) || ex.contains(Extra::LizzieMiller);
+    let in_last = every | if charlies { bit(Card::CJ) } else { 0 };
     for (ti, t) in tricks.iter().enumerate() {
         let wp = g.party(t.winner);
         let last = ti + 1 == n;
-        if ex.contains(Extra::Doppelkopf) && t.points() >= 40 {
+        if doppelkopf && t.points() >= 40 {
             b.push(Reason::Doppelkopf, wp);
         }
-        for (i, c) in t.cards.iter().enumerate() {
+        let held = bit(t.cards[0]) | bit(t.cards[1]) | bit(t.cards[2]) | bit(t.cards[3]);
+        let watched = if last { in_last } else { every };
+        for (i, c) in t.cards.iter().enumerate().filter(|_| held & watched != 0) {
             let owner = g.party(t.player(i));
             if *c == Card::DA && owner != wp {
                 if ex.contains(Extra::Fox) {
@@ -522,14 +572,13 @@ fn trick_extras(g: &Game, b: &mut Extras) {
                 }
             }
         }
-        if ex.contains(Extra::HeartTrick)
-            && !g.rules().nines
+        if heart_trick
             && t.cards.iter().all(|c| *c == Card::HA || *c == Card::HK)
             && t.cards.iter().filter(|c| **c == Card::HA).count() == 2
         {
             b.push(Reason::HeartTrick, wp);
         }
-        if last && ex.contains(Extra::Charlie) && t.winning_card() == Card::CJ {
+        if last && charlie && t.winning_card() == Card::CJ {
             b.push(Reason::Charlie, wp);
         }
     }

@@ -1031,3 +1031,72 @@ proptest! {
         drive(&rules, seed, Bids::Any, check_wire)?;
     }
 }
+
+// ---------------------------------------------------------------------
+// Random games through the engine's own loop
+// ---------------------------------------------------------------------
+
+/// [`random_game`] as it was written on the public, checked calls
+/// (`legal_cards` then `play`, `legal_bids`, `legal_calls`, `act`): the
+/// specification its own loop over the engine's state must follow, draw
+/// for draw.
+fn random_game_by_the_public_calls(rules: &Rules, rng: &mut Rng) -> Game {
+    let hands = doko_engine::deal_with(rng, rules.nines);
+    let dealer = Seat::ALL[rng.below(4)];
+    let mut g = Game::new(*rules, dealer, hands).expect("one pack");
+    while let Some(s) = g.to_act() {
+        match g.phase() {
+            Phase::Playing => {
+                let r = rng.next_u64();
+                if r & 31 == 0 {
+                    let c = Call::ALL[(r >> 5) as usize % 6];
+                    let _ = g.act(s, Action::Announce(c));
+                }
+                let legal = g.legal_cards(s);
+                if legal.is_empty() {
+                    let calls = g.legal_calls(s);
+                    let c = calls[rng.below(calls.len())];
+                    g.act(s, Action::Announce(c)).expect("listed as legal");
+                    continue;
+                }
+                let pick = (((r >> 32) * legal.len() as u64) >> 32) as usize;
+                let card = legal.iter().nth(pick).expect("in range");
+                g.play(s, card).expect("listed as legal");
+            }
+            Phase::Bidding => {
+                let bid = if rng.below(8) != 0 {
+                    Bid::Healthy
+                } else {
+                    let bids = g.legal_bids(s);
+                    bids[rng.below(bids.len())]
+                };
+                g.act(s, Action::Bid(bid)).expect("listed as legal");
+            }
+            _ => {
+                let acts = g.legal_actions(s);
+                let a = acts[rng.below(acts.len())];
+                g.act(s, a).expect("listed as legal");
+            }
+        }
+    }
+    g
+}
+
+proptest! {
+    #![proptest_config(config(1500))]
+
+    /// `random_game` (the speed benchmark's loop: the playing state read
+    /// once per card, the random card by BMI2 where the CPU has it) plays
+    /// exactly the game the public, checked calls play with the same
+    /// draws, under every variant, and its score is `Game::score`'s.
+    #[test]
+    fn random_game_agrees_with_the_checked_calls(v in 0..n_variants(), seed in any::<u64>()) {
+        let rules = variants()[v].1;
+        let fast = random_game(&rules, &mut Rng::new(seed));
+        let checked = random_game_by_the_public_calls(&rules, &mut Rng::new(seed));
+        prop_assert_eq!(&fast, &checked);
+        let mut rng = Rng::new(seed);
+        let expected = checked.score().map_or(0, |s| s.scores[0]);
+        prop_assert_eq!(doko_engine::playout(&rules, &mut rng), expected);
+    }
+}
