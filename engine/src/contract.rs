@@ -488,18 +488,26 @@ impl Order {
             let counts = trump | (class == led);
             (self.power[i] as u16 | (trump as u16) << 8) & (counts as u16).wrapping_neg()
         };
-        let dullen = second_wins_dulle & self.dulle;
-        let mut best = 0;
-        let mut best_key = key(cards[0]);
-        let mut best_dulle = cards[0] == Card::H10;
-        for (i, c) in cards.iter().enumerate().skip(1) {
-            let k = key(*c);
-            let dulle = *c == Card::H10;
-            // `|` and `&`, not `||` and `&&`
-            let wins = (k > best_key) | (dullen & dulle & best_dulle);
-            best = if wins { i } else { best };
-            best_key = if wins { k } else { best_key };
-            best_dulle = if wins { dulle } else { best_dulle };
+        let (k1, k2, k3) = (key(cards[1]), key(cards[2]), key(cards[3]));
+        // the first of equal keys wins
+        let (mut best, mut high) = (0, key(cards[0]));
+        if k1 > high {
+            (best, high) = (1, k1);
+        }
+        if k2 > high {
+            (best, high) = (2, k2);
+        }
+        if k3 > high {
+            best = 3;
+        }
+        // but of the two hearts tens the second, where the rule says so
+        // (no card is equal to a hearts ten but the other one)
+        if second_wins_dulle && self.dulle && cards[best] == Card::H10 {
+            for (i, c) in cards.iter().enumerate().skip(best + 1) {
+                if *c == Card::H10 {
+                    return i;
+                }
+            }
         }
         best
     }
@@ -610,13 +618,18 @@ mod tests {
         let mut tricks = 0;
         for o in every_order() {
             for _ in 0..3000 {
-                // the hearts ten often, so that two of them meet
-                let cards: [Card; 4] =
-                    std::array::from_fn(
-                        |_| {
-                            if rng.below(4) == 0 { Card::H10 } else { Card::from_index(rng.below(24)) }
-                        },
-                    );
+                // the hearts ten often, so that two of them meet; no card
+                // more than twice (a pack has two of each)
+                let mut cards = [Card::CQ; 4];
+                for i in 0..4 {
+                    loop {
+                        let c = if rng.below(4) == 0 { Card::H10 } else { Card::from_index(rng.below(24)) };
+                        if cards[..i].iter().filter(|x| **x == c).count() < 2 {
+                            cards[i] = c;
+                            break;
+                        }
+                    }
+                }
                 for second_wins in [false, true] {
                     let led = o.class(cards[0]);
                     let mut best = 0;
