@@ -851,7 +851,11 @@ impl<S: Store> Service<S> {
             let new_tables = self.new_tables;
             let now_ms = self.now_ms();
             let span = tracing::Span::current();
-            let step = tokio::task::spawn_blocking(move || -> Result<_, ServiceError> {
+            // a quick step (a held table without searching computers or
+            // pictures) runs here: handing it to a blocking thread and
+            // waking this task again cost more than the step itself
+            let quick = cached.as_ref().is_some_and(|(_, t)| t.quick());
+            let step = move || -> Result<_, ServiceError> {
                 let _span = span.enter();
                 let (mut table, _) = match cached {
                     // (the only holder, unless an answer still renders it)
@@ -869,9 +873,12 @@ impl<S: Store> Service<S> {
                 let json = if commit { Some(serde_json::to_string(&table)?) } else { None };
                 let keep = Keep { durable: table.durable(), records: records_kept };
                 Ok((Arc::new(table), result, json, records, keep))
-            })
-            .await
-            .map_err(|e| ServiceError::Failed(e.to_string()))?;
+            };
+            let step = if quick {
+                step()
+            } else {
+                tokio::task::spawn_blocking(step).await.map_err(|e| ServiceError::Failed(e.to_string()))?
+            };
             let (table, result, json, records, keep) = match step {
                 Ok(step) => step,
                 Err(ServiceError::Damaged(d)) => return Err(ServiceError::Damaged(self.set_aside(ch, d).await)),

@@ -139,3 +139,32 @@ async fn a_full_set_of_copies_drops_the_least_recently_used() {
     svc.handle(&ch(1), &anna, "addbot").await.unwrap();
     assert_eq!(store.take(), (1, 0, 1), "the one used longest ago is read again");
 }
+
+/// A command's step runs where the command arrived only where it is
+/// quick: no computer that searches acts for a seat (basic and random
+/// ones decide in microseconds) and no card pictures are drawn. Elsewhere
+/// it runs on a thread of its own, off the threads that answer everyone.
+#[tokio::test]
+async fn quick_steps_are_those_without_searching_computers_or_pictures() {
+    let svc = Service::new(MemoryStore::default(), 4);
+    // (an admin: the card style is the admins' to choose)
+    let anna = Actor::new(UserId::new(Platform::Matrix, "@anna:example.org"), "Anna", true);
+    let quick = |name: &'static str| {
+        let svc = &svc;
+        let anna = &anna;
+        async move {
+            let ch = ChannelId::new(Platform::Matrix, format!("!{name}:example.org"));
+            for cmd in name.split(',') {
+                let out = svc.handle(&ch, anna, cmd).await.unwrap();
+                assert!(out.messages().iter().all(|m| m.kind != Kind::Error), "{cmd}: {:?}", out.messages());
+            }
+            svc.table(&ch).await.unwrap().0.quick()
+        }
+    };
+    assert!(quick("join").await);
+    assert!(quick("join,addbot").await, "a basic computer decides at once");
+    assert!(quick("join,addbot random").await);
+    assert!(!quick("join,addbot strong").await, "a strong computer searches");
+    assert!(!quick("join,addbot expert").await);
+    assert!(!quick("join,cards images").await, "pictures take milliseconds");
+}

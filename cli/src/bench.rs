@@ -219,8 +219,8 @@ pub async fn tables(o: TablesOpts) -> anyhow::Result<()> {
     let store = Counting { inner: RedisStore::connect(&url, 3600).await?, calls: calls.clone() };
     let svc = Service::new(store, 5);
     let svc = Arc::new(if o.durable { svc.with_durable_outbox() } else { svc });
-    // the driver reads the tables to choose its moves through a service of
-    // its own: its reads are not doko's round trips
+    // the driver reads the tables (at each deal's start) through a service
+    // of its own: its reads are not doko's round trips
     let reader = Arc::new(Service::new(RedisStore::connect(&url, 3600).await?, 6));
     let setup = Instant::now();
     let mut handles = Vec::new();
@@ -346,6 +346,7 @@ async fn drive<S: doko_bot::Store>(
     use doko_bot::command::Command;
     use doko_bot::player::{BasicPlayer, Player};
     use doko_bot::{Kind, Service};
+    use doko_engine::Seat;
 
     let start = tokio::time::Instant::now();
     let n = tables.len().max(1) as f64;
@@ -358,6 +359,7 @@ async fn drive<S: doko_bot::Store>(
         let offset = every.map(|e| e.mul_f64(i as f64 / n));
         handles.push(tokio::spawn(async move {
             let mut lat = Vec::with_capacity(actions);
+            let mut deal: Option<(doko_engine::Game, [Option<usize>; 4])> = None;
             for k in 0..actions {
                 let due = match (every, offset) {
                     (Some(e), Some(o)) => {
@@ -367,25 +369,40 @@ async fn drive<S: doko_bot::Store>(
                     }
                     _ => None,
                 };
-                let (t, _) = Service::table(&reader, &ch).await?;
-                let Some(g) = t.game()? else { break };
+                // the deal as the players follow it: read from the store
+                // when a deal starts (and after a refusal), then played
+                // along here, as people at a table follow it from what they
+                // are shown, so that the driver's reads neither share Redis
+                // with the service nor cost a parse and replay per action
+                if deal.as_ref().is_none_or(|(g, _)| g.mandatory_announcement().or(g.to_act()).is_none()) {
+                    let (t, _) = Service::table(&reader, &ch).await?;
+                    let Some(g) = t.game()? else { break };
+                    let seated = Seat::ALL.map(|s| {
+                        let ts = t.table_seat(s)?;
+                        people.iter().position(|a| t.seat_of(&a.user) == Some(ts))
+                    });
+                    deal = Some((g, seated));
+                }
+                let Some((g, seated)) = deal.as_mut() else { break };
                 let Some(seat) = g.mandatory_announcement().or(g.to_act()) else { break };
-                let Some(ts) = t.table_seat(seat) else { break };
-                let Some(actor) = people.iter().find(|a| t.seat_of(&a.user) == Some(ts)) else { break };
-                let cmd = Command::from_action(BasicPlayer.decide(&g.view(seat)));
+                let Some(actor) = seated[seat.index()].map(|i| &people[i]) else { break };
+                let action = BasicPlayer.decide(&g.view(seat));
                 let t0 = tokio::time::Instant::now();
-                let msgs = svc.execute(&ch, actor, cmd).await?;
+                let msgs = svc.execute(&ch, actor, Command::from_action(action)).await?;
                 if durable && !msgs.owed.is_empty() {
                     doko_bot::App::delivered(&*svc, &ch, &msgs.owed).await;
                 }
                 lat.push(due.unwrap_or(t0).elapsed());
                 if msgs.private.iter().any(|m| m.kind == Kind::Error) {
-                    // a refused choice (a forced solo): take the first legal action
-                    let cmd = Command::from_action(g.view(seat).legal[0]);
-                    let msgs = svc.execute(&ch, actor, cmd).await?;
+                    // a refused choice (a forced solo): take the first
+                    // legal action, and read the table again next time
+                    let msgs = svc.execute(&ch, actor, Command::from_action(g.view(seat).legal[0])).await?;
                     if durable && !msgs.owed.is_empty() {
                         doko_bot::App::delivered(&*svc, &ch, &msgs.owed).await;
                     }
+                    deal = None;
+                } else if g.act(seat, action).is_err() {
+                    deal = None;
                 }
             }
             Ok::<_, anyhow::Error>(lat)

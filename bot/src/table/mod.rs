@@ -1039,6 +1039,19 @@ impl Table {
         self.cards
     }
 
+    /// Whether a command's step here is quick (tens of microseconds): no
+    /// computer that searches acts for a seat (a basic or random one
+    /// decides in microseconds) and no card pictures are drawn (a few
+    /// milliseconds each). The service runs such steps where the command
+    /// arrived, not on a thread of their own.
+    pub fn quick(&self) -> bool {
+        self.cards != CardStyle::Images
+            && self
+                .seats
+                .iter()
+                .all(|s| s.computer_level().is_none_or(|l| matches!(l, BotLevel::Basic | BotLevel::Random)))
+    }
+
     /// The people watching the table.
     pub fn spectators(&self) -> &[Spectator] {
         &self.spectators
