@@ -16,6 +16,10 @@ use doko_bot::{AnyStore, EmbeddedStore, RedisStore, Service};
 
 mod bench;
 mod config;
+
+/// The process's allocator (see `Cargo.toml`).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 #[path = "../../tests/local_redis.rs"]
 mod local_redis;
 mod observe;
