@@ -875,7 +875,10 @@ impl<S: Store> Service<S> {
                 Ok((Arc::new(table), result, json, records, keep))
             };
             let step = if quick {
-                step()
+                // (a step that panics is a failed command here too, as a
+                // blocking thread's panic is: the person is answered)
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(step))
+                    .map_err(|_| ServiceError::Failed("the command's step panicked".into()))?
             } else {
                 tokio::task::spawn_blocking(step).await.map_err(|e| ServiceError::Failed(e.to_string()))?
             };
