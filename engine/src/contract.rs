@@ -462,32 +462,20 @@ impl Order {
     /// first played wins (see [`Order::beats`] for the dulle exception).
     #[inline]
     pub fn trick_key(&self, c: Card, led: Class) -> u16 {
+        // without branches: which card wins is what random play cannot
+        // predict
         let i = c.index() & 31;
         let class = self.class[i];
-        let p = self.power[i] as u16;
-        if class == Class::Trump {
-            256 + p
-        } else if class == led {
-            p
-        } else {
-            0
-        }
+        let trump = class == Class::Trump;
+        let counts = trump | (class == led);
+        (self.power[i] as u16 | (trump as u16) << 8) & (counts as u16).wrapping_neg()
     }
 
     /// The index (0..4) of the card that wins a trick.
     #[inline]
     pub fn trick_winner(&self, cards: &[Card; 4], second_wins_dulle: bool) -> usize {
-        // without branches: which card wins is what random play cannot
-        // predict. The key is `trick_key`'s: 256 + power for a trump, the
-        // power for a card of the led suit, else 0
         let led = self.class(cards[0]);
-        let key = |c: Card| {
-            let i = c.index() & 31;
-            let class = self.class[i];
-            let trump = class == Class::Trump;
-            let counts = trump | (class == led);
-            (self.power[i] as u16 | (trump as u16) << 8) & (counts as u16).wrapping_neg()
-        };
+        let key = |c: Card| self.trick_key(c, led);
         let (k1, k2, k3) = (key(cards[1]), key(cards[2]), key(cards[3]));
         // the first of equal keys wins
         let (mut best, mut high) = (0, key(cards[0]));
@@ -617,6 +605,21 @@ mod tests {
         let mut rng = crate::rng::Rng::new(7);
         let mut tricks = 0;
         for o in every_order() {
+            // the key as defined: a trump 256 + its power, a card of the
+            // led suit its power, any other 0
+            for c in Card::all() {
+                for led in [Class::Trump, Class::Clubs, Class::Spades, Class::Hearts, Class::Diamonds] {
+                    let p = u16::from(o.power(c));
+                    let defined = if o.is_trump(c) {
+                        256 + p
+                    } else if o.class(c) == led {
+                        p
+                    } else {
+                        0
+                    };
+                    assert_eq!(o.trick_key(c, led), defined, "{c} led {led:?}");
+                }
+            }
             for _ in 0..3000 {
                 // the hearts ten often, so that two of them meet; no card
                 // more than twice (a pack has two of each)

@@ -7,7 +7,6 @@ use crate::contract::Bid;
 use crate::game::{Action, Game, Phase};
 use crate::rng::{Rng, deal_with};
 use crate::rules::Rules;
-use crate::score::{Facts, Score};
 use crate::seat::Seat;
 
 /// Plays one random deal to its end: a random dealer and deal; each seat
@@ -82,9 +81,7 @@ pub fn playout(rules: &Rules, rng: &mut Rng) -> i32 {
         return 0;
     }
     // the score as `Game::score` gives it, without its copies
-    let mut s = Score::blank(&Facts::normal(0, 0));
-    crate::score::score_into(&g, &mut s);
-    s.scores[0]
+    crate::score::score_with(&g, |s| s.scores[0])
 }
 
 /// Plays `games` random games with [`playout`] and returns the sum of

@@ -305,15 +305,14 @@ impl Facts {
 /// Scores a finished game.
 #[inline]
 pub(crate) fn score(g: &Game) -> Score {
-    let mut s = Score::blank(&Facts::normal(0, 0));
-    score_into(g, &mut s);
-    s
+    score_with(g, |s| *s)
 }
 
-/// [`score`] into the caller's score (the simulations' loops keep one, so
-/// that its some 400 bytes are written once and not copied).
+/// Scores a finished game and hands the score to `read` where it was
+/// built (the random games' loop reads one number of it: its some 400
+/// bytes are then written once and not copied).
 #[inline]
-pub(crate) fn score_into(g: &Game, s: &mut Score) {
+pub(crate) fn score_with<R>(g: &Game, read: impl FnOnce(&Score) -> R) -> R {
     let mut card_points = [0u32; 2];
     let mut tricks_won = [0u32; 2];
     for t in g.tricks() {
@@ -341,8 +340,8 @@ pub(crate) fn score_into(g: &Game, s: &mut Score) {
     if normal_game {
         trick_extras(g, &mut facts.extras);
     }
-    *s = Score::blank(&facts);
-    fill(&facts, s);
+    let mut s = Score::blank(&facts);
+    fill(&facts, &mut s);
     // house rule: a declared solo (and a Schwarze Sau's) counts double
     // (one more item of the value so far, so the breakdown still sums to
     // the game value)
@@ -356,6 +355,7 @@ pub(crate) fn score_into(g: &Game, s: &mut Score) {
             *x *= 2;
         }
     }
+    read(&s)
 }
 
 /// Scores from facts: decides the winner, lists every item and nets the
@@ -378,7 +378,7 @@ pub fn evaluate(f: &Facts) -> Score {
 impl Score {
     /// A score of nothing yet for the facts: no winner, no item.
     #[inline]
-    pub(crate) fn blank(f: &Facts) -> Score {
+    fn blank(f: &Facts) -> Score {
         Score {
             winner: None,
             game_value: 0,
