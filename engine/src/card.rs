@@ -162,6 +162,14 @@ impl Card {
         Card(index as u8)
     }
 
+    /// The card whose pair of bits in a [`Cards`](crate::Cards) holds
+    /// `bit` (a word with one bit set, below bit 48).
+    #[inline]
+    pub(crate) const fn from_bit(bit: u64) -> Card {
+        debug_assert!(bit.count_ones() == 1 && bit < 1 << 48);
+        Card((bit.trailing_zeros() / 2) as u8)
+    }
+
     /// The card's index `0..24`.
     #[inline]
     pub const fn index(self) -> usize {

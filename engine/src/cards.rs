@@ -209,6 +209,36 @@ impl Cards {
         let bit = std::arch::x86_64::_pdep_u64(1 << n, self.0);
         Some(Card::from_index(bit.trailing_zeros() as usize / 2))
     }
+
+    /// The `n`-th set bit of the cards (`n` below `len()`), as a one-bit
+    /// word: for a set of distinct cards ([`distinct`](Self::distinct)),
+    /// the low bit of the `n`-th card's pair (see [`Card::from_bit`] and
+    /// [`remove_bit`](Self::remove_bit)). The random loops' pick, without
+    /// `nth`'s range check (their `n` is below `len()` by construction).
+    #[inline]
+    pub(crate) fn nth_bit(self, n: usize) -> u64 {
+        debug_assert!(n < self.len());
+        1 << select(self.0, n as u64)
+    }
+
+    /// [`nth_bit`](Self::nth_bit) by BMI2's `pdep`.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "bmi2")]
+    #[inline]
+    pub(crate) fn nth_bit_bmi2(self, n: usize) -> u64 {
+        debug_assert!(n < self.len());
+        std::arch::x86_64::_pdep_u64(1 << n, self.0)
+    }
+
+    /// Takes one copy of the card whose pair's low bit is `bit` (from
+    /// [`nth_bit`](Self::nth_bit) of these cards' distinct cards), as
+    /// [`remove`](Self::remove) does, in four operations.
+    #[inline]
+    pub(crate) fn remove_bit(&mut self, bit: u64) {
+        debug_assert!(bit.count_ones() == 1 && bit & LOW != 0 && self.0 & bit != 0);
+        // the pair 0b11 becomes 0b01, the pair 0b01 becomes 0b00
+        self.0 = (self.0 & !(bit * 3)) | ((self.0 >> 1) & bit);
+    }
 }
 
 /// The position of the `k`-th set bit of `x` (from 0; `k` below the
@@ -383,5 +413,36 @@ mod tests {
             assert!(!h.remove(c));
             assert_eq!(h.len(), 46);
         }
+    }
+
+    /// The random loops' pick by bit agrees with `nth` and `remove`, for
+    /// every card of many hands with one and two copies.
+    #[test]
+    fn nth_bit_and_remove_bit_agree_with_nth_and_remove() {
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let mut seen = 0;
+        for _ in 0..3000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let hand = Cards::from_bits(x & Cards::FULL.bits());
+            let legal = hand.distinct();
+            for n in 0..legal.len() {
+                let card = legal.nth(n).expect("in range");
+                let bit = legal.nth_bit(n);
+                assert_eq!(Card::from_bit(bit), card);
+                #[cfg(target_arch = "x86_64")]
+                if std::arch::is_x86_feature_detected!("bmi2") {
+                    // SAFETY: BMI2 is there, checked just above
+                    assert_eq!(unsafe { legal.nth_bit_bmi2(n) }, bit);
+                }
+                let (mut a, mut b) = (hand, hand);
+                assert!(a.remove(card));
+                b.remove_bit(bit);
+                assert_eq!(a, b, "{hand:?} less {card}");
+                seen += 1;
+            }
+        }
+        assert!(seen > 30_000);
     }
 }

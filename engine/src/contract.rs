@@ -474,6 +474,13 @@ impl Order {
     /// The index (0..4) of the card that wins a trick.
     #[inline]
     pub fn trick_winner(&self, cards: &[Card; 4], second_wins_dulle: bool) -> usize {
+        self.trick_winner_by(cards, || second_wins_dulle)
+    }
+
+    /// [`trick_winner`](Self::trick_winner) asking whether the second
+    /// hearts ten wins only where a hearts ten would win the trick.
+    #[inline(always)]
+    pub(crate) fn trick_winner_by(&self, cards: &[Card; 4], second_wins_dulle: impl FnOnce() -> bool) -> usize {
         let led = self.class(cards[0]);
         let key = |c: Card| self.trick_key(c, led);
         let (k1, k2, k3) = (key(cards[1]), key(cards[2]), key(cards[3]));
@@ -490,7 +497,7 @@ impl Order {
         }
         // but of the two hearts tens the second, where the rule says so
         // (no card is equal to a hearts ten but the other one)
-        if second_wins_dulle && self.dulle && cards[best] == Card::H10 {
+        if self.dulle && cards[best] == Card::H10 && second_wins_dulle() {
             for (i, c) in cards.iter().enumerate().skip(best + 1) {
                 if *c == Card::H10 {
                     return i;

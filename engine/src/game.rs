@@ -563,17 +563,28 @@ impl Game {
         self.expect_phase(seat, Phase::Bidding, "bid")?;
         self.expect_turn(seat)?;
         self.check_bid(seat, bid)?;
+        self.bid_legal(seat, bid);
+        Ok(())
+    }
+
+    /// A bid of the seat to act in the reservation query, taken from its
+    /// legal bids, without checking it again (random games); debug builds
+    /// still check it.
+    pub(crate) fn bid_legal(&mut self, seat: Seat, bid: Bid) {
+        debug_assert!(
+            self.phase == Phase::Bidding && self.to_act == seat && self.check_bid(seat, bid).is_ok(),
+            "bid_legal with a bid that is not legal"
+        );
         self.bids[seat.index()] = Some(bid);
         self.n_bids += 1;
         if bid == Bid::Reserve(Reservation::ThrowIn) {
             self.phase = Phase::Redeal(RedealReason::ThrowIn);
-            return Ok(());
+            return;
         }
         self.to_act = seat.next();
         if self.n_bids == 4 {
             self.resolve_bids();
         }
-        Ok(())
     }
 
     fn resolve_bids(&mut self) {
@@ -926,14 +937,21 @@ impl Game {
 
     #[inline(never)]
     fn finish_trick(&mut self, cards: [Card; 4]) {
+        self.end_trick(cards);
+    }
+
+    /// The body of [`finish_trick`](Self::finish_trick), inlined where
+    /// random play ends its tricks.
+    #[inline(always)]
+    fn end_trick(&mut self, cards: [Card; 4]) {
         let t = self.n_tricks as usize;
         let last = t + 1 == self.rules.hand_size();
-        let second_wins = match self.rules.dulle {
+        let dulle = self.rules.dulle;
+        let best = self.order.trick_winner_by(&cards, || match dulle {
             Dulle::FirstWins => false,
             Dulle::SecondWins => true,
             Dulle::SecondWinsExceptLast => !last,
-        };
-        let best = self.order.trick_winner(&cards, second_wins);
+        });
         // house rule: only the first fox played is a piglet
         if self.rules.piglets_first_only && cards.contains(&Card::DA) {
             self.order.demote_piglets(self.contract);
@@ -1216,14 +1234,21 @@ impl Game {
     /// over the state the engine keeps, without the public calls' checks
     /// of phase and turn at every card (they hold here by construction);
     /// the same games as `legal_cards` and `play_legal` would play.
+    ///
+    /// A trick that starts with no announcement owed is played in one go
+    /// (its cards in registers, the follow mask found once): nothing in
+    /// it can owe one, since only a trick's end and the deal's start do.
     #[inline(always)]
-    pub(crate) fn random_cards(&mut self, rng: &mut crate::rng::Rng, nth: &impl Fn(Cards, usize) -> Option<Card>) {
+    pub(crate) fn random_cards(&mut self, rng: &mut crate::rng::Rng, nth_bit: &impl Fn(Cards, usize) -> u64) {
         while self.phase == Phase::Playing {
+            if self.trick.len == 0 && self.mandatory.is_none() {
+                self.random_trick(rng, nth_bit);
+                continue;
+            }
             let s = self.to_act;
             let r = rng.next_u64();
             if r & 31 == 0 {
-                let c = Call::ALL[(r >> 5) as usize % 6];
-                let _ = self.announce(s, c);
+                self.random_call(s, self.plays, r);
             }
             if self.mandatory == Some(s) {
                 let calls = self.legal_calls(s);
@@ -1233,9 +1258,52 @@ impl Game {
             }
             let legal = self.playable(s).distinct();
             let pick = (((r >> 32) * legal.len() as u64) >> 32) as usize;
-            let card = nth(legal, pick).expect("in range");
+            let card = Card::from_bit(nth_bit(legal, pick));
             self.apply_play(s, card);
         }
+    }
+
+    /// [`random_cards`](Self::random_cards)'s trick from its lead: per
+    /// card the same draws, calls and choices as one card at a time.
+    #[inline(always)]
+    fn random_trick(&mut self, rng: &mut crate::rng::Rng, nth_bit: &impl Fn(Cards, usize) -> u64) {
+        let leader = self.to_act;
+        let plays = self.plays;
+        let mut cards = [Card::CQ; 4];
+        let mut follow = Cards::EMPTY;
+        for (i, slot) in cards.iter_mut().enumerate() {
+            let s = leader.plus(i);
+            let r = rng.next_u64();
+            if r & 31 == 0 {
+                self.random_call(s, plays + i as u8, r);
+            }
+            let hand = self.hands[s.index()];
+            let suited = hand.with_mask(follow);
+            let legal = if suited.is_empty() { hand } else { suited }.distinct();
+            let pick = (((r >> 32) * legal.len() as u64) >> 32) as usize;
+            let bit = nth_bit(legal, pick);
+            let card = Card::from_bit(bit);
+            self.hands[s.index()].remove_bit(bit);
+            if i == 0 {
+                follow = self.order.mask(self.order.class(card));
+            }
+            *slot = card;
+        }
+        self.plays = plays + 4;
+        self.end_trick(cards);
+    }
+
+    /// A random play's random call (one card in 32), kept where legal. The
+    /// seat is made the one to act and the cards played counted, as they
+    /// are when it calls before its card (where calls are allowed only on
+    /// one's turn).
+    #[cold]
+    #[inline(never)]
+    fn random_call(&mut self, s: Seat, plays: u8, r: u64) {
+        self.to_act = s;
+        self.plays = plays;
+        let c = Call::ALL[(r >> 5) as usize % 6];
+        let _ = self.announce(s, c);
     }
 
     /// [`random_playout`](Self::random_playout) compiled for CPUs with

@@ -1,10 +1,9 @@
 //! Random complete games: the engine's speed benchmark and a source of
 //! varied games for tests and simulations.
 
-use crate::card::Card;
 use crate::cards::Cards;
 use crate::contract::Bid;
-use crate::game::{Action, Game, Phase};
+use crate::game::{Game, Phase};
 use crate::rng::{Rng, deal_with};
 use crate::rules::Rules;
 use crate::seat::Seat;
@@ -25,25 +24,25 @@ pub fn random_game(rules: &Rules, rng: &mut Rng) -> Game {
         unsafe { play_bmi2(&mut g, rng) };
         return g;
     }
-    play(&mut g, rng, |legal, n| legal.nth(n));
+    play(&mut g, rng, |legal, n| legal.nth_bit(n));
     g
 }
 
 /// [`random_game`]'s play compiled for CPUs with BMI2 (its random card by
-/// [`Cards::nth_bmi2`]); the same games, only faster.
+/// [`Cards::nth_bit_bmi2`]); the same games, only faster.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "bmi2")]
 fn play_bmi2(g: &mut Game, rng: &mut Rng) {
-    play(g, rng, |legal, n| legal.nth_bmi2(n));
+    play(g, rng, |legal, n| legal.nth_bit_bmi2(n));
 }
 
 /// [`random_game`]'s play from the deal, with the way to pick the `n`-th
-/// legal card.
+/// legal card (as its bit: [`Cards::nth_bit`]).
 #[inline(always)]
-fn play(g: &mut Game, rng: &mut Rng, nth: impl Fn(Cards, usize) -> Option<Card>) {
+fn play(g: &mut Game, rng: &mut Rng, nth_bit: impl Fn(Cards, usize) -> u64) {
     while let Some(s) = g.to_act() {
         match g.phase() {
-            Phase::Playing => g.random_cards(rng, &nth),
+            Phase::Playing => g.random_cards(rng, &nth_bit),
             Phase::Bidding => {
                 let bid = if rng.below(8) != 0 {
                     Bid::Healthy
@@ -57,7 +56,8 @@ fn play(g: &mut Game, rng: &mut Rng, nth: impl Fn(Cards, usize) -> Option<Card>)
                     });
                     bids[rng.below(n)]
                 };
-                g.act(s, Action::Bid(bid)).expect("listed as legal");
+                // listed as legal: not checked again
+                g.bid_legal(s, bid);
             }
             _ => {
                 let acts = g.legal_actions(s);
@@ -113,7 +113,7 @@ mod tests {
                     let (mut a, mut b) = (Rng::new(seed), Rng::new(seed));
                     let mut portable = Game::new_unchecked(rules, Seat::ALL[0], deal_with(&mut a, nines));
                     let mut fast = Game::new_unchecked(rules, Seat::ALL[0], deal_with(&mut b, nines));
-                    play(&mut portable, &mut a, |legal, n| legal.nth(n));
+                    play(&mut portable, &mut a, |legal, n| legal.nth_bit(n));
                     // SAFETY: BMI2 is there, checked above
                     unsafe { play_bmi2(&mut fast, &mut b) };
                     assert_eq!(portable, fast, "seed {seed}");

@@ -53,15 +53,24 @@ pub fn deal_with(rng: &mut Rng, nines: bool) -> [Cards; 4] {
     // physical cards are bit positions: card i's copies are bits 2i, 2i+1;
     // 64 slots so that an index masked with 63 needs no bounds check
     let (mut pack, n) = if nines { (PACK_48, 48) } else { (PACK_40, 40) };
-    for i in (1..n).rev() {
-        let j = rng.below(i + 1);
-        pack.swap(i & 63, j & 63);
-    }
     let per = n / 4;
     let mut hands = [Cards::EMPTY; 4];
-    for (s, hand) in hands.iter_mut().enumerate() {
+    // a Fisher-Yates shuffle from the back, where position i is final
+    // once it is drawn, and positions s * per .. (s + 1) * per are seat
+    // s's hand: each card goes to its hand as it is drawn
+    let mut i = n;
+    for hand in hands.iter_mut().rev() {
         let mut bits = 0u64;
-        for b in &pack[s * per..(s + 1) * per] {
+        for _ in 0..per {
+            i -= 1;
+            let b = if i > 0 {
+                let j = rng.below(i + 1) & 63;
+                let b = pack[j];
+                pack[j] = pack[i & 63];
+                b
+            } else {
+                pack[0]
+            };
             bits |= 1 << (b & 63);
         }
         *hand = Cards::from_bits(bits);
@@ -91,4 +100,36 @@ const fn pack(nines: bool) -> [u8; 64] {
 /// The seat to the dealer's left, who bids first and normally leads.
 pub const fn forehand(dealer: Seat) -> Seat {
     dealer.next()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The shuffle as first written: the pack shuffled in full, then cut
+    /// into hands. Dealing card by card into the hands deals the same.
+    fn shuffled_then_cut(rng: &mut Rng, nines: bool) -> [Cards; 4] {
+        let (mut pack, n) = if nines { (PACK_48, 48) } else { (PACK_40, 40) };
+        for i in (1..n).rev() {
+            let j = rng.below(i + 1);
+            pack.swap(i, j);
+        }
+        let per = n / 4;
+        let mut hands = [Cards::EMPTY; 4];
+        for (s, hand) in hands.iter_mut().enumerate() {
+            *hand = Cards::from_bits(pack[s * per..(s + 1) * per].iter().fold(0, |b, p| b | 1 << p));
+        }
+        hands
+    }
+
+    #[test]
+    fn dealing_into_the_hands_deals_as_shuffling_and_cutting() {
+        for nines in [true, false] {
+            for seed in 0..20_000 {
+                let (mut a, mut b) = (Rng::new(seed), Rng::new(seed));
+                assert_eq!(deal_with(&mut a, nines), shuffled_then_cut(&mut b, nines), "seed {seed}");
+                assert_eq!(a.next_u64(), b.next_u64(), "the same draws, seed {seed}");
+            }
+        }
+    }
 }
