@@ -1158,10 +1158,20 @@ impl Game {
     #[inline]
     pub(crate) fn each_legal_bid(&self, seat: Seat, mut f: impl FnMut(Bid)) {
         f(Bid::Healthy);
-        let chosen = WeddingRule::ALL.map(|k| Reservation::Wedding(Some(k)));
-        for r in [Reservation::Wedding(None), Reservation::Poverty, Reservation::ThrowIn].into_iter().chain(chosen) {
+        // a wedding with a chosen trick needs what the plain one needs and
+        // the house rule that lets the trick be chosen (`check_bid`)
+        let wedding = self.check_bid(seat, Bid::Reserve(Reservation::Wedding(None))).is_ok();
+        if wedding {
+            f(Bid::Reserve(Reservation::Wedding(None)));
+        }
+        for r in [Reservation::Poverty, Reservation::ThrowIn] {
             if self.check_bid(seat, Bid::Reserve(r)).is_ok() {
                 f(Bid::Reserve(r));
+            }
+        }
+        if wedding && self.rules.wedding_choose {
+            for k in WeddingRule::ALL {
+                f(Bid::Reserve(Reservation::Wedding(Some(k))));
             }
         }
         for duty in [false, true] {
@@ -1390,6 +1400,46 @@ pub fn combinations(cards: Cards, k: usize) -> Vec<Cards> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The legal bids are the reservations `check_bid` allows, in the
+    /// order the query lists them (healthy, the plain wedding, poverty,
+    /// throwing in, the weddings with a chosen trick, then the solos), for
+    /// every preset with the wedding's trick chosen or not.
+    #[test]
+    fn the_legal_bids_are_those_check_bid_allows() {
+        use crate::rules::Preset;
+        let mut weddings = 0;
+        for preset in Preset::ALL {
+            for wedding_choose in [false, true] {
+                let rules = Rules { wedding_choose, ..Rules::preset(preset) };
+                for seed in 0..300 {
+                    let g = Game::deal(rules, Seat::ALL[0], seed);
+                    let s = g.to_act().expect("the query is open");
+                    let chosen = WeddingRule::ALL.map(|k| Reservation::Wedding(Some(k)));
+                    let mut expected = vec![Bid::Healthy];
+                    for r in [Reservation::Wedding(None), Reservation::Poverty, Reservation::ThrowIn]
+                        .into_iter()
+                        .chain(chosen)
+                    {
+                        if g.check_bid(s, Bid::Reserve(r)).is_ok() {
+                            expected.push(Bid::Reserve(r));
+                        }
+                    }
+                    for duty in [false, true] {
+                        for kind in rules.solos.iter() {
+                            let b = Bid::Reserve(Reservation::Solo { kind, duty });
+                            if g.check_bid(s, b).is_ok() {
+                                expected.push(b);
+                            }
+                        }
+                    }
+                    weddings += usize::from(expected.contains(&Bid::Reserve(Reservation::Wedding(None))));
+                    assert_eq!(g.legal_bids(s), expected, "{preset:?} choose {wedding_choose} seed {seed}");
+                }
+            }
+        }
+        assert!(weddings > 50, "weddings dealt: {weddings}");
+    }
 
     /// Where the CPU has BMI2, `random_playout` plays the same cards as
     /// the portable loop from the same states.
