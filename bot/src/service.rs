@@ -1188,7 +1188,10 @@ impl<S: Store> Service<S> {
                         table.update_clock(now);
                         // (a server's change is made after this commit: the
                         // delivery is remembered here, so it is made once)
-                        let commit = *table != before
+                        // (a move changed the table: counted, so the whole
+                        // table is compared only when no move was made)
+                        let commit = table.moves() != before.moves()
+                            || *table != before
                             || !ctx.new_records.is_empty()
                             || relayered
                             || (id.is_some() && matches!(what, Command::Server(_)));

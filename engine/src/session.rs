@@ -247,7 +247,9 @@ pub enum Outcome {
 pub struct Session {
     dealer: Player,
     deals: u32,
-    sheet: Vec<SheetRow>,
+    /// (Shared copy-on-write: a copy of the session, as a service keeps
+    /// to put a table back on a refused command, does not copy the rows.)
+    sheet: std::sync::Arc<Vec<SheetRow>>,
     totals: ByPlayer<i64>,
     duty_left: ByPlayer<u8>,
     /// Per upcoming Bock deal, how many rounds cover it (front: the next).
@@ -267,7 +269,7 @@ impl Session {
         Ok(Session {
             dealer: Player::new(players - 1),
             deals: 0,
-            sheet: Vec::new(),
+            sheet: std::sync::Arc::default(),
             totals: ByPlayer::filled(players, 0),
             duty_left: ByPlayer::filled(players, rules.compulsory_solos),
             bock: Vec::new(),
@@ -477,7 +479,7 @@ impl Session {
             bock_rounds: deal.bock,
             record,
         };
-        self.sheet.push(row.clone());
+        std::sync::Arc::make_mut(&mut self.sheet).push(row.clone());
         // a compulsory solo is counted, and the same dealer deals again
         let declarer = g.declarer().filter(|d| {
             matches!(g.bids()[d.index()], Some(Bid::Reserve(Reservation::Solo { duty: true, .. })))
@@ -685,7 +687,7 @@ impl TryFrom<SessionData> for Session {
         Ok(Session {
             dealer: d.dealer,
             deals: d.deals,
-            sheet: d.sheet,
+            sheet: std::sync::Arc::new(d.sheet),
             totals: d.totals,
             duty_left: d.duty_left,
             bock,

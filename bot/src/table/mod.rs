@@ -28,6 +28,7 @@ mod stats;
 mod watch;
 
 use std::collections::{BTreeMap, VecDeque};
+use std::sync::Arc;
 
 use doko_engine::record::{rules_from_json, rules_to_json};
 use doko_engine::{Action, Cards, Game, Rules, Seat, SeatView, Session};
@@ -114,16 +115,19 @@ pub struct Table {
     rules: Rules,
     seats: Seats,
     session: Option<TableSession>,
-    stats: Stats,
+    /// (This and the other parts that change at most once a deal are
+    /// shared copy-on-write: a command's copy of the table, kept to put
+    /// it back on a refusal, does not copy them.)
+    stats: Arc<Stats>,
     records: u32,
     #[serde(default, skip_serializing_if = "is_zero")]
     computers: u32,
-    #[serde(default, skip_serializing_if = "VecDeque::is_empty")]
-    delivered: VecDeque<String>,
+    #[serde(default, skip_serializing_if = "is_empty_deque")]
+    delivered: Arc<VecDeque<String>>,
     /// The newest refused deliveries with their refusals (at most
     /// [`REFUSALS_KEPT`], each id also in `delivered`).
-    #[serde(default, skip_serializing_if = "VecDeque::is_empty")]
-    refused: VecDeque<RefusedDelivery>,
+    #[serde(default, skip_serializing_if = "is_empty_deque")]
+    refused: Arc<VecDeque<RefusedDelivery>>,
     #[serde(default, skip_serializing_if = "is_default_policy")]
     policy: TimeoutPolicy,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -151,8 +155,8 @@ pub struct Table {
     #[serde(default, skip_serializing_if = "is_false")]
     clock_paused: bool,
     /// Sessions that ended, the latest last (at most [`HISTORY_KEPT`]).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    history: Vec<TableSession>,
+    #[serde(default, skip_serializing_if = "is_empty_slice")]
+    history: Arc<Vec<TableSession>>,
     /// What the table owes the platforms (the durable outbox).
     #[serde(default, skip_serializing_if = "Owed::is_empty")]
     owed: Owed,
@@ -177,8 +181,8 @@ pub struct Table {
     own: Layer,
     /// Statistics per calendar month (`2026-11`, UTC), the newest
     /// [`MONTHS_KEPT`].
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    monthly: BTreeMap<String, Stats>,
+    #[serde(default, skip_serializing_if = "is_empty_map")]
+    monthly: Arc<BTreeMap<String, Stats>>,
     /// Lists (sessions) started here: the last one's number.
     #[serde(default)]
     lists: u32,
@@ -197,8 +201,8 @@ pub struct Table {
     link_code: Option<LinkCode>,
     /// Who sat where in the newest recorded deals (at most
     /// [`PLAYED_KEPT`]), for `analysis`.
-    #[serde(default, skip_serializing_if = "VecDeque::is_empty")]
-    played: VecDeque<Played>,
+    #[serde(default, skip_serializing_if = "is_empty_deque")]
+    played: Arc<VecDeque<Played>>,
 }
 
 /// How many of the newest recorded deals `analysis` can examine (the
@@ -215,6 +219,18 @@ pub struct Played {
 
 /// How many calendar months of statistics a table keeps.
 pub const MONTHS_KEPT: usize = 13;
+
+fn is_empty_slice<T>(v: &Arc<Vec<T>>) -> bool {
+    v.is_empty()
+}
+
+fn is_empty_map<K, V>(m: &Arc<BTreeMap<K, V>>) -> bool {
+    m.is_empty()
+}
+
+fn is_empty_deque<T>(v: &Arc<VecDeque<T>>) -> bool {
+    v.is_empty()
+}
 
 fn is_zero_ms(n: &u64) -> bool {
     *n == 0
@@ -364,11 +380,11 @@ impl Default for Table {
             rules: Rules::default(),
             seats: Seats::default(),
             session: None,
-            stats: Stats::default(),
+            stats: Arc::default(),
             records: 0,
             computers: 0,
-            delivered: VecDeque::new(),
-            refused: VecDeque::new(),
+            delivered: Arc::default(),
+            refused: Arc::default(),
             policy: TimeoutPolicy::StandIn,
             turn: None,
             display: None,
@@ -378,7 +394,7 @@ impl Default for Table {
             unreachable: Vec::new(),
             moves: 0,
             clock_paused: false,
-            history: Vec::new(),
+            history: Arc::default(),
             owed: Owed::default(),
             cards: CardStyle::Text,
             spectators: Vec::new(),
@@ -386,13 +402,13 @@ impl Default for Table {
             base: Layer::default(),
             server: None,
             own: Layer::default(),
-            monthly: BTreeMap::new(),
+            monthly: Arc::default(),
             lists: 0,
             links: Vec::new(),
             linked_to: None,
             linked_since: 0,
             link_code: None,
-            played: VecDeque::new(),
+            played: Arc::default(),
         }
     }
 }
@@ -462,10 +478,11 @@ impl Table {
         if self.knows_delivery(id) {
             return false;
         }
-        self.delivered.push_back(id.to_string());
-        while self.delivered.len() > DELIVERIES_KEPT {
-            if let Some(old) = self.delivered.pop_front() {
-                self.refused.retain(|r| r.id != old);
+        let delivered = Arc::make_mut(&mut self.delivered);
+        delivered.push_back(id.to_string());
+        while delivered.len() > DELIVERIES_KEPT {
+            if let Some(old) = delivered.pop_front() {
+                Arc::make_mut(&mut self.refused).retain(|r| r.id != old);
             }
         }
         true
@@ -483,10 +500,11 @@ impl Table {
     /// remembered, answered as duplicates without the refusal).
     pub fn remember_refusal(&mut self, id: &str, answer: &str) {
         self.remember_delivery(id);
-        self.refused.retain(|r| r.id != id);
-        self.refused.push_back(RefusedDelivery { id: id.to_string(), answer: answer.to_string() });
-        while self.refused.len() > REFUSALS_KEPT {
-            self.refused.pop_front();
+        let refused = Arc::make_mut(&mut self.refused);
+        refused.retain(|r| r.id != id);
+        refused.push_back(RefusedDelivery { id: id.to_string(), answer: answer.to_string() });
+        while refused.len() > REFUSALS_KEPT {
+            refused.pop_front();
         }
     }
 
@@ -782,8 +800,11 @@ impl Table {
                     self.lists += 1;
                     let session = TableSession::new(&self.seats, Session::new(self.seats.len(), &self.rules)?)
                         .numbered(self.lists, ctx.now_ms);
-                    self.stats.session_started(session.players());
-                    self.monthly.entry(stats::month_of(ctx.now_ms)).or_default().session_started(session.players());
+                    Arc::make_mut(&mut self.stats).session_started(session.players());
+                    Arc::make_mut(&mut self.monthly)
+                        .entry(stats::month_of(ctx.now_ms))
+                        .or_default()
+                        .session_started(session.players());
                     if let Some(old) = self.session.replace(session) {
                         self.keep_in_history(old);
                     }
@@ -1011,9 +1032,10 @@ impl Table {
     pub(super) fn remember_played(&mut self, record: u32, deal: &doko_engine::Deal) {
         let Some(s) = &self.session else { return };
         let seats = deal.seats().map(|p| s.players()[p].clone());
-        self.played.push_back(Played { record, seats });
-        while self.played.len() > PLAYED_KEPT {
-            self.played.pop_front();
+        let played = Arc::make_mut(&mut self.played);
+        played.push_back(Played { record, seats });
+        while played.len() > PLAYED_KEPT {
+            played.pop_front();
         }
     }
 
@@ -1091,9 +1113,10 @@ impl Table {
     /// Keeps an ended session with its sheet (the oldest beyond
     /// [`HISTORY_KEPT`] go).
     fn keep_in_history(&mut self, old: TableSession) {
-        self.history.push(old);
-        let extra = self.history.len().saturating_sub(HISTORY_KEPT);
-        self.history.drain(..extra);
+        let history = Arc::make_mut(&mut self.history);
+        history.push(old);
+        let extra = history.len().saturating_sub(HISTORY_KEPT);
+        history.drain(..extra);
     }
 
     /// The seat a kick names: a mention (`<@123>`, `<@!123>`), a platform

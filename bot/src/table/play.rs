@@ -129,11 +129,12 @@ impl Table {
                 self.remember_played(record, &scored.deal);
                 ctx.new_records.push(Record::from_game(scored.deal.game()).to_compact());
                 let sess = self.session.as_ref().expect("a scored deal has a session");
-                self.stats.deal_scored(sess.players(), sess.names(), &scored);
+                std::sync::Arc::make_mut(&mut self.stats).deal_scored(sess.players(), sess.names(), &scored);
                 let month = stats::month_of(ctx.now_ms);
-                self.monthly.entry(month).or_default().deal_scored(sess.players(), sess.names(), &scored);
-                while self.monthly.len() > super::MONTHS_KEPT {
-                    self.monthly.pop_first();
+                let monthly = std::sync::Arc::make_mut(&mut self.monthly);
+                monthly.entry(month).or_default().deal_scored(sess.players(), sess.names(), &scored);
+                while monthly.len() > super::MONTHS_KEPT {
+                    monthly.pop_first();
                 }
                 ev.push(Event::Scored(Box::new(summary(sess, &scored))));
                 let over = sess.is_over();
