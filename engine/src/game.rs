@@ -1267,7 +1267,7 @@ impl Game {
                 continue;
             }
             let legal = self.playable(s).distinct();
-            let pick = (((r >> 32) * legal.len() as u64) >> 32) as usize;
+            let pick = pick(r, legal.len());
             let card = Card::from_bit(nth_bit(legal, pick));
             self.apply_play(s, card);
         }
@@ -1290,7 +1290,7 @@ impl Game {
             let hand = self.hands[s.index()];
             let suited = hand.with_mask(follow);
             let legal = if suited.is_empty() { hand } else { suited }.distinct();
-            let pick = (((r >> 32) * legal.len() as u64) >> 32) as usize;
+            let pick = pick(r, legal.len());
             let bit = nth_bit(legal, pick);
             let card = Card::from_bit(bit);
             self.hands[s.index()].remove_bit(bit);
@@ -1351,6 +1351,13 @@ impl Game {
             self.play_legal(s, card);
         }
     }
+}
+
+/// A random play's pick among `n` legal cards from the high half of its
+/// draw `r` (the low bits decide the random call).
+#[inline(always)]
+fn pick(r: u64, n: usize) -> usize {
+    (((r >> 32) * n as u64) >> 32) as usize
 }
 
 fn phase_name(p: Phase) -> &'static str {

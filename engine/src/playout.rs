@@ -15,17 +15,29 @@ use crate::seat::Seat;
 /// the game at its end (finished or void).
 #[inline]
 pub fn random_game(rules: &Rules, rng: &mut Rng) -> Game {
+    let mut g = random_deal(rules, rng);
+    play_random(&mut g, rng);
+    g
+}
+
+/// [`random_game`]'s deal: a random deal and dealer.
+#[inline(always)]
+fn random_deal(rules: &Rules, rng: &mut Rng) -> Game {
     let hands = deal_with(rng, rules.nines);
     let dealer = Seat::new(rng.below(4));
-    let mut g = Game::new_unchecked(*rules, dealer, hands);
+    Game::new_unchecked(*rules, dealer, hands)
+}
+
+/// [`random_game`]'s play from the deal to the end, in place.
+#[inline(always)]
+fn play_random(g: &mut Game, rng: &mut Rng) {
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("bmi2") {
         // SAFETY: this CPU has BMI2, checked just above
-        unsafe { play_bmi2(&mut g, rng) };
-        return g;
+        unsafe { play_bmi2(g, rng) };
+        return;
     }
-    play(&mut g, rng, |legal, n| legal.nth_bit(n));
-    g
+    play(g, rng, |legal, n| legal.nth_bit(n));
 }
 
 /// [`random_game`]'s play compiled for CPUs with BMI2 (its random card by
@@ -76,7 +88,10 @@ const MAX_BIDS: usize = 7 + 2 * crate::contract::SoloKind::ALL.len();
 /// Plays one random deal (see [`random_game`]) and scores it; returns the
 /// score of seat 0 (0 for a void deal).
 pub fn playout(rules: &Rules, rng: &mut Rng) -> i32 {
-    let g = random_game(rules, rng);
+    // played where it is scored: a game returned is a copy of its some
+    // 440 bytes, and reading it back stalls
+    let mut g = random_deal(rules, rng);
+    play_random(&mut g, rng);
     if g.phase() != Phase::Finished {
         return 0;
     }
