@@ -30,44 +30,44 @@ pub const EN_FTL: &str = include_str!("../locales/en/doko.ftl");
 pub const DE_FTL: &str = include_str!("../locales/de/doko.ftl");
 
 /// A value for a message's variable: text or a number (numbers choose the
-/// plural form).
+/// plural form). Text is borrowed where the caller has it (no copy).
 #[derive(Clone, Debug, PartialEq)]
-pub enum Arg {
+pub enum Arg<'a> {
     /// Text, shown as it is.
-    Text(String),
+    Text(Cow<'a, str>),
     /// A number.
     Number(f64),
 }
 
-impl From<&str> for Arg {
-    fn from(s: &str) -> Arg {
-        Arg::Text(s.to_string())
+impl<'a> From<&'a str> for Arg<'a> {
+    fn from(s: &'a str) -> Arg<'a> {
+        Arg::Text(Cow::Borrowed(s))
     }
 }
-impl From<String> for Arg {
-    fn from(s: String) -> Arg {
+impl<'a> From<String> for Arg<'a> {
+    fn from(s: String) -> Arg<'a> {
+        Arg::Text(Cow::Owned(s))
+    }
+}
+impl<'a> From<&'a String> for Arg<'a> {
+    fn from(s: &'a String) -> Arg<'a> {
+        Arg::Text(Cow::Borrowed(s.as_str()))
+    }
+}
+impl<'a> From<Cow<'a, str>> for Arg<'a> {
+    fn from(s: Cow<'a, str>) -> Arg<'a> {
         Arg::Text(s)
-    }
-}
-impl From<&String> for Arg {
-    fn from(s: &String) -> Arg {
-        Arg::Text(s.clone())
-    }
-}
-impl From<Cow<'_, str>> for Arg {
-    fn from(s: Cow<'_, str>) -> Arg {
-        Arg::Text(s.into_owned())
     }
 }
 macro_rules! number_arg {
     ($($t:ty),*) => {$(
-        impl From<$t> for Arg {
-            fn from(n: $t) -> Arg {
+        impl<'a> From<$t> for Arg<'a> {
+            fn from(n: $t) -> Arg<'a> {
                 Arg::Number(n as f64)
             }
         }
-        impl From<&$t> for Arg {
-            fn from(n: &$t) -> Arg {
+        impl<'a> From<&$t> for Arg<'a> {
+            fn from(n: &$t) -> Arg<'a> {
                 Arg::Number(*n as f64)
             }
         }
@@ -113,14 +113,15 @@ fn bundle_of(lang: Lang) -> &'static FluentBundle<FluentResource> {
 
 /// Formats message `id` with `args`, reporting any problem (unknown id,
 /// missing variable).
-pub fn try_msg(lang: Lang, id: &str, args: &[(&str, Arg)]) -> Result<String, CatalogError> {
+pub fn try_msg(lang: Lang, id: &str, args: &[(&str, Arg<'_>)]) -> Result<String, CatalogError> {
     let err = |problems: String| CatalogError { lang, id: id.to_string(), problems };
     let b = bundle_of(lang);
     let pattern = b.get_message(id).and_then(|m| m.value()).ok_or_else(|| err("no such message".into()))?;
-    let mut fargs = FluentArgs::new();
+    // (the texts borrowed, not copied)
+    let mut fargs = FluentArgs::with_capacity(args.len());
     for (k, v) in args {
         match v {
-            Arg::Text(s) => fargs.set(*k, FluentValue::from(s.clone())),
+            Arg::Text(s) => fargs.set(*k, FluentValue::from(&**s)),
             Arg::Number(n) => fargs.set(*k, FluentValue::from(*n)),
         }
     }
@@ -139,7 +140,7 @@ impl Lang {
     /// variables. A missing message or variable is a bug: it fails debug
     /// builds (and so every test that renders it) and shows the id in
     /// release builds.
-    pub fn msg(self, id: &str, args: &[(&str, Arg)]) -> String {
+    pub fn msg(self, id: &str, args: &[(&str, Arg<'_>)]) -> String {
         match try_msg(self, id, args) {
             Ok(text) => text,
             Err(e) => {

@@ -122,11 +122,11 @@ pub struct Table {
     records: u32,
     #[serde(default, skip_serializing_if = "is_zero")]
     computers: u32,
-    #[serde(default, skip_serializing_if = "is_empty_deque")]
+    #[serde(default, skip_serializing_if = "is_empty_shared")]
     delivered: Arc<VecDeque<String>>,
     /// The newest refused deliveries with their refusals (at most
     /// [`REFUSALS_KEPT`], each id also in `delivered`).
-    #[serde(default, skip_serializing_if = "is_empty_deque")]
+    #[serde(default, skip_serializing_if = "is_empty_shared")]
     refused: Arc<VecDeque<RefusedDelivery>>,
     #[serde(default, skip_serializing_if = "is_default_policy")]
     policy: TimeoutPolicy,
@@ -155,7 +155,7 @@ pub struct Table {
     #[serde(default, skip_serializing_if = "is_false")]
     clock_paused: bool,
     /// Sessions that ended, the latest last (at most [`HISTORY_KEPT`]).
-    #[serde(default, skip_serializing_if = "is_empty_slice")]
+    #[serde(default, skip_serializing_if = "is_empty_shared")]
     history: Arc<Vec<TableSession>>,
     /// What the table owes the platforms (the durable outbox).
     #[serde(default, skip_serializing_if = "Owed::is_empty")]
@@ -181,7 +181,7 @@ pub struct Table {
     own: Layer,
     /// Statistics per calendar month (`2026-11`, UTC), the newest
     /// [`MONTHS_KEPT`].
-    #[serde(default, skip_serializing_if = "is_empty_map")]
+    #[serde(default, skip_serializing_if = "is_empty_shared")]
     monthly: Arc<BTreeMap<String, Stats>>,
     /// Lists (sessions) started here: the last one's number.
     #[serde(default)]
@@ -201,7 +201,7 @@ pub struct Table {
     link_code: Option<LinkCode>,
     /// Who sat where in the newest recorded deals (at most
     /// [`PLAYED_KEPT`]), for `analysis`.
-    #[serde(default, skip_serializing_if = "is_empty_deque")]
+    #[serde(default, skip_serializing_if = "is_empty_shared")]
     played: Arc<VecDeque<Played>>,
 }
 
@@ -220,16 +220,12 @@ pub struct Played {
 /// How many calendar months of statistics a table keeps.
 pub const MONTHS_KEPT: usize = 13;
 
-fn is_empty_slice<T>(v: &Arc<Vec<T>>) -> bool {
-    v.is_empty()
-}
-
-fn is_empty_map<K, V>(m: &Arc<BTreeMap<K, V>>) -> bool {
-    m.is_empty()
-}
-
-fn is_empty_deque<T>(v: &Arc<VecDeque<T>>) -> bool {
-    v.is_empty()
+/// Whether a shared collection (list, map, queue) holds nothing.
+fn is_empty_shared<C>(c: &Arc<C>) -> bool
+where
+    for<'a> &'a C: IntoIterator,
+{
+    (&**c).into_iter().next().is_none()
 }
 
 fn is_zero_ms(n: &u64) -> bool {
