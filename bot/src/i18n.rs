@@ -152,6 +152,58 @@ impl Lang {
     }
 }
 
+thread_local! {
+    /// [`Lang::word`]'s texts by language, id and variables, and the key
+    /// being looked up (kept to be written again without allocating).
+    static WORDS: std::cell::RefCell<(String, std::collections::HashMap<String, String>)> = Default::default();
+}
+
+/// The most texts [`Lang::word`] keeps per thread (it starts afresh when
+/// full: a caller that passed names or cards would fill it).
+const WORDS_KEPT: usize = 1024;
+
+impl Lang {
+    /// [`msg`](Self::msg) for a message whose variables take a few values
+    /// only (a party, a bid's word, a count of cards, no variable at all):
+    /// formatted by Fluent once per thread, then copied. The table and the
+    /// hands are rendered at every move, with a dozen such words each.
+    pub fn word(self, id: &str, args: &[(&str, Arg<'_>)]) -> String {
+        use std::fmt::Write as _;
+        WORDS.with(|w| {
+            let mut w = w.borrow_mut();
+            let (key, kept) = &mut *w;
+            key.clear();
+            let _ = write!(key, "{}:{}:{id}", self.code(), id.len());
+            for (k, v) in args {
+                match v {
+                    // (lengths first: no two lists of variables read alike)
+                    Arg::Text(t) => write!(key, "|{}:{k}={}:{t}", k.len(), t.len()),
+                    Arg::Number(n) => write!(key, "|{}:{k}#{:x}", k.len(), n.to_bits()),
+                }
+                .expect("writing to a string");
+            }
+            if let Some(text) = kept.get(key.as_str()) {
+                return text.clone();
+            }
+            let text = self.msg(id, args);
+            if kept.len() >= WORDS_KEPT {
+                kept.clear();
+            }
+            kept.insert(key.clone(), text.clone());
+            text
+        })
+    }
+}
+
+/// [`tr!`](crate::tr) for a message whose variables take a few values
+/// only (see [`Lang::word`]): `cached_tr!(lang, "party", party = "re")`.
+#[macro_export]
+macro_rules! cached_tr {
+    ($lang:expr, $id:expr $(, $k:ident = $v:expr)* $(,)?) => {
+        $lang.word($id, &[$((stringify!($k), $crate::i18n::Arg::from($v))),*])
+    };
+}
+
 /// Looks up a message: `tr!(lang, "id")` or `tr!(lang, "id", name = value,
 /// ...)`; values are text or numbers (see [`Arg`]).
 #[macro_export]
@@ -206,6 +258,31 @@ mod tests {
             assert_eq!(ve, vd, "the variables of {id}");
         }
         assert_eq!(en_ids.len(), en.len(), "no duplicate ids");
+    }
+
+    /// A word kept is the message formatted afresh, for each language and
+    /// value, also after the kept words were emptied for being too many.
+    #[test]
+    fn a_kept_word_is_the_message() {
+        for round in 0..3 {
+            for lang in Lang::ALL {
+                for n in 0..13u32 {
+                    assert_eq!(cached_tr!(lang, "table-cards", n = n), tr!(lang, "table-cards", n = n), "{n}");
+                }
+                for party in ["re", "kontra"] {
+                    assert_eq!(cached_tr!(lang, "party", party = party), tr!(lang, "party", party = party));
+                }
+                assert_eq!(cached_tr!(lang, "hand-your-turn"), tr!(lang, "hand-your-turn"));
+            }
+            if round == 1 {
+                // past what is kept: emptied, then filled again
+                for n in 0..(WORDS_KEPT as u32 + 10) {
+                    assert_eq!(cached_tr!(Lang::De, "table-cards", n = n), tr!(Lang::De, "table-cards", n = n));
+                }
+            }
+        }
+        assert_eq!(cached_tr!(Lang::En, "table-cards", n = 1), "1 card");
+        assert_eq!(cached_tr!(Lang::De, "table-cards", n = 2), "2 Karten");
     }
 
     #[test]

@@ -4,7 +4,7 @@
 use doko_engine::{Call, Card, Contract, Party, Rank, Reservation, SoloKind, Suit};
 use serde::{Deserialize, Serialize};
 
-use crate::tr;
+use crate::cached_tr;
 
 /// A channel's language.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
@@ -68,41 +68,41 @@ impl Lang {
 
     /// The party's name (Re and Kontra in both languages).
     pub fn party(self, p: Party) -> String {
-        tr!(self, "party", party = party_key(p))
+        cached_tr!(self, "party", party = party_key(p))
     }
 
     /// An announcement's name.
     pub fn call(self, c: Call) -> String {
-        tr!(self, "call", call = c.name())
+        cached_tr!(self, "call", call = c.name())
     }
 
     /// A solo kind's name.
     pub fn solo(self, k: SoloKind) -> String {
-        tr!(self, "solo", kind = k.key())
+        cached_tr!(self, "solo", kind = k.key())
     }
 
     /// A reservation's name (a compulsory solo marked so).
     pub fn reservation(self, r: Reservation) -> String {
         match r {
-            Reservation::Wedding(None) => tr!(self, "reservation", what = "wedding"),
-            Reservation::Wedding(Some(k)) => tr!(self, "reservation-wedding-chosen", kind = k.key()),
-            Reservation::Poverty => tr!(self, "reservation", what = "poverty"),
-            Reservation::ThrowIn => tr!(self, "reservation", what = "throw-in"),
+            Reservation::Wedding(None) => cached_tr!(self, "reservation", what = "wedding"),
+            Reservation::Wedding(Some(k)) => cached_tr!(self, "reservation-wedding-chosen", kind = k.key()),
+            Reservation::Poverty => cached_tr!(self, "reservation", what = "poverty"),
+            Reservation::ThrowIn => cached_tr!(self, "reservation", what = "throw-in"),
             Reservation::Solo { kind, duty: false } => self.solo(kind),
-            Reservation::Solo { kind, duty: true } => tr!(self, "reservation-duty-solo", solo = self.solo(kind)),
+            Reservation::Solo { kind, duty: true } => cached_tr!(self, "reservation-duty-solo", solo = self.solo(kind)),
         }
     }
 
     /// A contract's name.
     pub fn contract(self, c: Contract) -> String {
         match c {
-            Contract::Normal => tr!(self, "contract", contract = "normal"),
-            Contract::Wedding => tr!(self, "contract", contract = "wedding"),
-            Contract::SilentSolo => tr!(self, "contract", contract = "silent-solo"),
-            Contract::Poverty => tr!(self, "contract", contract = "poverty"),
+            Contract::Normal => cached_tr!(self, "contract", contract = "normal"),
+            Contract::Wedding => cached_tr!(self, "contract", contract = "wedding"),
+            Contract::SilentSolo => cached_tr!(self, "contract", contract = "silent-solo"),
+            Contract::Poverty => cached_tr!(self, "contract", contract = "poverty"),
             Contract::Solo(k) => self.solo(k),
-            Contract::BlackSow(None) => tr!(self, "contract", contract = "black-sow"),
-            Contract::BlackSow(Some(k)) => tr!(self, "contract-black-sow-solo", solo = self.solo(k)),
+            Contract::BlackSow(None) => cached_tr!(self, "contract", contract = "black-sow"),
+            Contract::BlackSow(Some(k)) => cached_tr!(self, "contract-black-sow-solo", solo = self.solo(k)),
         }
     }
 }

@@ -15,7 +15,7 @@ use crate::ids::UserId;
 use crate::lang::Lang;
 use crate::outbox::Picture;
 use crate::table::{CommandError, Event, PlayerStats, PovertyMove, Summary, Table, TableSession};
-use crate::tr;
+use crate::{cached_tr, tr};
 
 /// Who may see a message.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -308,8 +308,8 @@ pub fn table(t: &Table) -> String {
         }
         if let Some(b) = pv.bids[s.index()] {
             let said = match b {
-                SeenBid::Healthy => tr!(l, "bid-word", bid = "healthy"),
-                SeenBid::Reserved => tr!(l, "bid-word", bid = "reserved"),
+                SeenBid::Healthy => cached_tr!(l, "bid-word", bid = "healthy"),
+                SeenBid::Reserved => cached_tr!(l, "bid-word", bid = "reserved"),
                 SeenBid::Decided(r) => l.reservation(r),
             };
             let _ = write!(line, " - {said}");
@@ -318,7 +318,7 @@ pub fn table(t: &Table) -> String {
         if !anns.is_empty() {
             let _ = write!(line, " - {}", anns.join(", "));
         }
-        let _ = write!(line, " ({})", tr!(l, "table-cards", n = pv.hand_sizes[s.index()]));
+        let _ = write!(line, " ({})", cached_tr!(l, "table-cards", n = pv.hand_sizes[s.index()]));
         let _ = writeln!(out, "{line}");
     }
     if let Some(last) = pv.tricks.last() {
@@ -400,7 +400,7 @@ pub fn analysis(l: Lang, record: u32, a: &crate::analysis::Analysis) -> String {
     let mut out = tr!(l, "analysis-head", record = record, examined = a.examined);
     use crate::analysis::Choice;
     let bid = |b: Bid| match b {
-        Bid::Healthy => tr!(l, "bid-word", bid = "healthy"),
+        Bid::Healthy => cached_tr!(l, "bid-word", bid = "healthy"),
         Bid::Reserve(r) => l.reservation(r),
     };
     let yes = |x: bool| if x { "yes" } else { "no" };
@@ -473,7 +473,7 @@ pub fn hand(l: Lang, view: &SeatView) -> String {
         .collect();
     let _ = writeln!(out, "{}", tr!(l, "hand-cards", cards = cards.join(" ")));
     if let Some(p) = view.own_party {
-        let _ = writeln!(out, "{}", tr!(l, "hand-party", party = l.party(p)));
+        let _ = writeln!(out, "{}", cached_tr!(l, "hand-party", party = l.party(p)));
     }
     if let Some((given, returned)) = view.poverty_cards
         && !given.is_empty()
@@ -489,10 +489,10 @@ pub fn hand(l: Lang, view: &SeatView) -> String {
         let word = match a {
             Action::Bid(b) => bid_word(l, *b),
             Action::Announce(c) => l.call(*c),
-            Action::Say(d) => tr!(l, "declaration", what = d.name()),
+            Action::Say(d) => cached_tr!(l, "declaration", what = d.name()),
             Action::Genscher(_) => tr!(l, "choice-genscher"),
-            Action::Answer(true) => tr!(l, "choice-accept"),
-            Action::Answer(false) => tr!(l, "choice-decline"),
+            Action::Answer(true) => cached_tr!(l, "choice-accept"),
+            Action::Answer(false) => cached_tr!(l, "choice-decline"),
             Action::Give(c) => tr!(l, "choice-give", n = c.len()),
             Action::Return(c) => tr!(l, "choice-return", n = c.len()),
             Action::Play(_) => continue,
@@ -505,14 +505,14 @@ pub fn hand(l: Lang, view: &SeatView) -> String {
         let _ = writeln!(out, "{}", tr!(l, "hand-can", choices = can.join(", ")));
     }
     if !playable.is_empty() {
-        let _ = writeln!(out, "{}", tr!(l, "hand-your-turn"));
+        let _ = writeln!(out, "{}", cached_tr!(l, "hand-your-turn"));
     }
     out
 }
 
 fn bid_word(l: Lang, b: Bid) -> String {
     match b {
-        Bid::Healthy => tr!(l, "bid-word", bid = "healthy"),
+        Bid::Healthy => cached_tr!(l, "bid-word", bid = "healthy"),
         // what to type, in the channel's words
         Bid::Reserve(Reservation::Solo { kind, .. }) => tr!(l, "bid-solo-command", kind = kind.key()),
         Bid::Reserve(r) => l.reservation(r),
@@ -1048,12 +1048,12 @@ pub fn hand_model(
             Action::Bid(Bid::Reserve(Reservation::Solo { kind, .. })) => {
                 (l.solo(kind), Command::Bid(Bid::Reserve(Reservation::Solo { kind, duty: false })))
             }
-            Action::Bid(Bid::Healthy) => (tr!(l, "bid-word", bid = "healthy"), Command::Bid(Bid::Healthy)),
+            Action::Bid(Bid::Healthy) => (cached_tr!(l, "bid-word", bid = "healthy"), Command::Bid(Bid::Healthy)),
             Action::Bid(b @ Bid::Reserve(r)) => (l.reservation(r), Command::Bid(b)),
             Action::Announce(c) => (l.call(c), Command::Announce(c)),
-            Action::Say(d) => (tr!(l, "declaration", what = d.name()), Command::Say(d)),
-            Action::Answer(true) => (tr!(l, "choice-accept"), Command::Poverty(PovertyStep::Accept)),
-            Action::Answer(false) => (tr!(l, "choice-decline"), Command::Poverty(PovertyStep::Decline)),
+            Action::Say(d) => (cached_tr!(l, "declaration", what = d.name()), Command::Say(d)),
+            Action::Answer(true) => (cached_tr!(l, "choice-accept"), Command::Poverty(PovertyStep::Accept)),
+            Action::Answer(false) => (cached_tr!(l, "choice-decline"), Command::Poverty(PovertyStep::Decline)),
             _ => continue,
         };
         if !choices.iter().any(|c| c.command == command) {
@@ -1064,7 +1064,7 @@ pub fn hand_model(
         channel: channel.clone(),
         cards,
         choices,
-        refresh: Choice { label: tr!(l, "button-refresh"), command: Command::Hand },
+        refresh: Choice { label: cached_tr!(l, "button-refresh"), command: Command::Hand },
         stamp,
     }
 }
@@ -1083,12 +1083,12 @@ pub fn unavailable() -> String {
 
 /// The label of the button that opens one's hand.
 pub fn hand_label(l: Lang) -> String {
-    tr!(l, "button-my-hand")
+    cached_tr!(l, "button-my-hand")
 }
 
 /// The words of a mention of the person to act.
 pub fn your_turn(l: Lang) -> String {
-    tr!(l, "your-turn")
+    cached_tr!(l, "your-turn")
 }
 
 /// The answer to a delivery that was handled before.

@@ -301,7 +301,9 @@ enum Route<W> {
 /// dealt, so a redeal is a new deal) and the moves made so far.
 fn stamp(t: &Table, user: &UserId) -> Option<String> {
     use std::hash::{Hash, Hasher};
-    t.view_for(user)?;
+    if !t.plays_in_deal(user) {
+        return None;
+    }
     let g = t.game().ok()??;
     let mut h = std::collections::hash_map::DefaultHasher::new();
     g.dealt().hash(&mut h);
@@ -2179,7 +2181,7 @@ fn to_act(t: &Table) -> Option<UserId> {
 fn private(t: &Table, to: &UserId, kind: Kind, text: String) -> Private {
     let seat = t.seat_of(to).and_then(|i| t.seats().get(i));
     Private {
-        confidential: t.view_for(to).is_some(),
+        confidential: t.plays_in_deal(to),
         dm: seat.is_some_and(|s| s.dm()),
         ..Private::new(to.clone(), kind, text)
     }

@@ -215,3 +215,28 @@ async fn a_kicked_players_grant_ends_with_their_seat() {
     let out = say(&svc, &ch, &ben, "kiebitz eva").await;
     assert!(error(&out, &ben).is_none(), "{out:?}");
 }
+
+/// Whether a person plays in the deal (what marks their answers
+/// confidential) is whether they have a seat's view, without building it:
+/// a player while a deal runs; never a spectator, their Kiebitz or a
+/// stranger.
+#[tokio::test]
+async fn playing_in_the_deal_is_having_a_view() {
+    let svc = Service::new(MemoryStore::default(), 5);
+    let ch = ChannelId::new(Platform::Matrix, "!plays:example.org");
+    let (anna, eva, finn) = (person("anna", "Anna"), person("eva", "Eva"), person("finn", "Finn"));
+    for text in ["join", "addbot", "addbot", "addbot"] {
+        say(&svc, &ch, &anna, text).await;
+    }
+    say(&svc, &ch, &eva, "watch").await;
+    say(&svc, &ch, &anna, "kiebitz @eva").await;
+    let check = |t: &doko_bot::Table, playing: [bool; 3]| {
+        for (who, plays) in [&anna, &eva, &finn].into_iter().zip(playing) {
+            assert_eq!(t.plays_in_deal(&who.user), plays, "{}", who.name);
+            assert_eq!(t.view_for(&who.user).is_some(), plays, "{}", who.name);
+        }
+    };
+    check(&svc.table(&ch).await.unwrap().0, [false; 3]);
+    say(&svc, &ch, &anna, "start").await;
+    check(&svc.table(&ch).await.unwrap().0, [true, false, false]);
+}

@@ -686,6 +686,12 @@ impl Table {
         self.table_seat(s).map(|ts| self.seats[ts].name().to_string()).unwrap_or_else(|| format!("seat {s}"))
     }
 
+    /// Whether the user plays in the current deal (has a view: see
+    /// [`view_for`](Self::view_for)), without building the view.
+    pub fn plays_in_deal(&self, user: &UserId) -> bool {
+        self.current_game().is_some() && self.seat_of(user).and_then(|ts| self.game_seat(ts)).is_some()
+    }
+
     /// The view of the user's game seat, if they play in the current deal.
     pub fn view_for(&self, user: &UserId) -> Option<SeatView> {
         let gs = self.game_seat(self.seat_of(user)?)?;

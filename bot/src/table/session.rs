@@ -133,8 +133,10 @@ impl TableSession {
 
     /// The session player on a table seat, if they play in this session.
     pub fn player_at(&self, seats: &Seats, ts: TableSeat) -> Option<Player> {
-        let key = seats.get(ts)?.key();
-        self.players.position(|k| *k == key)
+        // (the seat's key compared, not written out: asked for each hand
+        // rendered at every move)
+        let seat = seats.get(ts)?;
+        self.players.position(|k| seat.has_key(k))
     }
 }
 
