@@ -168,19 +168,27 @@ impl Lang {
     /// formatted by Fluent once per thread, then copied. The table and the
     /// hands are rendered at every move, with a dozen such words each.
     pub fn word(self, id: &str, args: &[(&str, Arg<'_>)]) -> String {
-        use std::fmt::Write as _;
         WORDS.with(|w| {
             let mut w = w.borrow_mut();
             let (key, kept) = &mut *w;
+            // the key: each part after its kind and length (no formatting:
+            // this is asked a dozen times a move)
             key.clear();
-            let _ = write!(key, "{}:{}:{id}", self.code(), id.len());
+            let mut keyed = key_part(key, 'L', self.code()) && key_part(key, 'I', id);
             for (k, v) in args {
-                match v {
-                    // (lengths first: no two lists of variables read alike)
-                    Arg::Text(t) => write!(key, "|{}:{k}={}:{t}", k.len(), t.len()),
-                    Arg::Number(n) => write!(key, "|{}:{k}#{:x}", k.len(), n.to_bits()),
-                }
-                .expect("writing to a string");
+                keyed = keyed
+                    && key_part(key, 'K', k)
+                    && match v {
+                        Arg::Text(t) => key_part(key, 'T', t),
+                        Arg::Number(n) => {
+                            key.push('N');
+                            key.extend(n.to_bits().to_le_bytes().map(char::from));
+                            true
+                        }
+                    };
+            }
+            if !keyed {
+                return self.msg(id, args);
             }
             if let Some(text) = kept.get(key.as_str()) {
                 return text.clone();
@@ -193,6 +201,18 @@ impl Lang {
             text
         })
     }
+}
+
+/// Adds a part of [`Lang::word`]'s key: its kind, its length (as one
+/// character) and itself; `false` for a part too long to be a word's.
+fn key_part(key: &mut String, kind: char, part: &str) -> bool {
+    let Ok(len) = u8::try_from(part.len()) else {
+        return false;
+    };
+    key.push(kind);
+    key.push(char::from(len));
+    key.push_str(part);
+    true
 }
 
 /// [`tr!`](crate::tr) for a message whose variables take a few values
@@ -281,6 +301,9 @@ mod tests {
                 }
             }
         }
+        // a text too long to be a word is formatted, not kept
+        let long = "x".repeat(300);
+        assert_eq!(cached_tr!(Lang::En, "party", party = long.as_str()), tr!(Lang::En, "party", party = long.as_str()));
         assert_eq!(cached_tr!(Lang::En, "table-cards", n = 1), "1 card");
         assert_eq!(cached_tr!(Lang::De, "table-cards", n = 2), "2 Karten");
     }
