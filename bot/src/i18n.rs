@@ -135,6 +135,16 @@ pub fn has(lang: Lang, id: &str) -> bool {
     bundle_of(lang).has_message(id)
 }
 
+thread_local! {
+    /// [`Lang::word`]'s texts by language, id and variables, and the key
+    /// being looked up (kept to be written again without allocating).
+    static WORDS: std::cell::RefCell<(String, std::collections::HashMap<String, String>)> = Default::default();
+}
+
+/// The most texts [`Lang::word`] keeps per thread (it starts afresh when
+/// full: a caller that passed names or cards would fill it).
+const WORDS_KEPT: usize = 1024;
+
 impl Lang {
     /// The message `id` of the catalog in this language, with its
     /// variables. A missing message or variable is a bug: it fails debug
@@ -150,19 +160,7 @@ impl Lang {
             }
         }
     }
-}
 
-thread_local! {
-    /// [`Lang::word`]'s texts by language, id and variables, and the key
-    /// being looked up (kept to be written again without allocating).
-    static WORDS: std::cell::RefCell<(String, std::collections::HashMap<String, String>)> = Default::default();
-}
-
-/// The most texts [`Lang::word`] keeps per thread (it starts afresh when
-/// full: a caller that passed names or cards would fill it).
-const WORDS_KEPT: usize = 1024;
-
-impl Lang {
     /// [`msg`](Self::msg) for a message whose variables take a few values
     /// only (a party, a bid's word, a count of cards, no variable at all):
     /// formatted by Fluent once per thread, then copied. The table and the

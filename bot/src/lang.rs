@@ -1,7 +1,7 @@
 //! Languages and Doppelkopf's own terms in each. The words come from the
 //! catalog ([`crate::i18n`]); only the card symbols are built here.
 
-use doko_engine::{Call, Card, Contract, Party, Rank, Reservation, SoloKind, Suit};
+use doko_engine::{Call, Card, Contract, Party, Reservation, SoloKind};
 use serde::{Deserialize, Serialize};
 
 use crate::cached_tr;
@@ -47,23 +47,29 @@ impl Lang {
     /// A card with its suit symbol: `♣Q`, `♥10` (the same in both
     /// languages; German ranks D, B for queen and jack).
     pub fn card(self, c: Card) -> String {
-        let s = match c.suit() {
-            Suit::Clubs => '♣',
-            Suit::Spades => '♠',
-            Suit::Hearts => '♥',
-            Suit::Diamonds => '♦',
+        self.card_str(c).to_string()
+    }
+
+    /// [`card`](Self::card) without a new string: the symbols of the 24
+    /// cards in each language are written once, at compile time.
+    pub fn card_str(self, c: Card) -> &'static str {
+        let names = match self {
+            Lang::En => &CARDS_EN,
+            Lang::De => &CARDS_DE,
         };
-        let r = match (self, c.rank()) {
-            (Lang::De, Rank::Queen) => "D",
-            (Lang::De, Rank::Jack) => "B",
-            (_, r) => r.code(),
-        };
-        format!("{s}{r}")
+        names[c.index()]
     }
 
     /// Cards with their symbols, separated by spaces.
     pub fn cards(self, cards: impl IntoIterator<Item = Card>) -> String {
-        cards.into_iter().map(|c| self.card(c)).collect::<Vec<_>>().join(" ")
+        let mut out = String::new();
+        for c in cards {
+            if !out.is_empty() {
+                out.push(' ');
+            }
+            out.push_str(self.card_str(c));
+        }
+        out
     }
 
     /// The party's name (Re and Kontra in both languages).
@@ -107,10 +113,57 @@ impl Lang {
     }
 }
 
+/// The cards' symbols in English, by card index (`suit * 6 + rank`).
+const CARDS_EN: [&str; 24] = [
+    "♣A", "♣10", "♣K", "♣Q", "♣J", "♣9", "♠A", "♠10", "♠K", "♠Q", "♠J", "♠9", //
+    "♥A", "♥10", "♥K", "♥Q", "♥J", "♥9", "♦A", "♦10", "♦K", "♦Q", "♦J", "♦9",
+];
+
+/// The cards' symbols in German (D for the queen, B for the jack).
+const CARDS_DE: [&str; 24] = [
+    "♣A", "♣10", "♣K", "♣D", "♣B", "♣9", "♠A", "♠10", "♠K", "♠D", "♠B", "♠9", //
+    "♥A", "♥10", "♥K", "♥D", "♥B", "♥9", "♦A", "♦10", "♦K", "♦D", "♦B", "♦9",
+];
+
 /// The catalog's key of a party.
 pub(crate) fn party_key(p: Party) -> &'static str {
     match p {
         Party::Re => "re",
         Party::Kontra => "kontra",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use doko_engine::{Rank, Suit};
+
+    use super::*;
+
+    /// Each card's symbol is its suit's sign and its rank's letter in the
+    /// language, for all 24 cards (the tables are indexed as cards are).
+    #[test]
+    fn a_cards_symbol_is_its_suit_and_rank() {
+        for l in Lang::ALL {
+            for suit in Suit::ALL {
+                for rank in Rank::ALL {
+                    let c = Card::new(suit, rank);
+                    let sign = match suit {
+                        Suit::Clubs => '♣',
+                        Suit::Spades => '♠',
+                        Suit::Hearts => '♥',
+                        Suit::Diamonds => '♦',
+                    };
+                    let r = match (l, rank) {
+                        (Lang::De, Rank::Queen) => "D",
+                        (Lang::De, Rank::Jack) => "B",
+                        (_, r) => r.code(),
+                    };
+                    assert_eq!(l.card(c), format!("{sign}{r}"), "{l:?}");
+                }
+            }
+            let two = [Card::new(Suit::Hearts, Rank::Ten), Card::new(Suit::Clubs, Rank::Queen)];
+            assert_eq!(l.cards(two), format!("{} {}", l.card(two[0]), l.card(two[1])));
+            assert_eq!(l.cards([]), "");
+        }
     }
 }

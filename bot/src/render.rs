@@ -112,7 +112,7 @@ pub fn events(t: &Table, ev: &[Event]) -> Option<String> {
             Event::Bid { name, reserved } => {
                 tr!(l, "event-bid", name = name, bid = if *reserved { "reserved" } else { "healthy" })
             }
-            Event::Played { name, card } => tr!(l, "event-played", name = name, card = l.card(*card)),
+            Event::Played { name, card } => tr!(l, "event-played", name = name, card = l.card_str(*card)),
             Event::TrickWon { name, points } => tr!(l, "event-trick-won", name = name, points = points),
             Event::Announced { name, call } => tr!(l, "event-announced", name = name, call = l.call(*call)),
             Event::SowStarted => tr!(l, "event-sow-started"),
@@ -277,10 +277,11 @@ fn reason(l: Lang, r: doko_engine::Reason) -> String {
 pub fn table(t: &Table) -> String {
     let l = t.lang();
     let mut out = String::new();
-    let _ = writeln!(out, "{}", tr!(l, "table-rules", rules = rules_line(t.rules())));
-    let g = match t.game() {
-        Ok(Some(g)) => g,
-        _ => {
+    // (kept: a table's rules line is one of a few; a long one is not kept)
+    let _ = writeln!(out, "{}", cached_tr!(l, "table-rules", rules = rules_line(t.rules())));
+    let g = match t.current_game() {
+        Some(g) => g,
+        None => {
             let names: Vec<&str> = t.seats().iter().map(|s| s.name()).collect();
             let _ = writeln!(out, "{}", tr!(l, "table-seats", n = t.seats().len(), names = names.join(", ")));
             if t.seats().len() >= 4 {
@@ -302,7 +303,7 @@ pub fn table(t: &Table) -> String {
         let _ = writeln!(out, "{line}");
     }
     for s in doko_engine::Seat::ALL {
-        let mut line = t.name_of(s);
+        let mut line = t.name_of(s).into_owned();
         if let Some(p) = pv.parties[s.index()] {
             let _ = write!(line, " [{}]", l.party(p));
         }
@@ -376,7 +377,7 @@ pub fn last_trick(t: &Table) -> String {
     let plays: Vec<String> = (0..4)
         .map(|i| {
             let seat = last.leader.plus(i);
-            format!("{} {}", t.name_of(seat), l.cards([last.cards[i]]))
+            format!("{} {}", t.name_of(seat), l.card_str(last.cards[i]))
         })
         .collect();
     tr!(
@@ -466,12 +467,20 @@ fn rules_line(r: &Rules) -> String {
 pub fn hand(l: Lang, view: &SeatView) -> String {
     let mut out = String::new();
     let playable = view.legal_cards();
-    let cards: Vec<String> = view
-        .sorted_hand()
-        .iter()
-        .map(|c| if playable.contains(*c) { format!("[{}]", l.card(*c)) } else { l.card(*c) })
-        .collect();
-    let _ = writeln!(out, "{}", tr!(l, "hand-cards", cards = cards.join(" ")));
+    let mut cards = String::new();
+    for &c in view.sorted_hand().iter() {
+        if !cards.is_empty() {
+            cards.push(' ');
+        }
+        if playable.contains(c) {
+            cards.push('[');
+            cards.push_str(l.card_str(c));
+            cards.push(']');
+        } else {
+            cards.push_str(l.card_str(c));
+        }
+    }
+    let _ = writeln!(out, "{}", tr!(l, "hand-cards", cards = cards));
     if let Some(p) = view.own_party {
         let _ = writeln!(out, "{}", cached_tr!(l, "hand-party", party = l.party(p)));
     }
@@ -856,7 +865,7 @@ pub fn rules_parts(t: &Table) -> Vec<String> {
 /// A rule the engine enforced, told with names and card symbols.
 pub fn rule_error(t: &Table, e: &doko_engine::ActionError) -> String {
     let phase = t.game().ok().flatten().map(|g| g.phase());
-    rule_text(t.lang(), &|s| t.name_of(s), phase, e)
+    rule_text(t.lang(), &|s| t.name_of(s).into_owned(), phase, e)
 }
 
 /// A rule the engine enforced, with seats named by `n` and the deal in

@@ -304,7 +304,7 @@ fn stamp(t: &Table, user: &UserId) -> Option<String> {
     if !t.plays_in_deal(user) {
         return None;
     }
-    let g = t.game().ok()??;
+    let g = t.current_game()?;
     let mut h = std::collections::hash_map::DefaultHasher::new();
     g.dealt().hash(&mut h);
     let moves = g.plays() + g.announcements().len() + g.bids().iter().flatten().count();

@@ -24,6 +24,7 @@ mod owed;
 mod play;
 mod seats;
 mod session;
+mod shared;
 mod stats;
 mod watch;
 
@@ -49,6 +50,7 @@ use crate::authority::{self, ActorKind, CommandKind, Refusal};
 use crate::command::{BotLevel, CardStyle, Command, PovertyStep, RulesCmd, ServerCmd, TimeoutPolicy};
 use crate::ids::{Actor, UserId};
 use crate::lang::Lang;
+use shared::Shared;
 
 /// How many delivery ids a table remembers.
 pub const DELIVERIES_KEPT: usize = 256;
@@ -117,8 +119,10 @@ pub struct Table {
     session: Option<TableSession>,
     /// (This and the other parts that change at most once a deal are
     /// shared copy-on-write: a command's copy of the table, kept to put
-    /// it back on a refusal, does not copy them.)
-    stats: Arc<Stats>,
+    /// it back on a refusal, does not copy them; the statistics, the
+    /// months, the ended lists and who sat where also keep their JSON, so
+    /// a commit does not write them out again.)
+    stats: Shared<Stats>,
     records: u32,
     #[serde(default, skip_serializing_if = "is_zero")]
     computers: u32,
@@ -156,7 +160,7 @@ pub struct Table {
     clock_paused: bool,
     /// Sessions that ended, the latest last (at most [`HISTORY_KEPT`]).
     #[serde(default, skip_serializing_if = "is_empty_shared")]
-    history: Arc<Vec<TableSession>>,
+    history: Shared<Vec<TableSession>>,
     /// What the table owes the platforms (the durable outbox).
     #[serde(default, skip_serializing_if = "Owed::is_empty")]
     owed: Owed,
@@ -182,7 +186,7 @@ pub struct Table {
     /// Statistics per calendar month (`2026-11`, UTC), the newest
     /// [`MONTHS_KEPT`].
     #[serde(default, skip_serializing_if = "is_empty_shared")]
-    monthly: Arc<BTreeMap<String, Stats>>,
+    monthly: Shared<BTreeMap<String, Stats>>,
     /// Lists (sessions) started here: the last one's number.
     #[serde(default)]
     lists: u32,
@@ -202,7 +206,7 @@ pub struct Table {
     /// Who sat where in the newest recorded deals (at most
     /// [`PLAYED_KEPT`]), for `analysis`.
     #[serde(default, skip_serializing_if = "is_empty_shared")]
-    played: Arc<VecDeque<Played>>,
+    played: Shared<VecDeque<Played>>,
 }
 
 /// How many of the newest recorded deals `analysis` can examine (the
@@ -221,9 +225,10 @@ pub struct Played {
 pub const MONTHS_KEPT: usize = 13;
 
 /// Whether a shared collection (list, map, queue) holds nothing.
-fn is_empty_shared<C>(c: &Arc<C>) -> bool
+fn is_empty_shared<P>(c: &P) -> bool
 where
-    for<'a> &'a C: IntoIterator,
+    P: std::ops::Deref,
+    for<'a> &'a P::Target: IntoIterator,
 {
     (&**c).into_iter().next().is_none()
 }
@@ -376,7 +381,7 @@ impl Default for Table {
             rules: Rules::default(),
             seats: Seats::default(),
             session: None,
-            stats: Arc::default(),
+            stats: Shared::default(),
             records: 0,
             computers: 0,
             delivered: Arc::default(),
@@ -390,7 +395,7 @@ impl Default for Table {
             unreachable: Vec::new(),
             moves: 0,
             clock_paused: false,
-            history: Arc::default(),
+            history: Shared::default(),
             owed: Owed::default(),
             cards: CardStyle::Text,
             spectators: Vec::new(),
@@ -398,13 +403,13 @@ impl Default for Table {
             base: Layer::default(),
             server: None,
             own: Layer::default(),
-            monthly: Arc::default(),
+            monthly: Shared::default(),
             lists: 0,
             links: Vec::new(),
             linked_to: None,
             linked_since: 0,
             link_code: None,
-            played: Arc::default(),
+            played: Shared::default(),
         }
     }
 }
@@ -660,7 +665,8 @@ impl Table {
         Ok(self.current_game().cloned())
     }
 
-    fn current_game(&self) -> Option<&Game> {
+    /// The deal being played, borrowed (where [`game`](Self::game) copies it).
+    pub fn current_game(&self) -> Option<&Game> {
         self.session.as_ref()?.game()
     }
 
@@ -681,9 +687,12 @@ impl Table {
         sess.deal()?.seat_of(sess.player_at(&self.seats, ts)?)
     }
 
-    /// The name playing game seat `s`.
-    pub fn name_of(&self, s: Seat) -> String {
-        self.table_seat(s).map(|ts| self.seats[ts].name().to_string()).unwrap_or_else(|| format!("seat {s}"))
+    /// The name playing game seat `s` (borrowed from its seat).
+    pub fn name_of(&self, s: Seat) -> std::borrow::Cow<'_, str> {
+        match self.table_seat(s) {
+            Some(ts) => std::borrow::Cow::Borrowed(self.seats[ts].name()),
+            None => std::borrow::Cow::Owned(format!("seat {s}")),
+        }
     }
 
     /// Whether the user plays in the current deal (has a view: see
@@ -802,8 +811,9 @@ impl Table {
                     self.lists += 1;
                     let session = TableSession::new(&self.seats, Session::new(self.seats.len(), &self.rules)?)
                         .numbered(self.lists, ctx.now_ms);
-                    Arc::make_mut(&mut self.stats).session_started(session.players());
-                    Arc::make_mut(&mut self.monthly)
+                    self.stats.make_mut().session_started(session.players());
+                    self.monthly
+                        .make_mut()
                         .entry(stats::month_of(ctx.now_ms))
                         .or_default()
                         .session_started(session.players());
@@ -1034,7 +1044,7 @@ impl Table {
     pub(super) fn remember_played(&mut self, record: u32, deal: &doko_engine::Deal) {
         let Some(s) = &self.session else { return };
         let seats = deal.seats().map(|p| s.players()[p].clone());
-        let played = Arc::make_mut(&mut self.played);
+        let played = self.played.make_mut();
         played.push_back(Played { record, seats });
         while played.len() > PLAYED_KEPT {
             played.pop_front();
@@ -1115,7 +1125,7 @@ impl Table {
     /// Keeps an ended session with its sheet (the oldest beyond
     /// [`HISTORY_KEPT`] go).
     fn keep_in_history(&mut self, old: TableSession) {
-        let history = Arc::make_mut(&mut self.history);
+        let history = self.history.make_mut();
         history.push(old);
         let extra = history.len().saturating_sub(HISTORY_KEPT);
         history.drain(..extra);

@@ -104,9 +104,9 @@ impl Table {
             && g.current_trick().len == 0
             && let Some(t) = g.tricks().last()
         {
-            ev.push(Event::TrickWon { name: self.name_of(t.winner), points: t.points() });
+            ev.push(Event::TrickWon { name: self.name_of(t.winner).into_owned(), points: t.points() });
             if g.phase() == Phase::SowChoice {
-                ev.push(Event::SowTaken(self.name_of(t.winner)));
+                ev.push(Event::SowTaken(self.name_of(t.winner).into_owned()));
             }
         }
         if let Some(Event::Poverty { step: PovertyMove::Declined, .. }) = ev.last()
@@ -129,9 +129,9 @@ impl Table {
                 self.remember_played(record, &scored.deal);
                 ctx.new_records.push(Record::from_game(scored.deal.game()).to_compact());
                 let sess = self.session.as_ref().expect("a scored deal has a session");
-                std::sync::Arc::make_mut(&mut self.stats).deal_scored(sess.players(), sess.names(), &scored);
+                self.stats.make_mut().deal_scored(sess.players(), sess.names(), &scored);
                 let month = stats::month_of(ctx.now_ms);
-                let monthly = std::sync::Arc::make_mut(&mut self.monthly);
+                let monthly = self.monthly.make_mut();
                 monthly.entry(month).or_default().deal_scored(sess.players(), sess.names(), &scored);
                 while monthly.len() > super::MONTHS_KEPT {
                     monthly.pop_first();
