@@ -256,7 +256,7 @@ pub async fn tables(o: TablesOpts) -> anyhow::Result<()> {
     };
 
     let calls_before = calls.load(Ordering::Relaxed);
-    let closed = drive(&svc, &reader, &tables, o.actions, None, o.durable).await?;
+    let closed = drive(&svc, &reader, &tables, o.actions, None, o.durable, false).await?;
     let round_trips = (calls.load(Ordering::Relaxed) - calls_before) as f64 / closed.lat.len().max(1) as f64;
     let after = used_memory(&url).await?;
     let (per_table, per_records, deals) = keys_memory(&url, &reader, &tables).await?;
@@ -318,7 +318,7 @@ pub async fn tables(o: TablesOpts) -> anyhow::Result<()> {
         svc.execute(&ch, &people[0], Command::Start).await?;
         more.push((ch, people.clone()));
     }
-    let open = drive(&svc, &reader, &more, o.actions, Some(offered), o.durable).await?;
+    let open = drive(&svc, &reader, &more, o.actions, Some(offered), o.durable, true).await?;
     println!(
         "open loop at {offered:.0} actions/s offered: {} actions in {:.2} s = {:.0} actions/s; \
          latency from when each was due: median {:.2} ms, p99 {:.2} ms",
@@ -331,10 +331,35 @@ pub async fn tables(o: TablesOpts) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// A deal as the bench's players follow it, from the table read through
+/// the driver's own service: the game and, for each game seat, which of
+/// the table's people plays it. None when no deal runs.
+async fn follow(
+    reader: &doko_bot::Service<doko_bot::RedisStore>,
+    ch: &doko_bot::ChannelId,
+    people: &[doko_bot::Actor],
+) -> anyhow::Result<Followed> {
+    let (t, _) = doko_bot::Service::table(reader, ch).await?;
+    let Some(g) = t.game()? else { return Ok(None) };
+    let seated = doko_engine::Seat::ALL.map(|s| {
+        let ts = t.table_seat(s)?;
+        people.iter().position(|a| t.seat_of(&a.user) == Some(ts))
+    });
+    Ok(Some((g, seated)))
+}
+
+/// A table's deal as the driver follows it: the game and, for each game
+/// seat, which of the table's people plays it.
+type Followed = Option<(doko_engine::Game, [Option<usize>; 4])>;
+
 /// Plays the tables: closed loop (each table's next action as soon as the
 /// last is answered) or open loop at `rate` actions per second over all
 /// tables (each table's k-th action due at a fixed time; its latency
-/// counts from then, so falling behind shows).
+/// counts from then, so falling behind shows). With `skew`, table `i`
+/// first plays `i % 50` actions before the clock starts, so that the
+/// tables' deals do not all end and begin at the same moment (as real
+/// tables' do not: a thousand deals scored and dealt in the same
+/// interval were the open loop's tail).
 async fn drive<S: doko_bot::Store>(
     svc: &std::sync::Arc<doko_bot::Service<S>>,
     reader: &std::sync::Arc<doko_bot::Service<doko_bot::RedisStore>>,
@@ -342,16 +367,26 @@ async fn drive<S: doko_bot::Store>(
     actions: usize,
     rate: Option<f64>,
     durable: bool,
+    skew: bool,
 ) -> anyhow::Result<RunResult> {
-    use doko_bot::command::Command;
-    use doko_bot::player::{BasicPlayer, Player};
-    use doko_bot::{Kind, Service};
-    use doko_engine::Seat;
-
+    // each table's deal as its players see it when the run begins: read
+    // before the clock starts (the driver's reads are not doko's work; read
+    // in the run, a thousand of them fell in its first interval and their
+    // backlog was the open loop's tail)
+    let mut first = Vec::with_capacity(tables.len());
+    for (i, (ch, people)) in tables.iter().enumerate() {
+        let mut deal = follow(reader, ch, people).await?;
+        for _ in 0..if skew { i % 50 } else { 0 } {
+            if act(svc, reader, ch, people, &mut deal, durable).await?.is_none() {
+                break;
+            }
+        }
+        first.push(deal);
+    }
     let start = tokio::time::Instant::now();
     let n = tables.len().max(1) as f64;
     let mut handles = Vec::new();
-    for (i, (ch, people)) in tables.iter().cloned().enumerate() {
+    for (i, ((ch, people), first)) in tables.iter().cloned().zip(first).enumerate() {
         let (svc, reader) = (svc.clone(), reader.clone());
         // each table's actions are spread evenly: table i starts at its
         // share of the first interval
@@ -359,7 +394,7 @@ async fn drive<S: doko_bot::Store>(
         let offset = every.map(|e| e.mul_f64(i as f64 / n));
         handles.push(tokio::spawn(async move {
             let mut lat = Vec::with_capacity(actions);
-            let mut deal: Option<(doko_engine::Game, [Option<usize>; 4])> = None;
+            let mut deal = first;
             for k in 0..actions {
                 let due = match (every, offset) {
                     (Some(e), Some(o)) => {
@@ -369,41 +404,10 @@ async fn drive<S: doko_bot::Store>(
                     }
                     _ => None,
                 };
-                // the deal as the players follow it: read from the store
-                // when a deal starts (and after a refusal), then played
-                // along here, as people at a table follow it from what they
-                // are shown, so that the driver's reads neither share Redis
-                // with the service nor cost a parse and replay per action
-                if deal.as_ref().is_none_or(|(g, _)| g.mandatory_announcement().or(g.to_act()).is_none()) {
-                    let (t, _) = Service::table(&reader, &ch).await?;
-                    let Some(g) = t.game()? else { break };
-                    let seated = Seat::ALL.map(|s| {
-                        let ts = t.table_seat(s)?;
-                        people.iter().position(|a| t.seat_of(&a.user) == Some(ts))
-                    });
-                    deal = Some((g, seated));
-                }
-                let Some((g, seated)) = deal.as_mut() else { break };
-                let Some(seat) = g.mandatory_announcement().or(g.to_act()) else { break };
-                let Some(actor) = seated[seat.index()].map(|i| &people[i]) else { break };
-                let action = BasicPlayer.decide(&g.view(seat));
-                let t0 = tokio::time::Instant::now();
-                let msgs = svc.execute(&ch, actor, Command::from_action(action)).await?;
-                if durable && !msgs.owed.is_empty() {
-                    doko_bot::App::delivered(&*svc, &ch, &msgs.owed).await;
-                }
-                lat.push(due.unwrap_or(t0).elapsed());
-                if msgs.private.iter().any(|m| m.kind == Kind::Error) {
-                    // a refused choice (a forced solo): take the first
-                    // legal action, and read the table again next time
-                    let msgs = svc.execute(&ch, actor, Command::from_action(g.view(seat).legal[0])).await?;
-                    if durable && !msgs.owed.is_empty() {
-                        doko_bot::App::delivered(&*svc, &ch, &msgs.owed).await;
-                    }
-                    deal = None;
-                } else if g.act(seat, action).is_err() {
-                    deal = None;
-                }
+                let Some((sent, answered)) = act(&svc, &reader, &ch, &people, &mut deal, durable).await? else {
+                    break;
+                };
+                lat.push(answered - due.unwrap_or(sent));
             }
             Ok::<_, anyhow::Error>(lat)
         }));
@@ -415,6 +419,53 @@ async fn drive<S: doko_bot::Store>(
     let secs = start.elapsed().as_secs_f64();
     lat.sort();
     Ok(RunResult { lat, secs })
+}
+
+/// One action at a table: the next person to act plays as the basic
+/// computer would. Returns when the command was sent and when it was
+/// answered, or None when the table has nothing to do.
+async fn act<S: doko_bot::Store>(
+    svc: &doko_bot::Service<S>,
+    reader: &doko_bot::Service<doko_bot::RedisStore>,
+    ch: &doko_bot::ChannelId,
+    people: &[doko_bot::Actor],
+    deal: &mut Followed,
+    durable: bool,
+) -> anyhow::Result<Option<(tokio::time::Instant, tokio::time::Instant)>> {
+    use doko_bot::Kind;
+    use doko_bot::command::Command;
+    use doko_bot::player::{BasicPlayer, Player};
+
+    // the deal as the players follow it: read from the store when a deal
+    // starts (and after a refusal), then played along here, as people at a
+    // table follow it from what they are shown, so that the driver's reads
+    // neither share Redis with the service nor cost a parse and replay per
+    // action
+    if deal.as_ref().is_none_or(|(g, _)| g.mandatory_announcement().or(g.to_act()).is_none()) {
+        *deal = follow(reader, ch, people).await?;
+    }
+    let Some((g, seated)) = deal.as_mut() else { return Ok(None) };
+    let Some(seat) = g.mandatory_announcement().or(g.to_act()) else { return Ok(None) };
+    let Some(actor) = seated[seat.index()].map(|i| &people[i]) else { return Ok(None) };
+    let action = BasicPlayer.decide(&g.view(seat));
+    let sent = tokio::time::Instant::now();
+    let msgs = svc.execute(ch, actor, Command::from_action(action)).await?;
+    if durable && !msgs.owed.is_empty() {
+        doko_bot::App::delivered(svc, ch, &msgs.owed).await;
+    }
+    let answered = tokio::time::Instant::now();
+    if msgs.private.iter().any(|m| m.kind == Kind::Error) {
+        // a refused choice (a forced solo): take the first legal action,
+        // and read the table again next time
+        let msgs = svc.execute(ch, actor, Command::from_action(g.view(seat).legal[0])).await?;
+        if durable && !msgs.owed.is_empty() {
+            doko_bot::App::delivered(svc, ch, &msgs.owed).await;
+        }
+        *deal = None;
+    } else if g.act(seat, action).is_err() {
+        *deal = None;
+    }
+    Ok(Some((sent, answered)))
 }
 
 /// `doko bench-pictures`: draws each kind of card picture `runs` times
