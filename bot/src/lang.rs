@@ -62,12 +62,24 @@ impl Lang {
 
     /// Cards with their symbols, separated by spaces.
     pub fn cards(self, cards: impl IntoIterator<Item = Card>) -> String {
+        self.cards_marked(cards, |_| false)
+    }
+
+    /// [`cards`](Self::cards), those for which `marked` holds in brackets
+    /// (a hand's playable cards: `[♣Q] ♥10`).
+    pub fn cards_marked(self, cards: impl IntoIterator<Item = Card>, marked: impl Fn(Card) -> bool) -> String {
         let mut out = String::new();
         for c in cards {
             if !out.is_empty() {
                 out.push(' ');
             }
-            out.push_str(self.card_str(c));
+            if marked(c) {
+                out.push('[');
+                out.push_str(self.card_str(c));
+                out.push(']');
+            } else {
+                out.push_str(self.card_str(c));
+            }
         }
         out
     }
@@ -164,6 +176,8 @@ mod tests {
             let two = [Card::new(Suit::Hearts, Rank::Ten), Card::new(Suit::Clubs, Rank::Queen)];
             assert_eq!(l.cards(two), format!("{} {}", l.card(two[0]), l.card(two[1])));
             assert_eq!(l.cards([]), "");
+            let marked = l.cards_marked(two, |c| c.rank() == Rank::Queen);
+            assert_eq!(marked, format!("{} [{}]", l.card(two[0]), l.card(two[1])));
         }
     }
 }

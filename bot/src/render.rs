@@ -467,19 +467,7 @@ fn rules_line(r: &Rules) -> String {
 pub fn hand(l: Lang, view: &SeatView) -> String {
     let mut out = String::new();
     let playable = view.legal_cards();
-    let mut cards = String::new();
-    for &c in view.sorted_hand().iter() {
-        if !cards.is_empty() {
-            cards.push(' ');
-        }
-        if playable.contains(c) {
-            cards.push('[');
-            cards.push_str(l.card_str(c));
-            cards.push(']');
-        } else {
-            cards.push_str(l.card_str(c));
-        }
-    }
+    let cards = l.cards_marked(view.sorted_hand().iter().copied(), |c| playable.contains(c));
     let _ = writeln!(out, "{}", tr!(l, "hand-cards", cards = cards));
     if let Some(p) = view.own_party {
         let _ = writeln!(out, "{}", cached_tr!(l, "hand-party", party = l.party(p)));
@@ -864,7 +852,7 @@ pub fn rules_parts(t: &Table) -> Vec<String> {
 
 /// A rule the engine enforced, told with names and card symbols.
 pub fn rule_error(t: &Table, e: &doko_engine::ActionError) -> String {
-    let phase = t.game().ok().flatten().map(|g| g.phase());
+    let phase = t.current_game().map(|g| g.phase());
     rule_text(t.lang(), &|s| t.name_of(s).into_owned(), phase, e)
 }
 
