@@ -21,6 +21,7 @@ use std::sync::LazyLock;
 
 use fluent_bundle::concurrent::FluentBundle;
 use fluent_bundle::{FluentArgs, FluentResource, FluentValue};
+use fluent_syntax::ast::{Expression, InlineExpression, Pattern, PatternElement};
 
 use crate::lang::Lang;
 
@@ -117,6 +118,12 @@ pub fn try_msg(lang: Lang, id: &str, args: &[(&str, Arg<'_>)]) -> Result<String,
     let err = |problems: String| CatalogError { lang, id: id.to_string(), problems };
     let b = bundle_of(lang);
     let pattern = b.get_message(id).and_then(|m| m.value()).ok_or_else(|| err("no such message".into()))?;
+    // most messages are text and variables only: written here, as Fluent
+    // would write them, without its resolver (its arguments' map, scope
+    // and value copies); anything else, or a variable not given, by Fluent
+    if let Some(text) = plain(pattern, args) {
+        return Ok(text);
+    }
     // (the texts borrowed, not copied)
     let mut fargs = FluentArgs::with_capacity(args.len());
     for (k, v) in args {
@@ -130,6 +137,30 @@ pub fn try_msg(lang: Lang, id: &str, args: &[(&str, Arg<'_>)]) -> Result<String,
     if errors.is_empty() { Ok(text) } else { Err(err(format!("{errors:?}"))) }
 }
 
+/// A pattern of text and variables only, written with `args` as Fluent
+/// writes it (isolation marks are off; a number as Fluent's default number
+/// format, Rust's shortest `f64` form); `None` for any other pattern or a
+/// variable not given.
+fn plain(pattern: &Pattern<&str>, args: &[(&str, Arg<'_>)]) -> Option<String> {
+    use std::fmt::Write as _;
+    let mut out = String::new();
+    for e in &pattern.elements {
+        match e {
+            PatternElement::TextElement { value } => out.push_str(value),
+            PatternElement::Placeable {
+                expression: Expression::Inline(InlineExpression::VariableReference { id }),
+            } => match &args.iter().find(|(k, _)| *k == id.name)?.1 {
+                Arg::Text(t) => out.push_str(t),
+                Arg::Number(n) => {
+                    let _ = write!(out, "{n}");
+                }
+            },
+            _ => return None,
+        }
+    }
+    Some(out)
+}
+
 /// Whether the catalogs have a message.
 pub fn has(lang: Lang, id: &str) -> bool {
     bundle_of(lang).has_message(id)
@@ -138,8 +169,13 @@ pub fn has(lang: Lang, id: &str) -> bool {
 thread_local! {
     /// [`Lang::word`]'s texts by language, id and variables, and the key
     /// being looked up (kept to be written again without allocating).
-    static WORDS: std::cell::RefCell<(String, std::collections::HashMap<String, String>)> = Default::default();
+    static WORDS: std::cell::RefCell<(Vec<u8>, Words)> = Default::default();
 }
+
+/// [`Lang::word`]'s texts by key: a short key of bytes, hashed with FxHash
+/// (the standard library's SipHash was a third of a word's time; the keys
+/// are the program's own words, not chosen by an outsider).
+type Words = std::collections::HashMap<Vec<u8>, String, rustc_hash::FxBuildHasher>;
 
 /// The most texts [`Lang::word`] keeps per thread (it starts afresh when
 /// full: a caller that passed names or cards would fill it).
@@ -172,15 +208,15 @@ impl Lang {
             // the key: each part after its kind and length (no formatting:
             // this is asked a dozen times a move)
             key.clear();
-            let mut keyed = key_part(key, 'L', self.code()) && key_part(key, 'I', id);
+            let mut keyed = key_part(key, b'L', self.code()) && key_part(key, b'I', id);
             for (k, v) in args {
                 keyed = keyed
-                    && key_part(key, 'K', k)
+                    && key_part(key, b'K', k)
                     && match v {
-                        Arg::Text(t) => key_part(key, 'T', t),
+                        Arg::Text(t) => key_part(key, b'T', t),
                         Arg::Number(n) => {
-                            key.push('N');
-                            key.extend(n.to_bits().to_le_bytes().map(char::from));
+                            key.push(b'N');
+                            key.extend_from_slice(&n.to_bits().to_le_bytes());
                             true
                         }
                     };
@@ -188,7 +224,7 @@ impl Lang {
             if !keyed {
                 return self.msg(id, args);
             }
-            if let Some(text) = kept.get(key.as_str()) {
+            if let Some(text) = kept.get(key.as_slice()) {
                 return text.clone();
             }
             let text = self.msg(id, args);
@@ -203,13 +239,13 @@ impl Lang {
 
 /// Adds a part of [`Lang::word`]'s key: its kind, its length (as one
 /// character) and itself; `false` for a part too long to be a word's.
-fn key_part(key: &mut String, kind: char, part: &str) -> bool {
+#[inline]
+fn key_part(key: &mut Vec<u8>, kind: u8, part: &str) -> bool {
     let Ok(len) = u8::try_from(part.len()) else {
         return false;
     };
-    key.push(kind);
-    key.push(char::from(len));
-    key.push_str(part);
+    key.extend_from_slice(&[kind, len]);
+    key.extend_from_slice(part.as_bytes());
     true
 }
 
@@ -318,6 +354,56 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The messages written without Fluent's resolver read exactly as
+    /// Fluent writes them: every message of both catalogs, with text
+    /// (with braces and marks in it) and numbers (whole, fractional,
+    /// negative) as values; and a message of another kind, or a variable
+    /// not given, goes to Fluent.
+    #[test]
+    fn plain_messages_read_as_fluent_writes_them() {
+        let mut plain_ones = 0;
+        for (lang, source) in [(Lang::En, EN_FTL), (Lang::De, DE_FTL)] {
+            let b = bundle_of(lang);
+            for (id, vars) in ids_and_variables(source) {
+                let pattern = b.get_message(&id).and_then(|m| m.value()).expect("a message");
+                let samples: [&dyn Fn(usize) -> Arg<'static>; 5] = [
+                    &|i| Arg::Number(i as f64),
+                    &|i| Arg::Number(i as f64 + 0.5),
+                    &|i| Arg::Number(-(i as f64) - 12.0),
+                    &|i| Arg::Text(format!("{{Näme}} {i} \\u{{41}} ♣").into()),
+                    &|_| Arg::Text("".into()),
+                ];
+                for sample in samples {
+                    let args: Vec<(&str, Arg)> =
+                        vars.iter().enumerate().map(|(i, v)| (v.as_str(), sample(i))).collect();
+                    let mut fargs = FluentArgs::new();
+                    for (k, v) in &args {
+                        match v {
+                            Arg::Text(t) => fargs.set(*k, FluentValue::from(&**t)),
+                            Arg::Number(n) => fargs.set(*k, FluentValue::from(*n)),
+                        }
+                    }
+                    let mut errors = Vec::new();
+                    let fluent = b.format_pattern(pattern, Some(&fargs), &mut errors).into_owned();
+                    assert!(errors.is_empty(), "{lang:?} {id}: {errors:?}");
+                    if let Some(text) = plain(pattern, &args) {
+                        assert_eq!(text, fluent, "{lang:?} {id}");
+                        plain_ones += 1;
+                    }
+                    assert_eq!(try_msg(lang, &id, &args).unwrap(), fluent, "{lang:?} {id}");
+                }
+                if !vars.is_empty() {
+                    assert_eq!(plain(pattern, &[]), None, "{lang:?} {id}: a variable not given goes to Fluent");
+                }
+            }
+        }
+        assert!(plain_ones > 1000, "messages written plain: {plain_ones}");
+        // a message with a choice (plural) goes to Fluent
+        let cards = bundle_of(Lang::En).get_message("table-cards").and_then(|m| m.value()).unwrap();
+        assert_eq!(plain(cards, &[("n", Arg::Number(1.0))]), None);
+        assert_eq!(tr!(Lang::En, "table-cards", n = 1), "1 card");
     }
 
     /// Every id the code looks up with a literal (through the macro or the

@@ -65,8 +65,15 @@ impl ChannelId {
 
 impl fmt::Display for ChannelId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.key())
+        write_key(f, self.platform, &self.id)
     }
+}
+
+/// Writes a storage key, `platform:id`, without building it first.
+fn write_key(f: &mut fmt::Formatter<'_>, platform: Platform, id: &str) -> fmt::Result {
+    f.write_str(platform.name())?;
+    f.write_str(":")?;
+    f.write_str(id)
 }
 
 /// A user on a platform. Stored as its key, `platform:id` (format 2);
@@ -107,7 +114,9 @@ enum StoredUser {
 
 impl Serialize for UserId {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&self.key())
+        // the key written straight into the output (a table's commit
+        // writes every seat's id: no string built for each)
+        s.collect_str(self)
     }
 }
 
@@ -124,7 +133,7 @@ impl<'de> Deserialize<'de> for UserId {
 
 impl fmt::Display for UserId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.key())
+        write_key(f, self.platform, &self.id)
     }
 }
 

@@ -1032,11 +1032,13 @@ pub fn hand_model(
     use crate::command::{Command, PovertyStep};
     use crate::outbox::{CardChoice, Choice, HandModel};
     let playable = view.legal_cards();
-    let mut cards: Vec<CardChoice> = Vec::new();
+    let mut cards: Vec<CardChoice> = Vec::with_capacity(view.hand.distinct().len());
+    let mut shown = doko_engine::Cards::EMPTY;
     for c in view.sorted_hand() {
-        if cards.iter().any(|x| x.command == Command::Play(c)) {
+        if shown.contains(c) {
             continue; // a pair plays the same
         }
+        shown.insert(c);
         cards.push(CardChoice { label: l.card(c), playable: playable.contains(c), command: Command::Play(c) });
     }
     let mut choices: Vec<Choice> = Vec::new();
