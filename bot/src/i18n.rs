@@ -143,7 +143,7 @@ pub fn try_msg(lang: Lang, id: &str, args: &[(&str, Arg<'_>)]) -> Result<String,
 /// variable not given.
 fn plain(pattern: &Pattern<&str>, args: &[(&str, Arg<'_>)]) -> Option<String> {
     use std::fmt::Write as _;
-    let mut out = String::new();
+    let mut out = String::with_capacity(128);
     for e in &pattern.elements {
         match e {
             PatternElement::TextElement { value } => out.push_str(value),

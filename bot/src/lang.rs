@@ -68,7 +68,9 @@ impl Lang {
     /// [`cards`](Self::cards), those for which `marked` holds in brackets
     /// (a hand's playable cards: `[♣Q] ♥10`).
     pub fn cards_marked(self, cards: impl IntoIterator<Item = Card>, marked: impl Fn(Card) -> bool) -> String {
-        let mut out = String::new();
+        // (a hand's dozen cards without growing: a symbol is at most 7
+        // bytes, with brackets and a space 10)
+        let mut out = String::with_capacity(128);
         for c in cards {
             if !out.is_empty() {
                 out.push(' ');

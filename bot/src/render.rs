@@ -276,7 +276,8 @@ fn reason(l: Lang, r: doko_engine::Reason) -> String {
 /// The table as everybody sees it.
 pub fn table(t: &Table) -> String {
     let l = t.lang();
-    let mut out = String::new();
+    // (sized for a table's text: not grown line by line)
+    let mut out = String::with_capacity(512);
     // (kept: a table's rules line is one of a few; a long one is not kept)
     let _ = writeln!(out, "{}", cached_tr!(l, "table-rules", rules = rules_line(t.rules())));
     let g = match t.current_game() {
@@ -465,7 +466,7 @@ fn rules_line(r: &Rules) -> String {
 
 /// A player's hand and what they may do now, from their seat's view only.
 pub fn hand(l: Lang, view: &SeatView) -> String {
-    let mut out = String::new();
+    let mut out = String::with_capacity(256);
     let playable = view.legal_cards();
     let cards = l.cards_marked(view.sorted_hand().iter().copied(), |c| playable.contains(c));
     let _ = writeln!(out, "{}", tr!(l, "hand-cards", cards = cards));

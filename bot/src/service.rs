@@ -305,10 +305,34 @@ fn stamp(t: &Table, user: &UserId) -> Option<String> {
         return None;
     }
     let g = t.current_game()?;
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    g.dealt().hash(&mut h);
+    thread_local! {
+        /// The last deal hashed and its hash: a move shows two hands of
+        /// the same deal, one after the other.
+        static LAST: std::cell::Cell<Option<([doko_engine::Cards; 4], u32)>> = const { std::cell::Cell::new(None) };
+    }
+    let dealt = *g.dealt();
+    let hash = match LAST.get() {
+        Some((d, h)) if d == dealt => h,
+        _ => {
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            dealt.hash(&mut h);
+            let h = h.finish() as u32;
+            LAST.set(Some((dealt, h)));
+            h
+        }
+    };
     let moves = g.plays() + g.announcements().len() + g.bids().iter().flatten().count();
-    Some(format!("{:08x}.{moves}", h.finish() as u32))
+    Some(format!("{hash:08x}.{moves}"))
+}
+
+/// A table's JSON, written into a buffer of a table's usual size (grown
+/// from serde_json's 128 bytes, a table of two kilobytes was copied five
+/// times).
+fn table_json(t: &Table) -> Result<String, serde_json::Error> {
+    let mut buf = Vec::with_capacity(4096);
+    serde_json::to_writer(&mut buf, t)?;
+    // (serde_json writes UTF-8 only)
+    Ok(String::from_utf8(buf).expect("serde_json writes UTF-8"))
 }
 
 /// Whether a command is a move in the deal (what a stale click must not do).
@@ -872,7 +896,7 @@ impl<S: Store> Service<S> {
                     table.bump_revision();
                 }
                 let records = std::mem::take(&mut ctx.new_records);
-                let json = if commit { Some(serde_json::to_string(&table)?) } else { None };
+                let json = if commit { Some(table_json(&table)?) } else { None };
                 let keep = Keep { durable: table.durable(), records: records_kept };
                 Ok((Arc::new(table), result, json, records, keep))
             };
