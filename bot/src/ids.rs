@@ -53,7 +53,7 @@ impl ChannelId {
 
     /// The storage key, `platform:id`.
     pub fn key(&self) -> String {
-        format!("{}:{}", self.platform.name(), self.id)
+        self.to_string()
     }
 
     /// The channel of a storage key (see [`key`](Self::key)).
@@ -94,7 +94,7 @@ impl UserId {
 
     /// The storage key, `platform:id`.
     pub fn key(&self) -> String {
-        format!("{}:{}", self.platform.name(), self.id)
+        self.to_string()
     }
 
     /// The user of a storage key (see [`key`](Self::key)).

@@ -50,7 +50,14 @@ async fn used_memory(url: &str) -> anyhow::Result<u64> {
 struct Counting<S> {
     inner: S,
     calls: std::sync::Arc<std::sync::atomic::AtomicU64>,
-    commits: std::sync::Arc<[std::sync::atomic::AtomicU64; 2]>,
+    commits: std::sync::Arc<Commits>,
+}
+
+/// The commits [`Counting`] saw: how many, and their JSON's bytes.
+#[derive(Default)]
+struct Commits {
+    made: std::sync::atomic::AtomicU64,
+    bytes: std::sync::atomic::AtomicU64,
 }
 
 impl<S> Counting<S> {
@@ -60,8 +67,8 @@ impl<S> Counting<S> {
 
     fn committed(&self, json: &str) {
         use std::sync::atomic::Ordering::Relaxed;
-        self.commits[0].fetch_add(1, Relaxed);
-        self.commits[1].fetch_add(json.len() as u64, Relaxed);
+        self.commits.made.fetch_add(1, Relaxed);
+        self.commits.bytes.fetch_add(json.len() as u64, Relaxed);
     }
 }
 
@@ -227,7 +234,7 @@ pub async fn tables(o: TablesOpts) -> anyhow::Result<()> {
     };
     let before = used_memory(&url).await?;
     let calls = Arc::new(AtomicU64::new(0));
-    let commits: Arc<[AtomicU64; 2]> = Arc::new([AtomicU64::new(0), AtomicU64::new(0)]);
+    let commits = Arc::new(Commits::default());
     let store =
         Counting { inner: RedisStore::connect(&url, 3600).await?, calls: calls.clone(), commits: commits.clone() };
     let svc = Service::new(store, 5);
@@ -269,13 +276,13 @@ pub async fn tables(o: TablesOpts) -> anyhow::Result<()> {
     };
 
     let calls_before = calls.load(Ordering::Relaxed);
-    let commits_before = [commits[0].load(Ordering::Relaxed), commits[1].load(Ordering::Relaxed)];
+    let (made_before, bytes_before) = (commits.made.load(Ordering::Relaxed), commits.bytes.load(Ordering::Relaxed));
     let closed = drive(&svc, &reader, &tables, o.actions, None, o.durable, false).await?;
     // Redis alone commits tables of the size doko committed in the closed
     // loop (on average; a table grows by its first deal's statistics and
     // months), not of the size a table has when it opens
-    let made = commits[0].load(Ordering::Relaxed) - commits_before[0];
-    let bytes = match (commits[1].load(Ordering::Relaxed) - commits_before[1]).checked_div(made) {
+    let made = commits.made.load(Ordering::Relaxed) - made_before;
+    let bytes = match (commits.bytes.load(Ordering::Relaxed) - bytes_before).checked_div(made) {
         Some(b) if b > 0 => b as usize,
         _ => at_start,
     };

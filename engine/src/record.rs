@@ -500,11 +500,16 @@ impl Record {
 /// then the trick being played.
 pub fn plays_of(tricks: &[Trick], current: &CurrentTrick) -> Vec<(Seat, Card)> {
     let mut plays = Vec::with_capacity(4 * tricks.len() + 4);
-    for t in tricks {
-        plays.extend((0..4).map(|i| (t.player(i), t.cards[i])));
-    }
-    plays.extend(current.played().iter().enumerate().map(|(i, c)| (current.leader.plus(i), *c)));
+    plays.extend(plays_in(tricks, current));
     plays
+}
+
+/// [`plays_of`] without a list, for who only looks through them.
+pub(crate) fn plays_in<'a>(tricks: &'a [Trick], current: &'a CurrentTrick) -> impl Iterator<Item = (Seat, Card)> + 'a {
+    tricks
+        .iter()
+        .flat_map(|t| (0..4).map(move |i| (t.player(i), t.cards[i])))
+        .chain(current.played().iter().enumerate().map(|(i, c)| (current.leader.plus(i), *c)))
 }
 
 /// The plays, announcements and declarations of a deal as actions in the

@@ -126,15 +126,11 @@ impl SeatView {
     }
 }
 
-/// The cards played so far with who played them, in order (as
-/// [`crate::record::plays_of`] lists them, without a list: asked several
-/// times for each view, and a view is made for each hand shown).
+/// The cards played so far with who played them, in order (without a
+/// list: asked several times for each view, and a view is made for each
+/// hand shown).
 fn played(g: &Game) -> impl Iterator<Item = (Seat, Card)> + '_ {
-    let current = g.current_trick();
-    g.tricks()
-        .iter()
-        .flat_map(|t| (0..4).map(move |i| (t.player(i), t.cards[i])))
-        .chain(current.played().iter().enumerate().map(|(i, c)| (current.leader.plus(i), *c)))
+    crate::record::plays_in(g.tricks(), g.current_trick())
 }
 
 fn piglet_cards(rules: &Rules) -> (Card, Card) {
