@@ -1,6 +1,6 @@
 //! `doko bench`: random complete games per second on one core.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use doko_engine::{Rng, Rules, playouts};
 
@@ -200,9 +200,26 @@ type BenchTable = (doko_bot::ChannelId, Vec<doko_bot::Actor>);
 
 /// The latencies of a run and its length in seconds.
 struct RunResult {
-    lat: Vec<std::time::Duration>,
+    lat: Vec<Duration>,
     secs: f64,
+    /// The open loop's actions answered over [`LATE`] after they were
+    /// due: when each was due (from the run's start), how late its
+    /// driver sent it, and how long the service took to answer it.
+    late: Vec<Late>,
+    /// When the run's clock started.
+    start: Instant,
 }
+
+/// An open-loop action answered late (see [`RunResult::late`]).
+#[derive(Clone, Copy)]
+struct Late {
+    due: Duration,
+    sent_late: Duration,
+    answer: Duration,
+}
+
+/// How late an open-loop action is answered before the bench lists it.
+const LATE: Duration = Duration::from_millis(5);
 
 impl RunResult {
     fn pct(&self, p: f64) -> f64 {
@@ -348,7 +365,9 @@ pub async fn tables(o: TablesOpts) -> anyhow::Result<()> {
         svc.execute(&ch, &people[0], Command::Start).await?;
         more.push((ch, people.clone()));
     }
+    let others = Others::watch(redis_pid(&url).await);
     let open = drive(&svc, &reader, &more, o.actions, Some(offered), o.durable, true).await?;
+    let others = others.map(Others::stop).unwrap_or_default();
     println!(
         "open loop at {offered:.0} actions/s offered: {} actions in {:.2} s = {:.0} actions/s; \
          latency from when each was due: median {:.2} ms, p99 {:.2} ms",
@@ -358,7 +377,143 @@ pub async fn tables(o: TablesOpts) -> anyhow::Result<()> {
         open.pct(0.5),
         open.pct(0.99)
     );
+    println!("{}", late_windows(&open.late, &others, open.start));
     Ok(())
+}
+
+/// The process id of the Redis server at `url` (`INFO server`), to tell
+/// its CPU time from other processes'; None when it cannot be read or the
+/// server is not on this machine (its id would name another process).
+async fn redis_pid(url: &str) -> Option<u32> {
+    let host = url.split_once("://")?.1;
+    let host = host.rsplit_once('@').map_or(host, |(_, h)| h);
+    if !["127.", "localhost", "[::1]"].iter().any(|h| host.starts_with(h)) {
+        return None;
+    }
+    let client = redis::Client::open(url).ok()?;
+    let mut c = client.get_multiplexed_async_connection().await.ok()?;
+    let info: String = redis::cmd("INFO").arg("server").query_async(&mut c).await.ok()?;
+    info.lines().find_map(|l| l.strip_prefix("process_id:")).and_then(|p| p.trim().parse().ok())
+}
+
+/// The CPU time of processes other than doko and its Redis server, taken
+/// every 100 ms while the open loop runs (from `/proc` on Linux): what
+/// else on the machine competed for its cores when actions were late.
+struct Others {
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    thread: std::thread::JoinHandle<Vec<Busy>>,
+}
+
+/// One 100 ms sample of [`Others`]: when it ended, and the cores that
+/// other processes kept busy over it.
+#[derive(Clone, Copy)]
+struct Busy {
+    at: Instant,
+    cores: f64,
+}
+
+impl Others {
+    /// Starts taking samples; None where `/proc` cannot be read.
+    fn watch(redis: Option<u32>) -> Option<Others> {
+        let first = Self::ticks(redis)?;
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let stopped = stop.clone();
+        let thread = std::thread::spawn(move || {
+            let mut samples = Vec::new();
+            let (mut at, mut last) = (Instant::now(), first);
+            while !stopped.load(std::sync::atomic::Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(100));
+                let Some(now) = Self::ticks(redis) else { break };
+                let (t, ticks) = (Instant::now(), now);
+                let others = (ticks.0 - last.0) - (ticks.1 - last.1);
+                // (/proc counts in USER_HZ, 100 a second on Linux)
+                samples.push(Busy { at: t, cores: others.max(0) as f64 / 100.0 / (t - at).as_secs_f64() });
+                (at, last) = (t, ticks);
+            }
+            samples
+        });
+        Some(Others { stop, thread })
+    }
+
+    /// The samples taken (none when the thread failed).
+    fn stop(self) -> Vec<Busy> {
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        self.thread.join().unwrap_or_default()
+    }
+
+    /// The machine's busy ticks (all cores, without idle, I/O wait and
+    /// time the host took) and those of this process and of `redis`.
+    fn ticks(redis: Option<u32>) -> Option<(i64, i64)> {
+        let stat = std::fs::read_to_string("/proc/stat").ok()?;
+        let cpu: Vec<i64> = stat.lines().next()?.split_whitespace().skip(1).filter_map(|v| v.parse().ok()).collect();
+        // user nice system idle iowait irq softirq steal ...
+        let busy = cpu.get(..7)?.iter().sum::<i64>() - cpu[3] - cpu[4];
+        let own = |pid: &str| -> Option<i64> {
+            let s = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+            let f: Vec<&str> = s.rsplit_once(')')?.1.split_whitespace().collect();
+            Some(f.get(11)?.parse::<i64>().ok()? + f.get(12)?.parse::<i64>().ok()?)
+        };
+        let ours = own("self")? + redis.and_then(|p| own(&p.to_string())).unwrap_or(0);
+        Some((busy, ours))
+    }
+}
+
+/// What the open loop's late actions say about its tail: how many were
+/// answered over [`LATE`] after they were due, and the worst 100 ms
+/// windows (by when the actions were due) with how late their drivers
+/// sent them (the runtime did not run the driver's task: the process was
+/// busy or stalled) and how long the service took to answer them.
+/// With each window, the most cores that other processes on the machine
+/// (see [`Others`]) kept busy in a sample overlapping the window or the
+/// 100 ms after it.
+fn late_windows(late: &[Late], others: &[Busy], start: Instant) -> String {
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    let mut windows: Vec<(u128, Vec<Late>)> = Vec::new();
+    for l in late {
+        let w = l.due.as_millis() / 100;
+        match windows.last_mut() {
+            Some((at, ls)) if *at == w => ls.push(*l),
+            _ => windows.push((w, vec![*l])),
+        }
+    }
+    let mut out = format!("open loop: {} actions answered over {} ms after due", late.len(), LATE.as_millis());
+    windows.sort_by_key(|(_, ls)| std::cmp::Reverse(ls.len()));
+    if !windows.is_empty() {
+        out.push_str(&format!(", in {} windows of 100 ms; the most:", windows.len()));
+    }
+    for (w, ls) in windows.iter().take(3) {
+        let max = |f: fn(&Late) -> Duration| ls.iter().map(f).max().map_or(0.0, ms);
+        out.push_str(&format!(
+            "\n  due at {:.1} s: {} actions, up to {:.1} ms late; sent up to {:.1} ms late, answered in up to {:.1} ms",
+            *w as f64 / 10.0,
+            ls.len(),
+            max(|l| l.sent_late + l.answer),
+            max(|l| l.sent_late),
+            max(|l| l.answer)
+        ));
+        let (from, to) =
+            (start + Duration::from_millis(*w as u64 * 100), start + Duration::from_millis(*w as u64 * 100 + 300));
+        let busy = others
+            .iter()
+            .filter(|b| b.at > from && b.at <= to)
+            .map(|b| b.cores)
+            .fold(None, |m: Option<f64>, c| Some(m.map_or(c, |m| m.max(c))));
+        if let Some(b) = busy {
+            out.push_str(&format!("; other processes on the machine kept {:.0}% of a core busy", b * 100.0));
+        }
+    }
+    // (the samples from when the run's clock started: before it, the
+    // driver played the tables' first actions untimed)
+    let others: Vec<Busy> = others.iter().filter(|b| b.at > start).copied().collect();
+    if let Some(most) = others.iter().max_by(|a, b| a.cores.total_cmp(&b.cores)) {
+        out.push_str(&format!(
+            "\nother processes on the machine in the open loop: {:.1} cores on average, at most {:.0}% of a core over 100 ms (at {:.1} s)",
+            others.iter().map(|b| b.cores).sum::<f64>() / others.len() as f64,
+            most.cores * 100.0,
+            most.at.saturating_duration_since(start).as_secs_f64()
+        ));
+    }
+    out
 }
 
 /// A deal as the bench's players follow it, from the table read through
@@ -420,10 +575,11 @@ async fn drive<S: doko_bot::Store>(
         let (svc, reader) = (svc.clone(), reader.clone());
         // each table's actions are spread evenly: table i starts at its
         // share of the first interval
-        let every = rate.map(|r| std::time::Duration::from_secs_f64(n / r));
+        let every = rate.map(|r| Duration::from_secs_f64(n / r));
         let offset = every.map(|e| e.mul_f64(i as f64 / n));
         handles.push(tokio::spawn(async move {
             let mut lat = Vec::with_capacity(actions);
+            let mut late = Vec::new();
             let mut deal = first;
             for k in 0..actions {
                 let due = match (every, offset) {
@@ -438,17 +594,25 @@ async fn drive<S: doko_bot::Store>(
                     break;
                 };
                 lat.push(answered - due.unwrap_or(sent));
+                if let Some(due) = due
+                    && answered - due > LATE
+                {
+                    late.push(Late { due: due - start, sent_late: sent - due, answer: answered - sent });
+                }
             }
-            Ok::<_, anyhow::Error>(lat)
+            Ok::<_, anyhow::Error>((lat, late))
         }));
     }
-    let mut lat = Vec::new();
+    let (mut lat, mut late) = (Vec::new(), Vec::new());
     for h in handles {
-        lat.extend(h.await??);
+        let (l, t) = h.await??;
+        lat.extend(l);
+        late.extend(t);
     }
     let secs = start.elapsed().as_secs_f64();
     lat.sort();
-    Ok(RunResult { lat, secs })
+    late.sort_by_key(|l| l.due);
+    Ok(RunResult { lat, secs, late, start: start.into_std() })
 }
 
 /// One action at a table: the next person to act plays as the basic
@@ -532,9 +696,50 @@ pub fn pictures(runs: usize) -> anyhow::Result<()> {
             size = size.max(png.len());
         }
         times.sort();
-        let ms = |d: std::time::Duration| d.as_secs_f64() * 1000.0;
+        let ms = |d: Duration| d.as_secs_f64() * 1000.0;
         let p99 = times[(times.len() * 99 / 100).min(times.len() - 1)];
         println!("{kind:<20} {:>10.2} {:>10.2} {:>10.1}", ms(times[times.len() / 2]), ms(p99), size as f64 / 1024.0);
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The late actions are counted by the 100 ms window they were due
+    /// in, the fullest windows first, each with what other processes used
+    /// in the samples that overlap it or the 100 ms after it.
+    #[test]
+    fn late_windows_name_the_fullest_windows_and_the_other_processes() {
+        let start = Instant::now();
+        let ms = Duration::from_millis;
+        let late = |due, sent, answer| Late { due: ms(due), sent_late: ms(sent), answer: ms(answer) };
+        // two in the window at 0.2 s, three in the one at 4.7 s
+        let lates = [late(210, 1, 5), late(290, 0, 7), late(4_700, 40, 60), late(4_750, 45, 20), late(4_799, 2, 9)];
+        let busy = |at, cores| Busy { at: start + ms(at), cores };
+        let others = [busy(300, 0.2), busy(4_800, 0.9), busy(4_900, 1.0), busy(5_100, 0.1), busy(9_000, 0.3)];
+        let text = late_windows(&lates, &others, start);
+        assert!(
+            text.starts_with("open loop: 5 actions answered over 5 ms after due, in 2 windows of 100 ms"),
+            "{text}"
+        );
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(
+            lines[1],
+            "  due at 4.7 s: 3 actions, up to 100.0 ms late; sent up to 45.0 ms late, answered in up to 60.0 ms; \
+             other processes on the machine kept 100% of a core busy"
+        );
+        assert_eq!(
+            lines[2],
+            "  due at 0.2 s: 2 actions, up to 7.0 ms late; sent up to 1.0 ms late, answered in up to 7.0 ms; \
+             other processes on the machine kept 20% of a core busy"
+        );
+        assert_eq!(
+            lines[3],
+            "other processes on the machine in the open loop: 0.5 cores on average, at most 100% of a core over \
+             100 ms (at 4.9 s)"
+        );
+        assert_eq!(late_windows(&[], &[], start), "open loop: 0 actions answered over 5 ms after due");
+    }
 }
