@@ -37,11 +37,17 @@ pub struct TablesOpts {
     pub rate: Option<f64>,
 }
 
+/// Redis's `used_memory` (0 when it does not say).
 async fn used_memory(url: &str) -> anyhow::Result<u64> {
+    Ok(info_field(url, "memory", "used_memory").await?.and_then(|v| v.parse().ok()).unwrap_or(0))
+}
+
+/// One field of a section of the `INFO` of the Redis server at `url`.
+async fn info_field(url: &str, section: &str, field: &str) -> anyhow::Result<Option<String>> {
     let client = redis::Client::open(url)?;
     let mut c = client.get_multiplexed_async_connection().await?;
-    let info: String = redis::cmd("INFO").arg("memory").query_async(&mut c).await?;
-    Ok(info.lines().find_map(|l| l.strip_prefix("used_memory:")).and_then(|v| v.trim().parse().ok()).unwrap_or(0))
+    let info: String = redis::cmd("INFO").arg(section).query_async(&mut c).await?;
+    Ok(info.lines().find_map(|l| l.strip_prefix(field)?.strip_prefix(':')).map(|v| v.trim().to_string()))
 }
 
 /// A store that counts the calls the service makes (its round trips) and
@@ -390,10 +396,7 @@ async fn redis_pid(url: &str) -> Option<u32> {
     if !["127.", "localhost", "[::1]"].iter().any(|h| host.starts_with(h)) {
         return None;
     }
-    let client = redis::Client::open(url).ok()?;
-    let mut c = client.get_multiplexed_async_connection().await.ok()?;
-    let info: String = redis::cmd("INFO").arg("server").query_async(&mut c).await.ok()?;
-    info.lines().find_map(|l| l.strip_prefix("process_id:")).and_then(|p| p.trim().parse().ok())
+    info_field(url, "server", "process_id").await.ok()??.parse().ok()
 }
 
 /// The CPU time of processes other than doko and its Redis server, taken
@@ -423,8 +426,8 @@ impl Others {
             let (mut at, mut last) = (Instant::now(), first);
             while !stopped.load(std::sync::atomic::Ordering::Relaxed) {
                 std::thread::sleep(Duration::from_millis(100));
-                let Some(now) = Self::ticks(redis) else { break };
-                let (t, ticks) = (Instant::now(), now);
+                let Some(ticks) = Self::ticks(redis) else { break };
+                let t = Instant::now();
                 let others = (ticks.0 - last.0) - (ticks.1 - last.1);
                 // (/proc counts in USER_HZ, 100 a second on Linux)
                 samples.push(Busy { at: t, cores: others.max(0) as f64 / 100.0 / (t - at).as_secs_f64() });
@@ -493,11 +496,7 @@ fn late_windows(late: &[Late], others: &[Busy], start: Instant) -> String {
         ));
         let (from, to) =
             (start + Duration::from_millis(*w as u64 * 100), start + Duration::from_millis(*w as u64 * 100 + 300));
-        let busy = others
-            .iter()
-            .filter(|b| b.at > from && b.at <= to)
-            .map(|b| b.cores)
-            .fold(None, |m: Option<f64>, c| Some(m.map_or(c, |m| m.max(c))));
+        let busy = others.iter().filter(|b| b.at > from && b.at <= to).map(|b| b.cores).reduce(f64::max);
         if let Some(b) = busy {
             out.push_str(&format!("; other processes on the machine kept {:.0}% of a core busy", b * 100.0));
         }
