@@ -4,11 +4,12 @@
 use crate::cards::Cards;
 use crate::contract::Bid;
 use crate::game::{Game, Phase};
-use crate::rng::{Rng, deal_with};
+use crate::rng::{Rng, deal_random};
 use crate::rules::Rules;
 use crate::seat::Seat;
 
-/// Plays one random deal to its end: a random dealer and deal; each seat
+/// Plays one random deal to its end: a random deal ([`deal_random`]) and
+/// dealer; each seat
 /// says healthy (7 in 8) or a random allowed reservation; a poverty
 /// exchange with random cards and answers; random legal cards; before a
 /// card, one time in 32, a random call that is kept when legal. Returns
@@ -23,7 +24,7 @@ pub fn random_game(rules: &Rules, rng: &mut Rng) -> Game {
 /// [`random_game`]'s deal: a random deal and dealer.
 #[inline(always)]
 fn random_deal(rules: &Rules, rng: &mut Rng) -> Game {
-    let hands = deal_with(rng, rules.nines);
+    let hands = deal_random(rng, rules.nines);
     let dealer = Seat::new(rng.below(4));
     Game::new_unchecked(*rules, dealer, hands)
 }
@@ -126,8 +127,8 @@ mod tests {
                 let rules = Rules { nines, ..Rules::preset(preset) };
                 for seed in 0..400 {
                     let (mut a, mut b) = (Rng::new(seed), Rng::new(seed));
-                    let mut portable = Game::new_unchecked(rules, Seat::ALL[0], deal_with(&mut a, nines));
-                    let mut fast = Game::new_unchecked(rules, Seat::ALL[0], deal_with(&mut b, nines));
+                    let mut portable = Game::new_unchecked(rules, Seat::ALL[0], deal_random(&mut a, nines));
+                    let mut fast = Game::new_unchecked(rules, Seat::ALL[0], deal_random(&mut b, nines));
                     play(&mut portable, &mut a, |legal, n| legal.nth_bit(n));
                     // SAFETY: BMI2 is there, checked above
                     unsafe { play_bmi2(&mut fast, &mut b) };

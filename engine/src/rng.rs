@@ -34,6 +34,60 @@ impl Rng {
     }
 }
 
+/// Several small random choices from one 64-bit draw, for random games
+/// (simulations and the speed benchmark), never for a seeded deal: each
+/// [`below`](Self::below) reads the draw's next digit in base `n` (a
+/// multiply-shift that keeps the fraction). The choices of one draw are
+/// jointly uniform up to a relative bias of the product of their `n`
+/// over 2^64; this crate keeps that product under 2^35.
+#[derive(Clone, Copy, Debug)]
+pub struct Digits(u64);
+
+impl Digits {
+    /// The next digit: a number in `0..n` (`n > 0`).
+    #[inline(always)]
+    pub fn below(&mut self, n: usize) -> usize {
+        let m = self.0 as u128 * n as u128;
+        self.0 = m as u64;
+        (m >> 64) as usize
+    }
+}
+
+impl Rng {
+    /// One draw read as [`Digits`].
+    #[inline(always)]
+    pub fn digits(&mut self) -> Digits {
+        Digits(self.next_u64())
+    }
+}
+
+/// A random deal for random games: the same Fisher-Yates shuffle as
+/// [`deal_with`], with half a hand's places (five or six) from each draw
+/// ([`Digits`]: a relative bias below 2^-31), eight draws where the seeded
+/// deal takes 47. Not the seeded deal: a seed's hands come from [`deal`].
+pub fn deal_random(rng: &mut Rng, nines: bool) -> [Cards; 4] {
+    let (mut pack, n) = if nines { (PACK_48, 48) } else { (PACK_40, 40) };
+    let half = n / 8;
+    let mut hands = [Cards::EMPTY; 4];
+    let mut i = n;
+    for hand in hands.iter_mut().rev() {
+        let mut bits = 0u64;
+        for _ in 0..2 {
+            let mut d = rng.digits();
+            for _ in 0..half {
+                i -= 1;
+                // (the last place: `below(1)` is 0)
+                let j = d.below(i + 1) & 63;
+                let b = pack[j];
+                pack[j] = pack[i & 63];
+                bits |= 1 << (b & 63);
+            }
+        }
+        *hand = Cards::from_bits(bits);
+    }
+    hands
+}
+
 /// Deals the pack (48 cards, or 40 without nines) into four hands from a
 /// seed, by a Fisher-Yates shuffle. Hands are indexed by seat.
 ///
@@ -120,6 +174,41 @@ mod tests {
             *hand = Cards::from_bits(pack[s * per..(s + 1) * per].iter().fold(0, |b, p| b | 1 << p));
         }
         hands
+    }
+
+    /// The random games' deal deals the whole pack, a quarter to each
+    /// seat, and each card goes to each seat as often as chance says.
+    #[test]
+    fn the_random_deal_deals_each_card_to_each_seat_alike() {
+        for nines in [true, false] {
+            let n = if nines { 48 } else { 40 };
+            let copies = |h: Cards, c: usize| (h.bits() >> (2 * c) & 3).count_ones();
+            let mut rng = Rng::new(5);
+            // how many copies of each card went to each seat
+            let mut seen = [[0u32; 4]; 24];
+            let deals = 40_000;
+            for _ in 0..deals {
+                let hands = deal_random(&mut rng, nines);
+                for c in 0..24 {
+                    let total: u32 = hands.iter().map(|&h| copies(h, c)).sum();
+                    assert_eq!(total, copies(Cards::pack(nines), c), "card {c}");
+                }
+                for (s, &h) in hands.iter().enumerate() {
+                    assert_eq!(h.len(), n / 4);
+                    for (c, seen) in seen.iter_mut().enumerate() {
+                        seen[s] += copies(h, c);
+                    }
+                }
+            }
+            // each seat holds half a card's two copies on average, with a
+            // standard deviation of about 125 over 40,000 deals
+            for (c, seen) in seen.iter().enumerate().filter(|(c, _)| copies(Cards::pack(nines), *c) == 2) {
+                for (s, &k) in seen.iter().enumerate() {
+                    let off = (f64::from(k) - f64::from(deals) / 2.0).abs();
+                    assert!(off < 6.0 * 125.0, "card {c} to seat {s}: {k} copies");
+                }
+            }
+        }
     }
 
     #[test]
