@@ -1248,10 +1248,6 @@ impl Game {
     /// A trick that starts with no announcement owed is played in one go
     /// (its cards in registers, the follow mask found once): nothing in
     /// it can owe one, since only a trick's end and the deal's start do.
-    /// Its four cards' choices (whether to call, which card) are the
-    /// digits of one draw ([`Digits`](crate::Digits)); any other card's
-    /// are the digits of a draw of its own. A call's kind and an owed
-    /// announcement take a draw each.
     #[inline(always)]
     pub(crate) fn random_cards(&mut self, rng: &mut crate::rng::Rng, nth_bit: &impl Fn(Cards, usize) -> u64) {
         while self.phase == Phase::Playing {
@@ -1260,9 +1256,9 @@ impl Game {
                 continue;
             }
             let s = self.to_act;
-            let mut d = rng.digits();
-            if d.below(32) == 0 {
-                self.random_call(s, self.plays, rng);
+            let r = rng.next_u64();
+            if r & 31 == 0 {
+                self.random_call(s, self.plays, r);
             }
             if self.mandatory == Some(s) {
                 let calls = self.legal_calls(s);
@@ -1271,7 +1267,8 @@ impl Game {
                 continue;
             }
             let legal = self.playable(s).distinct();
-            let card = Card::from_bit(nth_bit(legal, d.below(legal.len())));
+            let pick = pick(r, legal.len());
+            let card = Card::from_bit(nth_bit(legal, pick));
             self.apply_play(s, card);
         }
     }
@@ -1284,18 +1281,17 @@ impl Game {
         let plays = self.plays;
         let mut cards = [Card::CQ; 4];
         let mut follow = Cards::EMPTY;
-        // the trick's choices from one draw: at most 32 x 12 a card, a
-        // product under 2^35 (see `Digits`)
-        let mut d = rng.digits();
         for (i, slot) in cards.iter_mut().enumerate() {
             let s = leader.plus(i);
-            if d.below(32) == 0 {
-                self.random_call(s, plays + i as u8, rng);
+            let r = rng.next_u64();
+            if r & 31 == 0 {
+                self.random_call(s, plays + i as u8, r);
             }
             let hand = self.hands[s.index()];
             let suited = hand.with_mask(follow);
             let legal = if suited.is_empty() { hand } else { suited }.distinct();
-            let bit = nth_bit(legal, d.below(legal.len()));
+            let pick = pick(r, legal.len());
+            let bit = nth_bit(legal, pick);
             let card = Card::from_bit(bit);
             self.hands[s.index()].remove_bit(bit);
             if i == 0 {
@@ -1313,10 +1309,10 @@ impl Game {
     /// one's turn).
     #[cold]
     #[inline(never)]
-    fn random_call(&mut self, s: Seat, plays: u8, rng: &mut crate::rng::Rng) {
+    fn random_call(&mut self, s: Seat, plays: u8, r: u64) {
         self.to_act = s;
         self.plays = plays;
-        let c = Call::ALL[rng.below(Call::ALL.len())];
+        let c = Call::ALL[(r >> 5) as usize % 6];
         let _ = self.announce(s, c);
     }
 
@@ -1355,6 +1351,13 @@ impl Game {
             self.play_legal(s, card);
         }
     }
+}
+
+/// A random play's pick among `n` legal cards from the high half of its
+/// draw `r` (the low bits decide the random call).
+#[inline(always)]
+fn pick(r: u64, n: usize) -> usize {
+    (((r >> 32) * n as u64) >> 32) as usize
 }
 
 fn phase_name(p: Phase) -> &'static str {

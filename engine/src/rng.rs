@@ -39,7 +39,7 @@ impl Rng {
 /// [`below`](Self::below) reads the draw's next digit in base `n` (a
 /// multiply-shift that keeps the fraction). The choices of one draw are
 /// jointly uniform up to a relative bias of the product of their `n`
-/// over 2^64; this crate keeps that product under 2^35.
+/// over 2^64 ([`deal_random`]: under 2^-31).
 #[derive(Clone, Copy, Debug)]
 pub struct Digits(u64);
 

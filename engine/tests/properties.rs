@@ -1044,22 +1044,12 @@ fn random_game_by_the_public_calls(rules: &Rules, rng: &mut Rng) -> Game {
     let hands = doko_engine::deal_random(rng, rules.nines);
     let dealer = Seat::ALL[rng.below(4)];
     let mut g = Game::new(*rules, dealer, hands).expect("one pack");
-    // the draw whose digits choose the cards of a trick begun with no
-    // announcement owed
-    let mut trick: Option<doko_engine::Digits> = None;
     while let Some(s) = g.to_act() {
         match g.phase() {
             Phase::Playing => {
-                if g.current_trick().len == 0 {
-                    trick = g.mandatory_announcement().is_none().then(|| rng.digits());
-                }
-                let mut own = None;
-                let d = match &mut trick {
-                    Some(d) => d,
-                    None => own.insert(rng.digits()),
-                };
-                if d.below(32) == 0 {
-                    let c = Call::ALL[rng.below(6)];
+                let r = rng.next_u64();
+                if r & 31 == 0 {
+                    let c = Call::ALL[(r >> 5) as usize % 6];
                     let _ = g.act(s, Action::Announce(c));
                 }
                 let legal = g.legal_cards(s);
@@ -1069,7 +1059,8 @@ fn random_game_by_the_public_calls(rules: &Rules, rng: &mut Rng) -> Game {
                     g.act(s, Action::Announce(c)).expect("listed as legal");
                     continue;
                 }
-                let card = legal.iter().nth(d.below(legal.len())).expect("in range");
+                let pick = (((r >> 32) * legal.len() as u64) >> 32) as usize;
+                let card = legal.iter().nth(pick).expect("in range");
                 g.play(s, card).expect("listed as legal");
             }
             Phase::Bidding => {
