@@ -215,7 +215,15 @@ impl SeatInfo {
         let k = key.as_str();
         match &self.occupant {
             Occupant::Human { user } => {
-                k.strip_prefix(user.platform.name()).and_then(|r| r.strip_prefix(':')) == Some(user.id.as_str())
+                // `platform:id`, the id compared from its end: the ids of
+                // a table's people (Discord's snowflakes) are of one
+                // length and differ in their last digits
+                let (p, id) = (user.platform.name().as_bytes(), user.id.as_bytes());
+                let k = k.as_bytes();
+                k.len() == p.len() + 1 + id.len()
+                    && k[p.len() + 1..].iter().rev().eq(id.iter().rev())
+                    && k[p.len()] == b':'
+                    && k[..p.len()] == *p
             }
             Occupant::Computer { id, .. } => k.strip_prefix("bot:").is_some_and(|n| {
                 // the digits as `key` writes them: no sign, no leading zero
@@ -392,6 +400,13 @@ mod tests {
             "discord:123",
             "discord:1234",
             "discord:12",
+            // of the key's length, one byte off
+            "discord:124",
+            "discord:023",
+            "discord;123",
+            "Discord:123",
+            "matrix:@a:b.orf",
+            "natrix:@a:b.org",
             "matrix:123",
             "matrix:@a:b.org",
             "discord:@a:b.org",
