@@ -215,13 +215,14 @@ impl SeatInfo {
         let k = key.as_str();
         match &self.occupant {
             Occupant::Human { user } => {
-                // `platform:id`, the id compared from its end: the ids of
-                // a table's people (Discord's snowflakes) are of one
-                // length and differ in their last digits
+                // `platform:id`, the id's last byte first: the ids of a
+                // table's people (Discord's snowflakes) are of one length
+                // and differ in their last digits
                 let (p, id) = (user.platform.name().as_bytes(), user.id.as_bytes());
                 let k = k.as_bytes();
                 k.len() == p.len() + 1 + id.len()
-                    && k[p.len() + 1..].iter().rev().eq(id.iter().rev())
+                    && k.last() == id.last()
+                    && k[p.len() + 1..] == *id
                     && k[p.len()] == b':'
                     && k[..p.len()] == *p
             }
