@@ -39,7 +39,7 @@ impl Rng {
 /// [`below`](Self::below) reads the draw's next digit in base `n` (a
 /// multiply-shift that keeps the fraction). The choices of one draw are
 /// jointly uniform up to a relative bias of the product of their `n`
-/// over 2^64 ([`deal_random`]: under 2^-31).
+/// over 2^64 ([`deal_random`]: under 2^-30).
 #[derive(Clone, Copy, Debug)]
 pub struct Digits(u64);
 
@@ -63,7 +63,7 @@ impl Rng {
 
 /// A random deal for random games: the same Fisher-Yates shuffle as
 /// [`deal_with`], with half a hand's places (five or six) from each draw
-/// ([`Digits`]: a relative bias below 2^-31), eight draws where the seeded
+/// ([`Digits`]: a relative bias below 2^-30), eight draws where the seeded
 /// deal takes 47. Not the seeded deal: a seed's hands come from [`deal`].
 pub fn deal_random(rng: &mut Rng, nines: bool) -> [Cards; 4] {
     let (mut pack, n) = if nines { (PACK_48, 48) } else { (PACK_40, 40) };
