@@ -9,9 +9,9 @@ use crate::rules::Rules;
 use crate::seat::Seat;
 
 /// Plays one random deal to its end: a random deal ([`deal_random`]) and
-/// dealer; each seat
-/// says healthy (7 in 8) or a random allowed reservation; a poverty
-/// exchange with random cards and answers; random legal cards; before a
+/// dealer; each seat says healthy (7 in 8) or a random allowed
+/// reservation; a poverty exchange with random cards and answers; random
+/// legal cards; before a
 /// card, one time in 32, a random call that is kept when legal. Returns
 /// the game at its end (finished or void).
 #[inline]

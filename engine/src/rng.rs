@@ -41,12 +41,12 @@ impl Rng {
 /// jointly uniform up to a relative bias of the product of their `n`
 /// over 2^64 ([`deal_random`]: under 2^-30).
 #[derive(Clone, Copy, Debug)]
-pub struct Digits(u64);
+struct Digits(u64);
 
 impl Digits {
     /// The next digit: a number in `0..n` (`n > 0`).
     #[inline(always)]
-    pub fn below(&mut self, n: usize) -> usize {
+    fn below(&mut self, n: usize) -> usize {
         let m = self.0 as u128 * n as u128;
         self.0 = m as u64;
         (m >> 64) as usize
@@ -56,15 +56,16 @@ impl Digits {
 impl Rng {
     /// One draw read as [`Digits`].
     #[inline(always)]
-    pub fn digits(&mut self) -> Digits {
+    fn digits(&mut self) -> Digits {
         Digits(self.next_u64())
     }
 }
 
 /// A random deal for random games: the same Fisher-Yates shuffle as
 /// [`deal_with`], with half a hand's places (five or six) from each draw
-/// ([`Digits`]: a relative bias below 2^-30), eight draws where the seeded
-/// deal takes 47. Not the seeded deal: a seed's hands come from [`deal`].
+/// (place `i` the draw's next digit in base `i + 1`: a relative bias
+/// below 2^-30), eight draws where the seeded deal takes 47. Not the
+/// seeded deal: a seed's hands come from [`deal`].
 pub fn deal_random(rng: &mut Rng, nines: bool) -> [Cards; 4] {
     let (mut pack, n) = if nines { (PACK_48, 48) } else { (PACK_40, 40) };
     let half = n / 8;
@@ -77,10 +78,7 @@ pub fn deal_random(rng: &mut Rng, nines: bool) -> [Cards; 4] {
             for _ in 0..half {
                 i -= 1;
                 // (the last place: `below(1)` is 0)
-                let j = d.below(i + 1) & 63;
-                let b = pack[j];
-                pack[j] = pack[i & 63];
-                bits |= 1 << (b & 63);
+                bits |= fix(&mut pack, i, d.below(i + 1));
             }
         }
         *hand = Cards::from_bits(bits);
@@ -117,19 +115,22 @@ pub fn deal_with(rng: &mut Rng, nines: bool) -> [Cards; 4] {
         let mut bits = 0u64;
         for _ in 0..per {
             i -= 1;
-            let b = if i > 0 {
-                let j = rng.below(i + 1) & 63;
-                let b = pack[j];
-                pack[j] = pack[i & 63];
-                b
-            } else {
-                pack[0]
-            };
-            bits |= 1 << (b & 63);
+            // (the last place takes what is left: no draw)
+            let j = if i > 0 { rng.below(i + 1) } else { 0 };
+            bits |= fix(&mut pack, i, j);
         }
         *hand = Cards::from_bits(bits);
     }
     hands
+}
+
+/// A shuffle's step: place `i` (from the back) takes the card at `j <= i`,
+/// whose place takes place `i`'s card; returns the card taken as its bit.
+#[inline(always)]
+fn fix(pack: &mut [u8; 64], i: usize, j: usize) -> u64 {
+    let b = pack[j & 63];
+    pack[j & 63] = pack[i & 63];
+    1 << (b & 63)
 }
 
 /// The physical cards (bit positions) of the pack with nines, in order.
