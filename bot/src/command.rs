@@ -462,18 +462,18 @@ impl ArgType {
             ArgType::Bid => {
                 let mut out = vec![(v("healthy"), tr!(lang, "bid-word", bid = "healthy"))];
                 for r in [Reservation::Wedding(None), Reservation::Poverty, Reservation::ThrowIn] {
-                    out.push((Bid::Reserve(r).name(), lang.reservation(r)));
+                    out.push((Bid::Reserve(r).name(), lang.reservation(r).into_owned()));
                 }
                 for k in WeddingRule::ALL {
                     let r = Reservation::Wedding(Some(k));
-                    out.push((Bid::Reserve(r).name(), lang.reservation(r)));
+                    out.push((Bid::Reserve(r).name(), lang.reservation(r).into_owned()));
                 }
                 for k in SoloKind::ALL {
-                    out.push((format!("solo-{}", k.key()), lang.solo(k)));
+                    out.push((format!("solo-{}", k.key()), lang.solo(k).into_owned()));
                 }
                 out
             }
-            ArgType::Call => Call::ALL.iter().map(|c| (v(c.name()), lang.call(*c))).collect(),
+            ArgType::Call => Call::ALL.iter().map(|c| (v(c.name()), lang.call(*c).into_owned())).collect(),
             ArgType::Declaration => {
                 Declaration::ALL.iter().map(|d| (v(d.name()), tr!(lang, "declaration", what = d.name()))).collect()
             }

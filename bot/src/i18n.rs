@@ -175,11 +175,37 @@ thread_local! {
 /// [`Lang::word`]'s texts by key: a short key of bytes, hashed with FxHash
 /// (the standard library's SipHash was a third of a word's time; the keys
 /// are the program's own words, not chosen by an outsider).
-type Words = std::collections::HashMap<Vec<u8>, String, rustc_hash::FxBuildHasher>;
+type Words = std::collections::HashMap<Vec<u8>, &'static str, rustc_hash::FxBuildHasher>;
 
 /// The most texts [`Lang::word`] keeps per thread (it starts afresh when
 /// full: a caller that passed names or cards would fill it).
 const WORDS_KEPT: usize = 1024;
+
+/// The most distinct texts [`Lang::word`] keeps for the life of the
+/// process (its words are a closed set of some hundreds; beyond this, a
+/// word is formatted afresh each time, so a caller that passed names or
+/// cards cannot make the process keep more than a few hundred kilobytes).
+const WORDS_FOR_GOOD: usize = 4096;
+
+/// The texts [`Lang::word`] keeps for the life of the process, each once:
+/// every thread's kept words point into it, so a word is handed out
+/// without a copy.
+static INTERNED: std::sync::Mutex<Vec<&'static str>> = std::sync::Mutex::new(Vec::new());
+
+/// `text` kept for the life of the process (the same text once), or
+/// `None` when [`WORDS_FOR_GOOD`] texts are kept already.
+fn intern(text: &str) -> Option<&'static str> {
+    let mut kept = INTERNED.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(t) = kept.iter().find(|t| **t == text) {
+        return Some(t);
+    }
+    if kept.len() >= WORDS_FOR_GOOD {
+        return None;
+    }
+    let t: &'static str = Box::leak(text.into());
+    kept.push(t);
+    Some(t)
+}
 
 impl Lang {
     /// The message `id` of the catalog in this language, with its
@@ -199,9 +225,10 @@ impl Lang {
 
     /// [`msg`](Self::msg) for a message whose variables take a few values
     /// only (a party, a bid's word, a count of cards, no variable at all):
-    /// formatted by Fluent once per thread, then copied. The table and the
-    /// hands are rendered at every move, with a dozen such words each.
-    pub fn word(self, id: &str, args: &[(&str, Arg<'_>)]) -> String {
+    /// formatted by Fluent once, then kept for the life of the process and
+    /// lent (no copy). The table and the hands are rendered at every move,
+    /// with a dozen such words each.
+    pub fn word(self, id: &str, args: &[(&str, Arg<'_>)]) -> Cow<'static, str> {
         WORDS.with(|w| {
             let mut w = w.borrow_mut();
             let (key, kept) = &mut *w;
@@ -222,17 +249,20 @@ impl Lang {
                     };
             }
             if !keyed {
-                return self.msg(id, args);
+                return Cow::Owned(self.msg(id, args));
             }
             if let Some(text) = kept.get(key.as_slice()) {
-                return text.clone();
+                return Cow::Borrowed(*text);
             }
             let text = self.msg(id, args);
+            let Some(text) = intern(&text) else {
+                return Cow::Owned(text);
+            };
             if kept.len() >= WORDS_KEPT {
                 kept.clear();
             }
-            kept.insert(key.clone(), text.clone());
-            text
+            kept.insert(key.clone(), text);
+            Cow::Borrowed(text)
         })
     }
 }

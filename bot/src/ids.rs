@@ -53,7 +53,12 @@ impl ChannelId {
 
     /// The storage key, `platform:id`.
     pub fn key(&self) -> String {
-        self.to_string()
+        key_string(self.platform, &self.id)
+    }
+
+    /// Adds the storage key (see [`key`](Self::key)) to `out`.
+    pub fn push_key(&self, out: &mut String) {
+        push_key(out, self.platform, &self.id);
     }
 
     /// The channel of a storage key (see [`key`](Self::key)).
@@ -67,6 +72,22 @@ impl fmt::Display for ChannelId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write_key(f, self.platform, &self.id)
     }
+}
+
+/// A storage key, `platform:id` (built by hand: keys are built at every
+/// command, and `to_string`'s formatting machinery cost several times
+/// the copying).
+fn key_string(platform: Platform, id: &str) -> String {
+    let mut out = String::with_capacity(platform.name().len() + 1 + id.len());
+    push_key(&mut out, platform, id);
+    out
+}
+
+/// Adds a storage key, `platform:id`, to `out`.
+fn push_key(out: &mut String, platform: Platform, id: &str) {
+    out.push_str(platform.name());
+    out.push(':');
+    out.push_str(id);
 }
 
 /// Writes a storage key, `platform:id`, without building it first.
@@ -94,7 +115,7 @@ impl UserId {
 
     /// The storage key, `platform:id`.
     pub fn key(&self) -> String {
-        self.to_string()
+        key_string(self.platform, &self.id)
     }
 
     /// The user of a storage key (see [`key`](Self::key)).
@@ -114,9 +135,21 @@ enum StoredUser {
 
 impl Serialize for UserId {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        // the key written straight into the output (a table's commit
-        // writes every seat's id: no string built for each)
-        s.collect_str(self)
+        // the key built on the stack (a table's commit writes every
+        // seat's id: no string allocated for each, and no formatting
+        // machinery); a key too long for the buffer as a string
+        let (platform, id) = (self.platform.name().as_bytes(), self.id.as_bytes());
+        let n = platform.len() + 1 + id.len();
+        let mut buf = [0u8; 64];
+        match buf.get_mut(..n) {
+            Some(key) => {
+                key[..platform.len()].copy_from_slice(platform);
+                key[platform.len()] = b':';
+                key[platform.len() + 1..].copy_from_slice(id);
+                s.serialize_str(std::str::from_utf8(key).map_err(serde::ser::Error::custom)?)
+            }
+            None => s.serialize_str(&self.key()),
+        }
     }
 }
 

@@ -4,6 +4,7 @@
 //! [`SeatView`](doko_engine::SeatView). Nothing here can reach another
 //! seat's hand.
 
+use std::borrow::Cow;
 use std::fmt::Write;
 
 use doko_engine::{
@@ -276,20 +277,22 @@ fn reason(l: Lang, r: doko_engine::Reason) -> String {
 /// The table as everybody sees it.
 pub fn table(t: &Table) -> String {
     let l = t.lang();
-    // (sized for a table's text: not grown line by line)
+    // (sized for a table's text: not grown line by line; written with
+    // `push_str`, not `write!`: this text is written at every move, and
+    // `write!`'s formatting was a third of its time)
     let mut out = String::with_capacity(512);
     // (kept: a table's rules line is one of a few; a long one is not kept)
-    let _ = writeln!(out, "{}", cached_tr!(l, "table-rules", rules = rules_line(t.rules())));
+    push_line(&mut out, &cached_tr!(l, "table-rules", rules = rules_line(t.rules())));
     let g = match t.current_game() {
         Some(g) => g,
         None => {
             let names: Vec<&str> = t.seats().iter().map(|s| s.name()).collect();
-            let _ = writeln!(out, "{}", tr!(l, "table-seats", n = t.seats().len(), names = names.join(", ")));
+            push_line(&mut out, &tr!(l, "table-seats", n = t.seats().len(), names = names.join(", ")));
             if t.seats().len() >= 4 {
-                let _ = writeln!(out, "{}", tr!(l, "table-say-start"));
+                push_line(&mut out, &tr!(l, "table-say-start"));
             }
             if t.clock_paused() {
-                let _ = writeln!(out, "{}", tr!(l, "table-clock-paused"));
+                push_line(&mut out, &tr!(l, "table-clock-paused"));
             }
             spectators_line(t, &mut out);
             return out;
@@ -301,49 +304,59 @@ pub fn table(t: &Table) -> String {
             Some(d) => tr!(l, "table-game-declarer", contract = l.contract(c), declarer = t.name_of(d)),
             None => tr!(l, "table-game", contract = l.contract(c)),
         };
-        let _ = writeln!(out, "{line}");
+        push_line(&mut out, &line);
     }
     for s in doko_engine::Seat::ALL {
-        let mut line = t.name_of(s).into_owned();
+        out.push_str(&t.name_of(s));
         if let Some(p) = pv.parties[s.index()] {
-            let _ = write!(line, " [{}]", l.party(p));
+            out.push_str(" [");
+            out.push_str(&l.party(p));
+            out.push(']');
         }
         if let Some(b) = pv.bids[s.index()] {
             let said = match b {
-                SeenBid::Healthy => cached_tr!(l, "bid-word", bid = "healthy"),
-                SeenBid::Reserved => cached_tr!(l, "bid-word", bid = "reserved"),
+                SeenBid::Healthy => l.bid_said(false),
+                SeenBid::Reserved => l.bid_said(true),
                 SeenBid::Decided(r) => l.reservation(r),
             };
-            let _ = write!(line, " - {said}");
+            out.push_str(" - ");
+            out.push_str(&said);
         }
-        let anns: Vec<String> = pv.announcements.iter().filter(|a| a.seat == s).map(|a| l.call(a.call())).collect();
-        if !anns.is_empty() {
-            let _ = write!(line, " - {}", anns.join(", "));
+        for (i, a) in pv.announcements.iter().filter(|a| a.seat == s).enumerate() {
+            out.push_str(if i == 0 { " - " } else { ", " });
+            out.push_str(&l.call(a.call()));
         }
-        let _ = write!(line, " ({})", cached_tr!(l, "table-cards", n = pv.hand_sizes[s.index()]));
-        let _ = writeln!(out, "{line}");
+        out.push_str(" (");
+        out.push_str(&l.card_count(pv.hand_sizes[s.index()]));
+        out.push_str(")\n");
     }
     if let Some(last) = pv.tricks.last() {
-        let _ = writeln!(
-            out,
-            "{}",
-            tr!(l, "table-last-trick", cards = l.cards(last.cards.iter().copied()), winner = t.name_of(last.winner))
+        push_line(
+            &mut out,
+            &tr!(l, "table-last-trick", cards = l.cards(last.cards.iter().copied()), winner = t.name_of(last.winner)),
         );
     }
     if pv.trick.len > 0 {
-        let _ = writeln!(out, "{}", tr!(l, "table-trick", cards = l.cards(pv.trick.played().iter().copied())));
+        push_line(&mut out, &tr!(l, "table-trick", cards = l.cards(pv.trick.played().iter().copied())));
     }
     if let Some(s) = pv.to_act {
-        let _ = writeln!(out, "{}", tr!(l, "table-to-act", name = t.name_of(s), phase = phase_key(pv.phase)));
+        push_line(&mut out, &tr!(l, "table-to-act", name = t.name_of(s), phase = phase_key(pv.phase)));
     }
     if let Some(m) = pv.mandatory {
-        let _ = writeln!(out, "{}", tr!(l, "table-must-announce", name = t.name_of(m)));
+        push_line(&mut out, &tr!(l, "table-must-announce", name = t.name_of(m)));
     }
     if t.clock_paused() {
-        let _ = writeln!(out, "{}", tr!(l, "table-clock-paused"));
+        push_line(&mut out, &tr!(l, "table-clock-paused"));
     }
     spectators_line(t, &mut out);
     out
+}
+
+/// Adds `line` and a line break to `out` (what `writeln!(out, "{line}")`
+/// writes, without the formatting machinery).
+fn push_line(out: &mut String, line: &str) {
+    out.push_str(line);
+    out.push('\n');
 }
 
 /// Who watches, and whose hand each sees (public, as a Kiebitz standing
@@ -359,7 +372,7 @@ fn spectators_line(t: &Table, out: &mut String) {
         })
         .collect();
     if !names.is_empty() {
-        let _ = writeln!(out, "{}", tr!(l, "table-watching", names = names.join(", ")));
+        push_line(out, &tr!(l, "table-watching", names = names.join(", ")));
     }
 }
 
@@ -402,7 +415,7 @@ pub fn analysis(l: Lang, record: u32, a: &crate::analysis::Analysis) -> String {
     let mut out = tr!(l, "analysis-head", record = record, examined = a.examined);
     use crate::analysis::Choice;
     let bid = |b: Bid| match b {
-        Bid::Healthy => cached_tr!(l, "bid-word", bid = "healthy"),
+        Bid::Healthy => l.bid_said(false),
         Bid::Reserve(r) => l.reservation(r),
     };
     let yes = |x: bool| if x { "yes" } else { "no" };
@@ -469,9 +482,9 @@ pub fn hand(l: Lang, view: &SeatView) -> String {
     let mut out = String::with_capacity(256);
     let playable = view.legal_cards();
     let cards = l.cards_marked(view.sorted_hand().iter().copied(), |c| playable.contains(c));
-    let _ = writeln!(out, "{}", tr!(l, "hand-cards", cards = cards));
+    push_line(&mut out, &tr!(l, "hand-cards", cards = cards));
     if let Some(p) = view.own_party {
-        let _ = writeln!(out, "{}", cached_tr!(l, "hand-party", party = l.party(p)));
+        push_line(&mut out, &cached_tr!(l, "hand-party", party = l.party(p)));
     }
     if let Some((given, returned)) = view.poverty_cards
         && !given.is_empty()
@@ -482,17 +495,17 @@ pub fn hand(l: Lang, view: &SeatView) -> String {
             tr!(l, "hand-poverty-cards", given = l.cards(given.iter()), returned = l.cards(returned.iter()))
         );
     }
-    let mut can: Vec<String> = Vec::new();
+    let mut can: Vec<Cow<'static, str>> = Vec::new();
     for a in &view.legal {
         let word = match a {
             Action::Bid(b) => bid_word(l, *b),
             Action::Announce(c) => l.call(*c),
             Action::Say(d) => cached_tr!(l, "declaration", what = d.name()),
-            Action::Genscher(_) => tr!(l, "choice-genscher"),
+            Action::Genscher(_) => tr!(l, "choice-genscher").into(),
             Action::Answer(true) => cached_tr!(l, "choice-accept"),
             Action::Answer(false) => cached_tr!(l, "choice-decline"),
-            Action::Give(c) => tr!(l, "choice-give", n = c.len()),
-            Action::Return(c) => tr!(l, "choice-return", n = c.len()),
+            Action::Give(c) => tr!(l, "choice-give", n = c.len()).into(),
+            Action::Return(c) => tr!(l, "choice-return", n = c.len()).into(),
             Action::Play(_) => continue,
         };
         if !can.contains(&word) {
@@ -500,19 +513,19 @@ pub fn hand(l: Lang, view: &SeatView) -> String {
         }
     }
     if !can.is_empty() {
-        let _ = writeln!(out, "{}", tr!(l, "hand-can", choices = can.join(", ")));
+        push_line(&mut out, &tr!(l, "hand-can", choices = can.join(", ")));
     }
     if !playable.is_empty() {
-        let _ = writeln!(out, "{}", cached_tr!(l, "hand-your-turn"));
+        push_line(&mut out, &cached_tr!(l, "hand-your-turn"));
     }
     out
 }
 
-fn bid_word(l: Lang, b: Bid) -> String {
+fn bid_word(l: Lang, b: Bid) -> Cow<'static, str> {
     match b {
-        Bid::Healthy => cached_tr!(l, "bid-word", bid = "healthy"),
+        Bid::Healthy => l.bid_said(false),
         // what to type, in the channel's words
-        Bid::Reserve(Reservation::Solo { kind, .. }) => tr!(l, "bid-solo-command", kind = kind.key()),
+        Bid::Reserve(Reservation::Solo { kind, .. }) => tr!(l, "bid-solo-command", kind = kind.key()).into(),
         Bid::Reserve(r) => l.reservation(r),
     }
 }
@@ -520,15 +533,15 @@ fn bid_word(l: Lang, b: Bid) -> String {
 /// A score sheet row's contract (its record name) in the language.
 fn sheet_contract(l: Lang, name: &str) -> String {
     match name {
-        "normal" => l.contract(Contract::Normal),
-        "wedding" => l.contract(Contract::Wedding),
-        "silent-solo" => l.contract(Contract::SilentSolo),
-        "poverty" => l.contract(Contract::Poverty),
-        "black-sow" => l.contract(Contract::BlackSow(None)),
+        "normal" => l.contract(Contract::Normal).into_owned(),
+        "wedding" => l.contract(Contract::Wedding).into_owned(),
+        "silent-solo" => l.contract(Contract::SilentSolo).into_owned(),
+        "poverty" => l.contract(Contract::Poverty).into_owned(),
+        "black-sow" => l.contract(Contract::BlackSow(None)).into_owned(),
         other => match other.strip_prefix("solo-").and_then(doko_engine::SoloKind::from_key) {
-            Some(k) => l.solo(k),
+            Some(k) => l.solo(k).into_owned(),
             None => match other.strip_prefix("black-sow-").and_then(doko_engine::SoloKind::from_key) {
-                Some(k) => l.contract(Contract::BlackSow(Some(k))),
+                Some(k) => l.contract(Contract::BlackSow(Some(k))).into_owned(),
                 None => other.to_string(),
             },
         },
@@ -900,7 +913,8 @@ fn rule_text(
             tr!(l, "rule-cannot-throw-in", nines = nines, kings = kings, trumps = trumps, points = points)
         }
         A::SoloNotAllowed { kind, .. } => {
-            let solo = doko_engine::SoloKind::from_key(kind).map_or_else(|| format!("solo {kind}"), |k| l.solo(k));
+            let solo = doko_engine::SoloKind::from_key(kind)
+                .map_or_else(|| format!("solo {kind}"), |k| l.solo(k).into_owned());
             tr!(l, "rule-solo-not-allowed", solo = solo)
         }
         A::ExchangeCount { expected, got, .. } => tr!(l, "rule-exchange-count", expected = expected, got = got),
@@ -1014,12 +1028,12 @@ pub fn help_text(l: Lang, topic: Option<&str>, platform: crate::ids::Platform) -
 
 /// Whether a contract is public knowledge yet (for adapters' titles).
 pub fn contract_name(l: Lang, c: Option<Contract>) -> String {
-    c.map(|c| l.contract(c)).unwrap_or_else(|| tr!(l, "reservations"))
+    c.map(|c| l.contract(c).into_owned()).unwrap_or_else(|| tr!(l, "reservations"))
 }
 
 /// The party word (for adapters).
 pub fn party_name(l: Lang, p: Party) -> String {
-    l.party(p)
+    l.party(p).into_owned()
 }
 
 /// A hand as data for platforms with buttons: the cards (a pair once, in
@@ -1048,7 +1062,7 @@ pub fn hand_model(
             Action::Bid(Bid::Reserve(Reservation::Solo { kind, .. })) => {
                 (l.solo(kind), Command::Bid(Bid::Reserve(Reservation::Solo { kind, duty: false })))
             }
-            Action::Bid(Bid::Healthy) => (cached_tr!(l, "bid-word", bid = "healthy"), Command::Bid(Bid::Healthy)),
+            Action::Bid(Bid::Healthy) => (l.bid_said(false), Command::Bid(Bid::Healthy)),
             Action::Bid(b @ Bid::Reserve(r)) => (l.reservation(r), Command::Bid(b)),
             Action::Announce(c) => (l.call(c), Command::Announce(c)),
             Action::Say(d) => (cached_tr!(l, "declaration", what = d.name()), Command::Say(d)),
@@ -1057,14 +1071,14 @@ pub fn hand_model(
             _ => continue,
         };
         if !choices.iter().any(|c| c.command == command) {
-            choices.push(Choice { label, command });
+            choices.push(Choice { label: label.into_owned(), command });
         }
     }
     HandModel {
         channel: channel.clone(),
         cards,
         choices,
-        refresh: Choice { label: cached_tr!(l, "button-refresh"), command: Command::Hand },
+        refresh: Choice { label: cached_tr!(l, "button-refresh").into_owned(), command: Command::Hand },
         stamp,
     }
 }
@@ -1083,12 +1097,12 @@ pub fn unavailable() -> String {
 
 /// The label of the button that opens one's hand.
 pub fn hand_label(l: Lang) -> String {
-    cached_tr!(l, "button-my-hand")
+    cached_tr!(l, "button-my-hand").into_owned()
 }
 
 /// The words of a mention of the person to act.
 pub fn your_turn(l: Lang) -> String {
-    cached_tr!(l, "your-turn")
+    cached_tr!(l, "your-turn").into_owned()
 }
 
 /// The answer to a delivery that was handled before.

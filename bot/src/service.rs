@@ -322,7 +322,37 @@ fn stamp(t: &Table, user: &UserId) -> Option<String> {
         }
     };
     let moves = g.plays() + g.announcements().len() + g.bids().iter().flatten().count();
-    Some(format!("{hash:08x}.{moves}"))
+    Some(stamp_text(hash, moves))
+}
+
+/// A stamp's text: the deal's hash as eight hex digits, a dot, the moves
+/// (what `format!("{hash:08x}.{moves}")` writes, without its formatting
+/// machinery: two hands are stamped at every move).
+fn stamp_text(hash: u32, moves: usize) -> String {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let mut out = String::with_capacity(16);
+    for shift in (0..8).rev() {
+        out.push(char::from(HEX[(hash >> (shift * 4)) as usize & 15]));
+    }
+    out.push('.');
+    push_decimal(&mut out, moves);
+    out
+}
+
+/// Writes `n` in decimal digits.
+fn push_decimal(out: &mut String, n: usize) {
+    let mut digits = [0u8; 20];
+    let mut i = digits.len();
+    let mut n = n;
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend(digits[i..].iter().map(|&d| char::from(d)));
 }
 
 /// A table's JSON, written into a buffer of a table's usual size (grown

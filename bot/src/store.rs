@@ -843,8 +843,17 @@ impl RedisStore {
 
     /// A table's two keys: the table and its records' list.
     pub fn keys(ch: &ChannelId) -> (String, String) {
-        let tag = ch.key();
-        (format!("doko:{{{tag}}}:table"), format!("doko:{{{tag}}}:records"))
+        // (built by hand: asked at every command, and `format!` cost
+        // several times the copying)
+        let mut table = String::with_capacity(ch.id.len() + 32);
+        table.push_str("doko:{");
+        ch.push_key(&mut table);
+        table.push('}');
+        let mut records = String::with_capacity(table.len() + 8);
+        records.push_str(&table);
+        table.push_str(":table");
+        records.push_str(":records");
+        (table, records)
     }
 
     /// The hash of a channel's tables set aside (version → JSON), in the
