@@ -294,3 +294,30 @@ impl Actor {
         self
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A user id is written as its key, short (built on the stack) or
+    /// long (a Matrix id may be far longer than a Discord snowflake), and
+    /// read back as the same user; a name with quotes and backslashes is
+    /// escaped as JSON escapes it.
+    #[test]
+    fn a_user_id_is_written_as_its_key() {
+        let long = format!("@{}:example.org", "a".repeat(200));
+        for user in [
+            UserId::new(Platform::Discord, "1234567890123456789"),
+            UserId::new(Platform::Matrix, "@anna:example.org"),
+            UserId::new(Platform::Matrix, long.as_str()),
+            UserId::new(Platform::Terminal, "Anna \"Ä\" \\ 1"),
+            UserId::new(Platform::Terminal, ""),
+        ] {
+            let json = serde_json::to_string(&user).expect("written");
+            assert_eq!(json, serde_json::to_string(&user.key()).expect("a string"), "{user:?}");
+            assert_eq!(user.key(), user.to_string());
+            let back: UserId = serde_json::from_str(&json).expect("read");
+            assert_eq!(back, user);
+        }
+    }
+}

@@ -2489,3 +2489,22 @@ fn me_text(ch: &ChannelId, t: &Table, me: &UserId, server: bool, tables: &[(Chan
         &lists,
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A stamp's text is the deal's hash in eight lowercase hex digits, a
+    /// dot and the moves, as `format!` writes them.
+    #[test]
+    fn a_stamps_text_is_hex_and_moves() {
+        let mut rng = Rng::new(7);
+        let hashes =
+            [0, 1, 0xf, 0xabc, 0x8000_0000, u32::MAX].into_iter().chain((0..200).map(|_| rng.next_u64() as u32));
+        for hash in hashes {
+            for moves in [0, 1, 9, 10, 47, 99, 100, 1234, usize::MAX] {
+                assert_eq!(stamp_text(hash, moves), format!("{hash:08x}.{moves}"));
+            }
+        }
+    }
+}

@@ -1171,4 +1171,26 @@ mod tests {
         assert!(seeds("redis+cluster://a:1/2").unwrap_err().contains("database 0 only"));
         assert!(seeds("redis+cluster://").unwrap_err().contains("no node"));
     }
+
+    /// A table's keys are its channel's key in braces (one cluster slot
+    /// for both) with `:table` and `:records`, for each platform and for
+    /// ids of any length.
+    #[test]
+    fn a_tables_keys_name_its_channel() {
+        use crate::ids::Platform;
+        let long = "x".repeat(300);
+        for (platform, id) in [
+            (Platform::Discord, "1234567890123456789"),
+            (Platform::Matrix, "!room:example.org"),
+            (Platform::Terminal, ""),
+            (Platform::Matrix, long.as_str()),
+        ] {
+            let ch = ChannelId::new(platform, id);
+            let (table, records) = RedisStore::keys(&ch);
+            let key = format!("{}:{id}", platform.name());
+            assert_eq!(table, format!("doko:{{{key}}}:table"));
+            assert_eq!(records, format!("doko:{{{key}}}:records"));
+            assert_eq!(ch.key(), key);
+        }
+    }
 }
