@@ -121,7 +121,8 @@ pub fn try_msg(lang: Lang, id: &str, args: &[(&str, Arg<'_>)]) -> Result<String,
     // most messages are text and variables only: written here, as Fluent
     // would write them, without its resolver (its arguments' map, scope
     // and value copies); anything else, or a variable not given, by Fluent
-    if let Some(text) = plain(pattern, args) {
+    let mut text = String::with_capacity(128);
+    if write_plain(&mut text, lang, pattern, args).is_some() {
         return Ok(text);
     }
     // (the texts borrowed, not copied)
@@ -137,28 +138,78 @@ pub fn try_msg(lang: Lang, id: &str, args: &[(&str, Arg<'_>)]) -> Result<String,
     if errors.is_empty() { Ok(text) } else { Err(err(format!("{errors:?}"))) }
 }
 
-/// A pattern of text and variables only, written with `args` as Fluent
-/// writes it (isolation marks are off; a number as Fluent's default number
-/// format, Rust's shortest `f64` form); `None` for any other pattern or a
-/// variable not given.
-fn plain(pattern: &Pattern<&str>, args: &[(&str, Arg<'_>)]) -> Option<String> {
+/// A pattern of text, variables and selections on a variable, written
+/// with `args` into `out` as Fluent writes it (isolation marks are off; a
+/// number as Fluent's default number format, Rust's shortest `f64` form;
+/// a selection as Fluent picks its variant: the first whose key is the
+/// text, the number, or the number's plural category, else the default);
+/// `None` for any other pattern or a variable not given. Fluent's
+/// resolver (its arguments' map, scope and value copies) cost twice this.
+fn write_plain(out: &mut String, lang: Lang, pattern: &Pattern<&str>, args: &[(&str, Arg<'_>)]) -> Option<()> {
     use std::fmt::Write as _;
-    let mut out = String::with_capacity(128);
     for e in &pattern.elements {
         match e {
             PatternElement::TextElement { value } => out.push_str(value),
             PatternElement::Placeable {
                 expression: Expression::Inline(InlineExpression::VariableReference { id }),
-            } => match &args.iter().find(|(k, _)| *k == id.name)?.1 {
+            } => match arg(args, id.name)? {
                 Arg::Text(t) => out.push_str(t),
                 Arg::Number(n) => {
                     let _ = write!(out, "{n}");
                 }
             },
+            PatternElement::Placeable {
+                expression: Expression::Select { selector: InlineExpression::VariableReference { id }, variants },
+            } => {
+                let value = arg(args, id.name)?;
+                let chosen = variants
+                    .iter()
+                    .find(|v| selects(lang, &v.key, value).unwrap_or(false))
+                    .or_else(|| variants.iter().find(|v| v.default))?;
+                // (a key Fluent would judge otherwise: Fluent decides)
+                if variants.iter().any(|v| selects(lang, &v.key, value).is_none()) {
+                    return None;
+                }
+                write_plain(out, lang, &chosen.value, args)?;
+            }
             _ => return None,
         }
     }
-    Some(out)
+    Some(())
+}
+
+/// The argument named `name`.
+fn arg<'a, 'b>(args: &'a [(&str, Arg<'b>)], name: &str) -> Option<&'a Arg<'b>> {
+    args.iter().find(|(k, _)| *k == name).map(|(_, v)| v)
+}
+
+/// Whether a variant's key selects `value`, as Fluent decides it: a text
+/// is the key's name; a number falls in the plural category the key
+/// names. `None` where this cannot tell as
+/// Fluent would (a number that is not a whole number from 0 up, a number
+/// key given a number).
+fn selects(lang: Lang, key: &fluent_syntax::ast::VariantKey<&str>, value: &Arg<'_>) -> Option<bool> {
+    use fluent_syntax::ast::VariantKey;
+    match (key, value) {
+        (VariantKey::Identifier { name }, Arg::Text(t)) => Some(*name == &**t),
+        (VariantKey::NumberLiteral { .. }, Arg::Text(_)) => Some(false),
+        (_, Arg::Number(n)) if !(n.fract() == 0.0 && *n >= 0.0 && *n < 1e15) => None,
+        // (a number key's match depends on Fluent's number options)
+        (VariantKey::NumberLiteral { .. }, Arg::Number(_)) => None,
+        (VariantKey::Identifier { name }, Arg::Number(n)) => {
+            // the cardinal plural categories of English and German: `one`
+            // for 1 (a whole number, as all of this program's numbers
+            // are), `other` for every other number; no other category
+            let one = match lang {
+                Lang::En | Lang::De => *n == 1.0,
+            };
+            Some(match *name {
+                "one" => one,
+                "other" => !one,
+                _ => false,
+            })
+        }
+    }
 }
 
 /// Whether the catalogs have a message.
@@ -344,6 +395,83 @@ mod tests {
         assert_eq!(en_ids.len(), en.len(), "no duplicate ids");
     }
 
+    /// Every message of both catalogs, with every variable given texts
+    /// (each selection's keys among them) and numbers, is written by the
+    /// plain writer as Fluent writes it, wherever the plain writer takes
+    /// it; and the messages with a selection are taken by it.
+    #[test]
+    fn the_plain_writer_writes_as_fluent() {
+        let mut plain_written = 0;
+        let mut selections = 0;
+        for (lang, source) in [(Lang::En, EN_FTL), (Lang::De, DE_FTL)] {
+            let b = bundle_of(lang);
+            for (id, vars) in ids_and_variables(source) {
+                let Some(pattern) = b.get_message(&id).and_then(|m| m.value()) else {
+                    continue;
+                };
+                // the texts a variable may be given: the keys in the
+                // message's source, and a name with a colon
+                let entry = source.split("\n").skip_while(|l| !l.starts_with(&format!("{id} ="))).take(40);
+                let mut texts: Vec<String> = entry
+                    .filter_map(|l| l.trim_start().trim_start_matches('*').strip_prefix('['))
+                    .filter_map(|l| l.split_once(']').map(|(k, _)| k.to_string()))
+                    .collect();
+                texts.push("Anna: ♣Q".to_string());
+                let numbers = [0u32, 1, 2, 3, 5, 11, 12, 21, 100];
+                let mut values: Vec<Arg<'_>> = texts.iter().map(|t| Arg::from(t.as_str())).collect();
+                values.extend(numbers.iter().map(|n| Arg::from(*n)));
+                // each variable through every value, the others at each
+                // value in turn
+                for fixed in &values {
+                    for (i, _) in vars.iter().enumerate() {
+                        for v in &values {
+                            let args: Vec<(&str, Arg<'_>)> = vars
+                                .iter()
+                                .enumerate()
+                                .map(|(j, name)| (name.as_str(), if i == j { v.clone() } else { fixed.clone() }))
+                                .collect();
+                            let mut fargs = FluentArgs::new();
+                            for (k, v) in &args {
+                                match v {
+                                    Arg::Text(s) => fargs.set(*k, FluentValue::from(&**s)),
+                                    Arg::Number(n) => fargs.set(*k, FluentValue::from(*n)),
+                                }
+                            }
+                            let mut errors = Vec::new();
+                            let fluent = b.format_pattern(pattern, Some(&fargs), &mut errors).into_owned();
+                            let mut plain = String::new();
+                            if write_plain(&mut plain, lang, pattern, &args).is_some() {
+                                assert_eq!(plain, fluent, "{lang:?} {id} {args:?}");
+                                plain_written += 1;
+                            }
+                        }
+                    }
+                }
+                let has_select = pattern
+                    .elements
+                    .iter()
+                    .any(|e| matches!(e, PatternElement::Placeable { expression: Expression::Select { .. } }));
+                if has_select && taken_with_select(lang, pattern, &vars, &values) {
+                    selections += 1;
+                }
+            }
+        }
+        assert!(plain_written > 10_000, "{plain_written}");
+        assert!(selections > 20, "{selections}");
+        let to_act = bundle_of(Lang::De).get_message("table-to-act").and_then(|m| m.value()).expect("there");
+        let mut out = String::new();
+        let args = [("name", Arg::from("Anna")), ("phase", Arg::from("playing"))];
+        assert!(write_plain(&mut out, Lang::De, to_act, &args).is_some(), "the plain writer takes table-to-act");
+    }
+
+    /// Whether the plain writer takes a pattern with some of `values`.
+    fn taken_with_select(lang: Lang, pattern: &Pattern<&str>, vars: &[String], values: &[Arg<'_>]) -> bool {
+        values.iter().any(|v| {
+            let args: Vec<(&str, Arg<'_>)> = vars.iter().map(|n| (n.as_str(), v.clone())).collect();
+            write_plain(&mut String::new(), lang, pattern, &args).is_some()
+        })
+    }
+
     /// A word kept is the message formatted afresh, for each language and
     /// value, also after the kept words were emptied for being too many.
     #[test]
@@ -418,22 +546,30 @@ mod tests {
                     let mut errors = Vec::new();
                     let fluent = b.format_pattern(pattern, Some(&fargs), &mut errors).into_owned();
                     assert!(errors.is_empty(), "{lang:?} {id}: {errors:?}");
-                    if let Some(text) = plain(pattern, &args) {
+                    if let Some(text) = plain(lang, pattern, &args) {
                         assert_eq!(text, fluent, "{lang:?} {id}");
                         plain_ones += 1;
                     }
                     assert_eq!(try_msg(lang, &id, &args).unwrap(), fluent, "{lang:?} {id}");
                 }
                 if !vars.is_empty() {
-                    assert_eq!(plain(pattern, &[]), None, "{lang:?} {id}: a variable not given goes to Fluent");
+                    assert_eq!(plain(lang, pattern, &[]), None, "{lang:?} {id}: a variable not given goes to Fluent");
                 }
             }
         }
         assert!(plain_ones > 1000, "messages written plain: {plain_ones}");
-        // a message with a choice (plural) goes to Fluent
+        // a message with a choice (plural) is written plain for a whole
+        // number, and goes to Fluent for another
         let cards = bundle_of(Lang::En).get_message("table-cards").and_then(|m| m.value()).unwrap();
-        assert_eq!(plain(cards, &[("n", Arg::Number(1.0))]), None);
+        assert_eq!(plain(Lang::En, cards, &[("n", Arg::Number(1.0))]).as_deref(), Some("1 card"));
+        assert_eq!(plain(Lang::En, cards, &[("n", Arg::Number(1.5))]), None);
         assert_eq!(tr!(Lang::En, "table-cards", n = 1), "1 card");
+    }
+
+    /// The plain writer's text, if it takes the pattern.
+    fn plain(lang: Lang, pattern: &Pattern<&str>, args: &[(&str, Arg<'_>)]) -> Option<String> {
+        let mut out = String::new();
+        write_plain(&mut out, lang, pattern, args).map(|()| out)
     }
 
     /// Every id the code looks up with a literal (through the macro or the
