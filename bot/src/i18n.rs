@@ -125,7 +125,13 @@ pub fn try_msg(lang: Lang, id: &str, args: &[(&str, Arg<'_>)]) -> Result<String,
     if write_plain(&mut text, lang, pattern, args).is_some() {
         return Ok(text);
     }
-    // (the texts borrowed, not copied)
+    let mut errors = Vec::new();
+    let text = b.format_pattern(pattern, Some(&fluent_args(args)), &mut errors).into_owned();
+    if errors.is_empty() { Ok(text) } else { Err(err(format!("{errors:?}"))) }
+}
+
+/// `args` as Fluent's arguments (the texts borrowed, not copied).
+fn fluent_args<'a>(args: &'a [(&str, Arg<'_>)]) -> FluentArgs<'a> {
     let mut fargs = FluentArgs::with_capacity(args.len());
     for (k, v) in args {
         match v {
@@ -133,9 +139,7 @@ pub fn try_msg(lang: Lang, id: &str, args: &[(&str, Arg<'_>)]) -> Result<String,
             Arg::Number(n) => fargs.set(*k, FluentValue::from(*n)),
         }
     }
-    let mut errors = Vec::new();
-    let text = b.format_pattern(pattern, Some(&fargs), &mut errors).into_owned();
-    if errors.is_empty() { Ok(text) } else { Err(err(format!("{errors:?}"))) }
+    fargs
 }
 
 /// A pattern of text, variables and selections on a variable, written
@@ -162,14 +166,15 @@ fn write_plain(out: &mut String, lang: Lang, pattern: &Pattern<&str>, args: &[(&
                 expression: Expression::Select { selector: InlineExpression::VariableReference { id }, variants },
             } => {
                 let value = arg(args, id.name)?;
-                let chosen = variants
-                    .iter()
-                    .find(|v| selects(lang, &v.key, value).unwrap_or(false))
-                    .or_else(|| variants.iter().find(|v| v.default))?;
-                // (a key Fluent would judge otherwise: Fluent decides)
-                if variants.iter().any(|v| selects(lang, &v.key, value).is_none()) {
-                    return None;
+                // the first variant that selects, else the default; a key
+                // this cannot judge as Fluent would: Fluent decides
+                let mut chosen = None;
+                for v in variants {
+                    if selects(lang, &v.key, value)? && chosen.is_none() {
+                        chosen = Some(v);
+                    }
                 }
+                let chosen = chosen.or_else(|| variants.iter().find(|v| v.default))?;
                 write_plain(out, lang, &chosen.value, args)?;
             }
             _ => return None,
@@ -185,9 +190,8 @@ fn arg<'a, 'b>(args: &'a [(&str, Arg<'b>)], name: &str) -> Option<&'a Arg<'b>> {
 
 /// Whether a variant's key selects `value`, as Fluent decides it: a text
 /// is the key's name; a number falls in the plural category the key
-/// names. `None` where this cannot tell as
-/// Fluent would (a number that is not a whole number from 0 up, a number
-/// key given a number).
+/// names. `None` where this cannot tell as Fluent would (a number that
+/// is not a whole number from 0 up, a number key given a number).
 fn selects(lang: Lang, key: &fluent_syntax::ast::VariantKey<&str>, value: &Arg<'_>) -> Option<bool> {
     use fluent_syntax::ast::VariantKey;
     match (key, value) {
@@ -430,15 +434,8 @@ mod tests {
                                 .enumerate()
                                 .map(|(j, name)| (name.as_str(), if i == j { v.clone() } else { fixed.clone() }))
                                 .collect();
-                            let mut fargs = FluentArgs::new();
-                            for (k, v) in &args {
-                                match v {
-                                    Arg::Text(s) => fargs.set(*k, FluentValue::from(&**s)),
-                                    Arg::Number(n) => fargs.set(*k, FluentValue::from(*n)),
-                                }
-                            }
                             let mut errors = Vec::new();
-                            let fluent = b.format_pattern(pattern, Some(&fargs), &mut errors).into_owned();
+                            let fluent = b.format_pattern(pattern, Some(&fluent_args(&args)), &mut errors).into_owned();
                             let mut plain = String::new();
                             if write_plain(&mut plain, lang, pattern, &args).is_some() {
                                 assert_eq!(plain, fluent, "{lang:?} {id} {args:?}");
@@ -536,15 +533,8 @@ mod tests {
                 for sample in samples {
                     let args: Vec<(&str, Arg)> =
                         vars.iter().enumerate().map(|(i, v)| (v.as_str(), sample(i))).collect();
-                    let mut fargs = FluentArgs::new();
-                    for (k, v) in &args {
-                        match v {
-                            Arg::Text(t) => fargs.set(*k, FluentValue::from(&**t)),
-                            Arg::Number(n) => fargs.set(*k, FluentValue::from(*n)),
-                        }
-                    }
                     let mut errors = Vec::new();
-                    let fluent = b.format_pattern(pattern, Some(&fargs), &mut errors).into_owned();
+                    let fluent = b.format_pattern(pattern, Some(&fluent_args(&args)), &mut errors).into_owned();
                     assert!(errors.is_empty(), "{lang:?} {id}: {errors:?}");
                     if let Some(text) = plain(lang, pattern, &args) {
                         assert_eq!(text, fluent, "{lang:?} {id}");
