@@ -15,6 +15,8 @@
 //! Adapters see only [`App`] (what they may ask of the bot) and these
 //! values: never a table, a game or a seat's view.
 
+use std::borrow::Cow;
+
 use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
 
@@ -237,8 +239,9 @@ pub struct HandModel {
 /// A card of a hand.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CardChoice {
-    /// Its label in the channel's language (`♣D`).
-    pub label: String,
+    /// Its label in the channel's language (`♣D`; the card's symbol, lent
+    /// for the life of the process).
+    pub label: Cow<'static, str>,
     /// Whether it may be played now.
     pub playable: bool,
     /// Playing it.
@@ -248,8 +251,9 @@ pub struct CardChoice {
 /// A choice offered as a button.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Choice {
-    /// The label in the channel's language.
-    pub label: String,
+    /// The label in the channel's language (a kept word is lent, not
+    /// copied).
+    pub label: Cow<'static, str>,
     /// The command it gives.
     pub command: Command,
 }

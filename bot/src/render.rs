@@ -8,7 +8,7 @@ use std::borrow::Cow;
 use std::fmt::Write;
 
 use doko_engine::{
-    Action, Bid, Contract, Party, Phase, RedealReason, Reservation, Rules, SeatView, SeenBid, SessionError,
+    Action, Bid, Card, Cards, Contract, Party, Phase, RedealReason, Reservation, Rules, SeatView, SeenBid, SessionError,
 };
 
 use crate::command::{CardStyle, ParseError, short};
@@ -479,9 +479,27 @@ fn rules_line(r: &Rules) -> String {
 
 /// A player's hand and what they may do now, from their seat's view only.
 pub fn hand(l: Lang, view: &SeatView) -> String {
-    let mut out = String::with_capacity(256);
+    hand_text(l, view, &view.sorted_hand(), view.legal_cards())
+}
+
+/// A player's hand as text ([`hand`]) and as data for buttons
+/// ([`hand_model`]), the hand sorted and its playable cards found once
+/// for both.
+pub fn hand_with_model(
+    l: Lang,
+    channel: &crate::ids::ChannelId,
+    view: &SeatView,
+    stamp: String,
+) -> (String, crate::outbox::HandModel) {
+    let sorted = view.sorted_hand();
     let playable = view.legal_cards();
-    let cards = l.cards_marked(view.sorted_hand().iter().copied(), |c| playable.contains(c));
+    (hand_text(l, view, &sorted, playable), model(l, channel, view, stamp, &sorted, playable))
+}
+
+/// [`hand`] of a hand sorted and its playable cards.
+fn hand_text(l: Lang, view: &SeatView, sorted: &[Card], playable: Cards) -> String {
+    let mut out = String::with_capacity(256);
+    let cards = l.cards_marked(sorted.iter().copied(), |c| playable.contains(c));
     push_line(&mut out, &tr!(l, "hand-cards", cards = cards));
     if let Some(p) = view.own_party {
         push_line(&mut out, &cached_tr!(l, "hand-party", party = l.party(p)));
@@ -1044,17 +1062,32 @@ pub fn hand_model(
     view: &SeatView,
     stamp: String,
 ) -> crate::outbox::HandModel {
+    model(l, channel, view, stamp, &view.sorted_hand(), view.legal_cards())
+}
+
+/// [`hand_model`] of a hand sorted and its playable cards.
+fn model(
+    l: Lang,
+    channel: &crate::ids::ChannelId,
+    view: &SeatView,
+    stamp: String,
+    sorted: &[Card],
+    playable: Cards,
+) -> crate::outbox::HandModel {
     use crate::command::{Command, PovertyStep};
     use crate::outbox::{CardChoice, Choice, HandModel};
-    let playable = view.legal_cards();
     let mut cards: Vec<CardChoice> = Vec::with_capacity(view.hand.distinct().len());
     let mut shown = doko_engine::Cards::EMPTY;
-    for c in view.sorted_hand() {
+    for &c in sorted {
         if shown.contains(c) {
             continue; // a pair plays the same
         }
         shown.insert(c);
-        cards.push(CardChoice { label: l.card(c), playable: playable.contains(c), command: Command::Play(c) });
+        cards.push(CardChoice {
+            label: Cow::Borrowed(l.card_str(c)),
+            playable: playable.contains(c),
+            command: Command::Play(c),
+        });
     }
     let mut choices: Vec<Choice> = Vec::new();
     for a in &view.legal {
@@ -1071,14 +1104,14 @@ pub fn hand_model(
             _ => continue,
         };
         if !choices.iter().any(|c| c.command == command) {
-            choices.push(Choice { label: label.into_owned(), command });
+            choices.push(Choice { label, command });
         }
     }
     HandModel {
         channel: channel.clone(),
         cards,
         choices,
-        refresh: Choice { label: cached_tr!(l, "button-refresh").into_owned(), command: Command::Hand },
+        refresh: Choice { label: cached_tr!(l, "button-refresh"), command: Command::Hand },
         stamp,
     }
 }

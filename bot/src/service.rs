@@ -2244,8 +2244,9 @@ fn private(t: &Table, to: &UserId, kind: Kind, text: String) -> Private {
 /// A person's hand as a private message, if they hold cards.
 fn hand_private(t: &Table, ch: &ChannelId, to: &UserId) -> Option<Private> {
     let v = t.view_for(to)?;
-    let mut p = private(t, to, Kind::Hand, render::hand(t.lang(), &v));
-    p.hand = Some(render::hand_model(t.lang(), ch, &v, stamp(t, to).unwrap_or_default()));
+    let (text, model) = render::hand_with_model(t.lang(), ch, &v, stamp(t, to).unwrap_or_default());
+    let mut p = private(t, to, Kind::Hand, text);
+    p.hand = Some(model);
     p.picture = render::hand_picture(t, &v);
     Some(p)
 }

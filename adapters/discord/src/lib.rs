@@ -356,7 +356,7 @@ pub fn play_choices(hand: Option<&HandModel>, prefix: &str) -> Vec<(String, Stri
         .iter()
         .filter(|c| c.playable)
         .filter_map(|c| match &c.command {
-            Command::Play(card) => Some((c.label.clone(), card.to_string())),
+            Command::Play(card) => Some((c.label.to_string(), card.to_string())),
             _ => None,
         })
         .filter(|(label, code)| {
@@ -377,17 +377,17 @@ pub fn hand_components(hand: &HandModel) -> Vec<CreateActionRow> {
         .iter()
         .map(|c| {
             CreateButton::new(button_id(&c.command, ch))
-                .label(&c.label)
+                .label(c.label.as_ref())
                 .style(if c.playable { ButtonStyle::Primary } else { ButtonStyle::Secondary })
                 .disabled(!c.playable)
         })
         .collect();
     for c in &hand.choices {
-        buttons.push(CreateButton::new(button_id(&c.command, ch)).label(&c.label).style(ButtonStyle::Success));
+        buttons.push(CreateButton::new(button_id(&c.command, ch)).label(c.label.as_ref()).style(ButtonStyle::Success));
     }
     buttons.push(
         CreateButton::new(button_id(&hand.refresh.command, ch))
-            .label(&hand.refresh.label)
+            .label(hand.refresh.label.as_ref())
             .style(ButtonStyle::Secondary),
     );
     buttons.truncate(25);
