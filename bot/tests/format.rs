@@ -152,3 +152,54 @@ async fn format_one_is_read_as_it_is_and_written_as_format_two() {
     let third = store.record(&ch, 3).await.unwrap().unwrap();
     assert!(Record::from_compact(&third).unwrap().replay().is_ok());
 }
+
+/// The seats are kept with their JSON between changes (a move does not
+/// write them again): after every command the stored seats are what the
+/// seats are, written afresh, also after a seat changed mid-deal (`dm`,
+/// `away`, `back`) and in the next deal.
+#[tokio::test]
+async fn the_stored_seats_are_the_seats_after_every_command() {
+    let store = MemoryStore::default();
+    let svc = Service::new(store.clone(), 3);
+    let ch = ChannelId::new(Platform::Discord, "seats");
+    let anna = Actor::new(UserId::new(Platform::Discord, "anna"), "Anna", true);
+    let stored_seats = |json: &str| serde_json::from_str::<Value>(json).unwrap()["seats"].clone();
+    let mut checked = 0;
+    let mut changed = 0;
+    let mut last = Value::Null;
+    let mut check = async |svc: &Service<MemoryStore>| {
+        let stored = stored_seats(&store.load(&ch).await.unwrap().unwrap().json);
+        let t = svc.table(&ch).await.unwrap().0;
+        let fresh: Vec<doko_bot::table::SeatInfo> = t.seats().iter().cloned().collect();
+        assert_eq!(stored, serde_json::to_value(&fresh).unwrap());
+        // and a process that reads it has the same seats
+        let other = Service::new(store.clone(), 3);
+        assert_eq!(other.table(&ch).await.unwrap().0.seats(), t.seats());
+        checked += 1;
+        if stored != last {
+            changed += 1;
+            last = stored;
+        }
+    };
+    for text in ["join", "addbot", "addbot", "addbot", "start"] {
+        say(&svc, &ch, &anna, text).await;
+        check(&svc).await;
+    }
+    for round in 0..60 {
+        let t = svc.table(&ch).await.unwrap().0;
+        let text = match round {
+            3 => "dm on".to_string(),
+            9 => "away".to_string(),
+            14 => "back".to_string(),
+            _ => match t.view_for(&anna.user).filter(|v| !v.legal.is_empty()) {
+                Some(v) => doko_bot::Command::from_action(v.legal[0]).to_string(),
+                None => "table".to_string(),
+            },
+        };
+        say(&svc, &ch, &anna, &text).await;
+        check(&svc).await;
+    }
+    assert!(checked >= 65);
+    // joining, three computers, dm on, away, back (at least)
+    assert!(changed >= 6, "{changed} changes seen");
+}

@@ -1203,9 +1203,12 @@ impl Table {
     /// deal), and seats marked leaving are freed, which ends the session.
     /// Returns whether the session may go on.
     pub(super) fn end_of_deal(&mut self, ev: &mut Vec<Event>) -> Result<bool, CommandError> {
-        for s in self.seats.iter_mut() {
-            if s.timed_out() {
-                s.set_stand_in(None);
+        // (the seats' kept JSON is written again only when one changes)
+        if self.seats.iter().any(|s| s.timed_out()) {
+            for s in self.seats.iter_mut() {
+                if s.timed_out() {
+                    s.set_stand_in(None);
+                }
             }
         }
         let freed = self.seats.remove_leaving();

@@ -5,6 +5,7 @@ use std::ops::{Index, IndexMut};
 
 use serde::{Deserialize, Serialize};
 
+use super::shared::Shared;
 use crate::command::BotLevel;
 use crate::ids::UserId;
 
@@ -292,9 +293,11 @@ impl SeatInfo {
 }
 
 /// The seats of a table in clockwise order, indexed by [`TableSeat`].
+/// (They change at most a few times a deal: shared copy-on-write and kept
+/// with their JSON, so a move's commit does not write them out again.)
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(transparent)]
-pub struct Seats(Vec<SeatInfo>);
+pub struct Seats(Shared<Vec<SeatInfo>>);
 
 impl Seats {
     /// How many seats are taken.
@@ -341,22 +344,25 @@ impl Seats {
         if self.0.len() >= MAX_SEATS {
             return false;
         }
-        self.0.push(seat);
+        self.0.make_mut().push(seat);
         true
     }
 
     pub(super) fn remove(&mut self, ts: TableSeat) -> SeatInfo {
-        self.0.remove(ts.index())
+        self.0.make_mut().remove(ts.index())
     }
 
     pub(super) fn iter_mut(&mut self) -> std::slice::IterMut<'_, SeatInfo> {
-        self.0.iter_mut()
+        self.0.make_mut().iter_mut()
     }
 
     /// Removes every seat marked leaving; returns their names.
     pub(super) fn remove_leaving(&mut self) -> Vec<String> {
+        if !self.0.iter().any(|s| s.leaving) {
+            return Vec::new();
+        }
         let names = self.0.iter().filter(|s| s.leaving).map(|s| s.name.clone()).collect();
-        self.0.retain(|s| !s.leaving);
+        self.0.make_mut().retain(|s| !s.leaving);
         names
     }
 }
@@ -372,7 +378,7 @@ impl Index<TableSeat> for Seats {
 impl IndexMut<TableSeat> for Seats {
     #[track_caller]
     fn index_mut(&mut self, ts: TableSeat) -> &mut SeatInfo {
-        &mut self.0[ts.index()]
+        &mut self.0.make_mut()[ts.index()]
     }
 }
 

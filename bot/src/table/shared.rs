@@ -71,6 +71,8 @@ impl<T: PartialEq> PartialEq for Shared<T> {
     }
 }
 
+impl<T: Eq> Eq for Shared<T> {}
+
 impl<T: fmt::Debug> fmt::Debug for Shared<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.0.value.fmt(f)
