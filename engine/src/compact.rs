@@ -39,7 +39,7 @@ use crate::announce::{Call, Declaration};
 use crate::card::Card;
 use crate::cards::Cards;
 use crate::contract::{Bid, Reservation, SoloKind};
-use crate::game::Action;
+use crate::game::{Action, Game};
 use crate::record::{Record, RecordError};
 use crate::rules::{KEYS, Preset, Rules, WeddingRule};
 use crate::seat::Seat;
@@ -96,82 +96,130 @@ fn put_cards(out: &mut Vec<u8>, c: Cards) {
     out.extend_from_slice(&c.bits().to_le_bytes()[..6]);
 }
 
+/// Writes the fields before the actions; returns where the count of
+/// actions goes (written by [`put_tail`]).
+fn put_head(
+    out: &mut Vec<u8>,
+    rules: &Rules,
+    dealer: Seat,
+    hands: &[Cards; 4],
+    bids: Option<&[(Seat, Bid)]>,
+    aborted: bool,
+) -> usize {
+    let over = rules.overrides();
+    let mut flags = 0;
+    if !over.is_empty() {
+        flags |= RULES;
+    }
+    if bids.is_some() {
+        flags |= BIDS;
+    }
+    if aborted {
+        flags |= ABORTED;
+    }
+    out.push(COMPACT_VERSION);
+    out.push(flags);
+    let preset = Preset::ALL.iter().position(|p| *p == rules.preset).expect("every preset is listed");
+    out.push(preset as u8);
+    if !over.is_empty() {
+        out.push(over.len() as u8);
+        for (k, v) in &over {
+            out.push(KEYS.iter().position(|i| i.name == *k).expect("an override is a key") as u8);
+            out.push(v.len() as u8);
+            out.extend_from_slice(v.as_bytes());
+        }
+    }
+    out.push(dealer.index() as u8);
+    for h in hands {
+        put_cards(out, *h);
+    }
+    if let Some(bids) = bids {
+        out.push(bids.len() as u8);
+        for (s, b) in bids {
+            out.push(s.index() as u8);
+            out.push(bid_code(*b));
+        }
+    }
+    out.extend_from_slice(&[0, 0]);
+    out.len() - 2
+}
+
+/// Writes one action.
+fn put_action(out: &mut Vec<u8>, s: Seat, a: Action) {
+    let seat = s.index() as u8;
+    let head = |kind: u8| kind << 2 | seat;
+    match a {
+        Action::Play(c) => out.push(0x80 | seat << 5 | c.index() as u8),
+        Action::Announce(c) => {
+            out.push(head(A_ANNOUNCE));
+            out.push(Call::ALL.iter().position(|x| *x == c).expect("every call is listed") as u8);
+        }
+        Action::Say(d) => {
+            out.push(head(A_SAY));
+            out.push(Declaration::ALL.iter().position(|x| *x == d).expect("every declaration is listed") as u8);
+        }
+        Action::Genscher(p) => {
+            out.push(head(A_GENSCHER));
+            out.push(p.index() as u8);
+        }
+        Action::Give(c) => {
+            out.push(head(A_GIVE));
+            put_cards(out, c);
+        }
+        Action::Return(c) => {
+            out.push(head(A_RETURN));
+            put_cards(out, c);
+        }
+        Action::Answer(yes) => out.push(head(if yes { A_ACCEPT } else { A_DECLINE })),
+        Action::Bid(b) => {
+            out.push(head(A_BID));
+            out.push(bid_code(b));
+        }
+    }
+}
+
+/// Writes the count of actions at `count_at` and the abort reason.
+fn put_tail(out: &mut Vec<u8>, count_at: usize, actions: usize, aborted: Option<&str>) {
+    out[count_at..count_at + 2].copy_from_slice(&(actions as u16).to_le_bytes());
+    if let Some(r) = aborted {
+        out.push(r.len() as u8);
+        out.extend_from_slice(r.as_bytes());
+    }
+}
+
 impl Record {
     /// The record's compact bytes (version [`COMPACT_VERSION`]).
     pub fn to_bytes(&self) -> Vec<u8> {
-        let over = self.rules.overrides();
-        let mut flags = 0;
-        if !over.is_empty() {
-            flags |= RULES;
-        }
-        if self.bids.is_some() {
-            flags |= BIDS;
-        }
-        if self.aborted.is_some() {
-            flags |= ABORTED;
-        }
         let mut out = Vec::with_capacity(40 + 2 * self.actions.len());
-        out.push(COMPACT_VERSION);
-        out.push(flags);
-        let preset = Preset::ALL.iter().position(|p| *p == self.rules.preset).expect("every preset is listed");
-        out.push(preset as u8);
-        if !over.is_empty() {
-            out.push(over.len() as u8);
-            for (k, v) in &over {
-                out.push(KEYS.iter().position(|i| i.name == *k).expect("an override is a key") as u8);
-                out.push(v.len() as u8);
-                out.extend_from_slice(v.as_bytes());
-            }
-        }
-        out.push(self.dealer.index() as u8);
-        for h in self.hands {
-            put_cards(&mut out, h);
-        }
-        if let Some(bids) = &self.bids {
-            out.push(bids.len() as u8);
-            for (s, b) in bids {
-                out.push(s.index() as u8);
-                out.push(bid_code(*b));
-            }
-        }
-        out.extend_from_slice(&(self.actions.len() as u16).to_le_bytes());
+        let count_at =
+            put_head(&mut out, &self.rules, self.dealer, &self.hands, self.bids.as_deref(), self.aborted.is_some());
         for (s, a) in &self.actions {
-            let seat = s.index() as u8;
-            let head = |kind: u8| kind << 2 | seat;
-            match *a {
-                Action::Play(c) => out.push(0x80 | seat << 5 | c.index() as u8),
-                Action::Announce(c) => {
-                    out.push(head(A_ANNOUNCE));
-                    out.push(Call::ALL.iter().position(|x| *x == c).expect("every call is listed") as u8);
-                }
-                Action::Say(d) => {
-                    out.push(head(A_SAY));
-                    out.push(Declaration::ALL.iter().position(|x| *x == d).expect("every declaration is listed") as u8);
-                }
-                Action::Genscher(p) => {
-                    out.push(head(A_GENSCHER));
-                    out.push(p.index() as u8);
-                }
-                Action::Give(c) => {
-                    out.push(head(A_GIVE));
-                    put_cards(&mut out, c);
-                }
-                Action::Return(c) => {
-                    out.push(head(A_RETURN));
-                    put_cards(&mut out, c);
-                }
-                Action::Answer(yes) => out.push(head(if yes { A_ACCEPT } else { A_DECLINE })),
-                Action::Bid(b) => {
-                    out.push(head(A_BID));
-                    out.push(bid_code(b));
-                }
-            }
+            put_action(&mut out, *s, *a);
         }
-        if let Some(r) = &self.aborted {
-            out.push(r.len() as u8);
-            out.extend_from_slice(r.as_bytes());
-        }
+        put_tail(&mut out, count_at, self.actions.len(), self.aborted.as_deref());
         out
+    }
+
+    /// The compact text of a game's record, as
+    /// `Record::from_game(g).to_compact()` writes it, without the record
+    /// and its lists in between (a bot writes its live deal so at every
+    /// commit).
+    pub fn compact_of_game(g: &Game) -> String {
+        let mut bids = [(Seat::new(0), Bid::Healthy); 4];
+        let mut n = 0;
+        for b in crate::record::bids_of(g) {
+            bids[n] = b;
+            n += 1;
+        }
+        let mut out = Vec::with_capacity(48 + 2 * 4 * (g.tricks().len() + 1));
+        let count_at = put_head(&mut out, g.rules(), g.dealer(), g.dealt(), Some(&bids[..n]), false);
+        let mut actions = 0;
+        crate::record::each_action(g, |s, a| {
+            put_action(&mut out, s, a);
+            actions += 1;
+        });
+        put_tail(&mut out, count_at, actions, None);
+        URL_SAFE_NO_PAD.encode(out)
     }
 
     /// Reads compact bytes. Checks the version and every field's form (as

@@ -376,42 +376,9 @@ impl Record {
 
     /// The record of a game (finished or not): its deal and every step.
     pub fn from_game(g: &Game) -> Record {
-        let bids: Vec<(Seat, Bid)> =
-            g.forehand().clockwise().into_iter().filter_map(|s| g.bids()[s.index()].map(|b| (s, b))).collect();
-        let mut actions = Vec::new();
-        if let Some(p) = g.poverty()
-            && !p.given.is_empty()
-        {
-            actions.push((p.pauper, Action::Give(p.given)));
-            for i in 0..p.declined {
-                actions.push((p.pauper.plus(1 + i as usize), Action::Answer(false)));
-            }
-            if let Some(a) = p.acceptor {
-                actions.push((a, Action::Answer(true)));
-                if !p.returned.is_empty() {
-                    actions.push((a, Action::Return(p.returned)));
-                }
-            }
-        }
-        let mut steps = history(&plays_of(g.tricks(), g.current_trick()), g.announcements(), g.said(), g.genscher());
-        if let (Some(at), crate::contract::Contract::BlackSow(Some(kind)), Some(taker)) =
-            (g.sow_solo_at(), g.contract(), g.declarer())
-        {
-            // a Schwarze Sau's solo: chosen right after the card that
-            // completed the trick with the second queen of spades
-            let mut cards = 0;
-            let pos = steps
-                .iter()
-                .position(|(_, a)| {
-                    if matches!(a, Action::Play(_) | Action::Genscher(_)) {
-                        cards += 1;
-                    }
-                    cards == at
-                })
-                .map_or(steps.len(), |i| i + 1);
-            steps.insert(pos, (taker, Action::Bid(Bid::Reserve(Reservation::Solo { kind, duty: false }))));
-        }
-        actions.extend(steps);
+        let bids: Vec<(Seat, Bid)> = bids_of(g).collect();
+        let mut actions = Vec::with_capacity(4 * g.tricks().len() + 8);
+        each_action(g, |s, a| actions.push((s, a)));
         Record { rules: *g.rules(), dealer: g.dealer(), hands: *g.dealt(), bids: Some(bids), actions, aborted: None }
     }
 
@@ -522,29 +489,92 @@ pub fn history(
     genscher: Option<Genscher>,
 ) -> Vec<(Seat, Action)> {
     let mut out = Vec::with_capacity(plays.len() + announcements.len() + said.len());
+    history_each(plays.iter().copied(), announcements, said, genscher, |s, a| out.push((s, a)));
+    out
+}
+
+/// [`history`], each action handed to `f` in order instead of listed.
+fn history_each(
+    plays: impl Iterator<Item = (Seat, Card)>,
+    announcements: &[Announcement],
+    said: &[Said],
+    genscher: Option<Genscher>,
+    mut f: impl FnMut(Seat, Action),
+) {
     let (mut ai, mut si) = (0, 0);
-    let spoken = |pi: usize, ai: &mut usize, si: &mut usize, out: &mut Vec<(Seat, Action)>| loop {
-        let say_due = said.get(*si).is_some_and(|s| s.after_plays as usize <= pi && s.after_anns as usize <= *ai);
+    // the announcements and declarations due before play `pi`
+    let mut spoken = |pi: usize, f: &mut dyn FnMut(Seat, Action)| loop {
+        let say_due = said.get(si).is_some_and(|s| s.after_plays as usize <= pi && s.after_anns as usize <= ai);
         if say_due {
-            out.push((said[*si].seat, Action::Say(said[*si].what)));
-            *si += 1;
-        } else if announcements.get(*ai).is_some_and(|a| a.after_plays as usize <= pi) {
-            out.push((announcements[*ai].seat, Action::Announce(announcements[*ai].call())));
-            *ai += 1;
+            f(said[si].seat, Action::Say(said[si].what));
+            si += 1;
+        } else if announcements.get(ai).is_some_and(|a| a.after_plays as usize <= pi) {
+            f(announcements[ai].seat, Action::Announce(announcements[ai].call()));
+            ai += 1;
         } else {
             break;
         }
     };
-    for (pi, (s, c)) in plays.iter().enumerate() {
-        spoken(pi, &mut ai, &mut si, &mut out);
+    for (pi, (s, c)) in plays.enumerate() {
+        spoken(pi, &mut f);
         match genscher {
             // a Genscher plays its king of diamonds
-            Some(gs) if gs.at_play as usize == pi => out.push((*s, Action::Genscher(gs.partner))),
-            _ => out.push((*s, Action::Play(*c))),
+            Some(gs) if gs.at_play as usize == pi => f(s, Action::Genscher(gs.partner)),
+            _ => f(s, Action::Play(c)),
         }
     }
-    spoken(usize::MAX, &mut ai, &mut si, &mut out);
-    out
+    spoken(usize::MAX, &mut f);
+}
+
+/// The bids of a deal in the order they were said (from forehand).
+pub(crate) fn bids_of(g: &Game) -> impl Iterator<Item = (Seat, Bid)> + '_ {
+    g.forehand().clockwise().into_iter().filter_map(|s| g.bids()[s.index()].map(|b| (s, b)))
+}
+
+/// The actions of a deal as its record lists them, in order, each handed
+/// to `f`: the poverty's exchange, then the plays, announcements and
+/// declarations ([`history`]), a Schwarze Sau's solo right after the card
+/// that completed the trick with the second queen of spades.
+pub(crate) fn each_action(g: &Game, mut f: impl FnMut(Seat, Action)) {
+    if let Some(p) = g.poverty()
+        && !p.given.is_empty()
+    {
+        f(p.pauper, Action::Give(p.given));
+        for i in 0..p.declined {
+            f(p.pauper.plus(1 + i as usize), Action::Answer(false));
+        }
+        if let Some(a) = p.acceptor {
+            f(a, Action::Answer(true));
+            if !p.returned.is_empty() {
+                f(a, Action::Return(p.returned));
+            }
+        }
+    }
+    // a Schwarze Sau's solo: chosen right after the card that completed
+    // the trick with the second queen of spades (after the first step at
+    // which that many cards are played)
+    let mut sow = match (g.sow_solo_at(), g.contract(), g.declarer()) {
+        (Some(at), crate::contract::Contract::BlackSow(Some(kind)), Some(taker)) => {
+            Some((at, (taker, Action::Bid(Bid::Reserve(Reservation::Solo { kind, duty: false })))))
+        }
+        _ => None,
+    };
+    let mut cards = 0;
+    history_each(plays_in(g.tricks(), g.current_trick()), g.announcements(), g.said(), g.genscher(), |s, a| {
+        f(s, a);
+        if let Some((at, (taker, bid))) = sow {
+            if matches!(a, Action::Play(_) | Action::Genscher(_)) {
+                cards += 1;
+            }
+            if cards == at {
+                f(taker, bid);
+                sow = None;
+            }
+        }
+    });
+    if let Some((_, (taker, bid))) = sow {
+        f(taker, bid);
+    }
 }
 
 /// The result of a replayed deal, as `doko replay` prints it.

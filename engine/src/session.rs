@@ -709,7 +709,7 @@ mod game_serde {
     use crate::record::Record;
 
     pub fn serialize<S: Serializer>(g: &Game, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&Record::from_game(g).to_compact())
+        s.serialize_str(&Record::compact_of_game(g))
     }
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Game, D::Error> {

@@ -152,3 +152,52 @@ fn rule_keys_keep_their_places() {
     assert!(now.len() >= V1.len());
     assert_eq!(&now[..V1.len()], V1.as_slice(), "a key moved: compact records would read another key");
 }
+
+/// A game's compact text written straight from the game is the compact
+/// text of its record, and its record replays to the game, at every step of random deals under every preset,
+/// with and without Schwarze Sau (a poverty taken where a seat may, offers
+/// mostly declined, most seats healthy: poverty exchanges, Schwarze Sau solos, announcements
+/// and declarations among them).
+#[test]
+fn a_games_compact_text_is_its_records() {
+    use doko_engine::{Action, Bid, Reservation};
+    let (mut steps, mut poverty, mut sow, mut calls) = (0, 0, 0, 0);
+    for preset in Preset::ALL {
+        for (nines, black_sow) in [(true, false), (false, false), (true, true)] {
+            let rules = Rules { nines, black_sow, ..Rules::preset(preset) };
+            for seed in 0..100u64 {
+                let mut rng = Rng::new(seed);
+                let mut g = Game::deal(rules, Seat::new(rng.below(4)), seed);
+                loop {
+                    let rec = Record::from_game(&g);
+                    assert_eq!(Record::compact_of_game(&g), rec.to_compact(), "{preset:?} seed {seed}");
+                    // and the record lists the steps as they happened
+                    assert_eq!(rec.to_game().unwrap(), g, "{preset:?} seed {seed}");
+                    steps += 1;
+                    let Some(s) = g.mandatory_announcement().or(g.to_act()) else { break };
+                    let acts = g.legal_actions(s);
+                    if acts.is_empty() {
+                        break;
+                    }
+                    let poor = Action::Bid(Bid::Reserve(Reservation::Poverty));
+                    let a = if acts.contains(&poor) {
+                        poor
+                    } else if acts.contains(&Action::Answer(false)) && rng.below(4) != 0 {
+                        Action::Answer(false)
+                    } else if acts.contains(&Action::Bid(Bid::Healthy)) && rng.below(4) != 0 {
+                        Action::Bid(Bid::Healthy)
+                    } else {
+                        acts[rng.below(acts.len())]
+                    };
+                    g.act(s, a).unwrap();
+                }
+                let rec = Record::from_game(&g);
+                poverty += usize::from(rec.actions.iter().any(|(_, a)| matches!(a, Action::Give(_))));
+                sow += usize::from(g.sow_solo_at().is_some());
+                calls += rec.actions.iter().filter(|(_, a)| matches!(a, Action::Announce(_))).count();
+            }
+        }
+    }
+    assert!(steps > 50_000, "{steps} steps");
+    assert!(poverty >= 20 && sow >= 3 && calls >= 1_000, "poverty {poverty}, sow {sow}, calls {calls}");
+}
