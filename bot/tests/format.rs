@@ -153,9 +153,9 @@ async fn format_one_is_read_as_it_is_and_written_as_format_two() {
     assert!(Record::from_compact(&third).unwrap().replay().is_ok());
 }
 
-/// The seats are kept with their JSON between changes (a move does not
-/// write them again): after every command the stored seats are what the
-/// seats are, written afresh, also after a seat changed mid-deal (`dm`,
+/// The seats and the session's roster are kept with their JSON between
+/// changes (a move does not write them again): after every command the
+/// stored seats and roster are what they are, written afresh, also after a seat changed mid-deal (`dm`,
 /// `away`, `back`) and in the next deal.
 #[tokio::test]
 async fn the_stored_seats_are_the_seats_after_every_command() {
@@ -164,12 +164,22 @@ async fn the_stored_seats_are_the_seats_after_every_command() {
     let ch = ChannelId::new(Platform::Discord, "seats");
     let anna = Actor::new(UserId::new(Platform::Discord, "anna"), "Anna", true);
     let stored_seats = |json: &str| serde_json::from_str::<Value>(json).unwrap()["seats"].clone();
+    let stored_roster = |json: &str| {
+        let v = serde_json::from_str::<Value>(json).unwrap();
+        (v["session"]["players"].clone(), v["session"]["names"].clone())
+    };
     let mut checked = 0;
     let mut changed = 0;
     let mut last = Value::Null;
     let mut check = async |svc: &Service<MemoryStore>| {
-        let stored = stored_seats(&store.load(&ch).await.unwrap().unwrap().json);
+        let json = store.load(&ch).await.unwrap().unwrap().json;
+        let stored = stored_seats(&json);
         let t = svc.table(&ch).await.unwrap().0;
+        // the session's roster too (kept with its JSON for the session)
+        if let Some(s) = t.session() {
+            let fresh = (serde_json::to_value(s.players()).unwrap(), serde_json::to_value(s.names()).unwrap());
+            assert_eq!(stored_roster(&json), fresh);
+        }
         let fresh: Vec<doko_bot::table::SeatInfo> = t.seats().iter().cloned().collect();
         assert_eq!(stored, serde_json::to_value(&fresh).unwrap());
         // and a process that reads it has the same seats

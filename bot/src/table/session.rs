@@ -7,6 +7,7 @@ use doko_engine::{ByPlayer, Player, Session};
 use serde::{Deserialize, Serialize};
 
 use super::seats::{PlayerKey, Seats, TableSeat};
+use super::shared::Shared;
 
 /// A session at this table: the engine's session (dealer, deals, score
 /// sheet, compulsory solos, Bock, the deal being played) and, per session
@@ -14,8 +15,10 @@ use super::seats::{PlayerKey, Seats, TableSeat};
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(try_from = "Stored")]
 pub struct TableSession {
-    players: ByPlayer<PlayerKey>,
-    names: ByPlayer<String>,
+    /// (The roster never changes in a session: kept with its JSON, so a
+    /// commit does not write it out again.)
+    players: Shared<ByPlayer<PlayerKey>>,
+    names: Shared<ByPlayer<String>>,
     session: Session,
     number: u32,
     started_ms: u64,
@@ -38,8 +41,8 @@ struct Stored {
 /// [`Stored`] as written: borrowed from the list (no copy of it).
 #[derive(Serialize)]
 struct StoredRef<'a> {
-    players: &'a ByPlayer<PlayerKey>,
-    names: &'a ByPlayer<String>,
+    players: &'a Shared<ByPlayer<PlayerKey>>,
+    names: &'a Shared<ByPlayer<String>>,
     #[serde(skip_serializing_if = "super::is_zero")]
     number: u32,
     #[serde(skip_serializing_if = "super::is_zero_ms")]
@@ -68,8 +71,8 @@ impl TryFrom<Stored> for TableSession {
             return Err("the session's roster has another number of players than its sheet");
         }
         Ok(TableSession {
-            players: s.players,
-            names: s.names,
+            players: Shared::new(s.players),
+            names: Shared::new(s.names),
             session: s.session,
             number: s.number,
             started_ms: s.started_ms,
@@ -82,7 +85,7 @@ impl TableSession {
     pub(super) fn new(seats: &Seats, session: Session) -> TableSession {
         let players = ByPlayer::from_vec(seats.iter().map(|s| s.key()).collect()).expect("4 or 5 seats");
         let names = ByPlayer::from_vec(seats.iter().map(|s| s.name().to_string()).collect()).expect("4 or 5 seats");
-        TableSession { players, names, session, number: 0, started_ms: 0 }
+        TableSession { players: Shared::new(players), names: Shared::new(names), session, number: 0, started_ms: 0 }
     }
 
     /// The same session as list `number`, started at `started_ms`.
