@@ -153,10 +153,11 @@ async fn format_one_is_read_as_it_is_and_written_as_format_two() {
     assert!(Record::from_compact(&third).unwrap().replay().is_ok());
 }
 
-/// The seats and the session's roster are kept with their JSON between
-/// changes (a move does not write them again): after every command the
-/// stored seats and roster are what they are, written afresh, also after a seat changed mid-deal (`dm`,
-/// `away`, `back`) and in the next deal.
+/// The seats, the session's roster and its score sheet are kept with their
+/// JSON between changes (a move does not write them again): after every
+/// command the stored seats, roster and sheet are what they are, written
+/// afresh, also after a seat changed mid-deal (`dm`, `away`, `back`), in
+/// the next deal and after rows were added to the sheet.
 #[tokio::test]
 async fn the_stored_seats_are_the_seats_after_every_command() {
     let store = MemoryStore::default();
@@ -166,19 +167,27 @@ async fn the_stored_seats_are_the_seats_after_every_command() {
     let stored_seats = |json: &str| serde_json::from_str::<Value>(json).unwrap()["seats"].clone();
     let stored_roster = |json: &str| {
         let v = serde_json::from_str::<Value>(json).unwrap();
-        (v["session"]["players"].clone(), v["session"]["names"].clone())
+        (v["session"]["players"].clone(), v["session"]["names"].clone(), v["session"]["sheet"].clone())
     };
     let mut checked = 0;
+    let mut rows = 0;
     let mut changed = 0;
     let mut last = Value::Null;
     let mut check = async |svc: &Service<MemoryStore>| {
         let json = store.load(&ch).await.unwrap().unwrap().json;
         let stored = stored_seats(&json);
         let t = svc.table(&ch).await.unwrap().0;
-        // the session's roster too (kept with its JSON for the session)
+        // the session's roster too (kept with its JSON for the session),
+        // and its score sheet (kept with its JSON until a row is added)
         if let Some(s) = t.session() {
-            let fresh = (serde_json::to_value(s.players()).unwrap(), serde_json::to_value(s.names()).unwrap());
+            let sheet = s.session().sheet();
+            let fresh = (
+                serde_json::to_value(s.players()).unwrap(),
+                serde_json::to_value(s.names()).unwrap(),
+                if sheet.is_empty() { Value::Null } else { serde_json::to_value(sheet).unwrap() },
+            );
             assert_eq!(stored_roster(&json), fresh);
+            rows = rows.max(sheet.len());
         }
         let fresh: Vec<doko_bot::table::SeatInfo> = t.seats().iter().cloned().collect();
         assert_eq!(stored, serde_json::to_value(&fresh).unwrap());
@@ -210,6 +219,7 @@ async fn the_stored_seats_are_the_seats_after_every_command() {
         check(&svc).await;
     }
     assert!(checked >= 65);
+    assert!(rows >= 2, "{rows} rows on the sheet: rows added to a kept sheet must be seen");
     // joining, three computers, dm on, away, back (at least)
     assert!(changed >= 6, "{changed} changes seen");
 }

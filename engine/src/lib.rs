@@ -40,6 +40,7 @@ mod rules;
 mod score;
 mod seat;
 mod session;
+mod shared;
 mod view;
 pub mod wire;
 
@@ -85,5 +86,6 @@ pub use seat::{Party, Seat};
 pub use session::{
     Deal, DealStart, NextDeal, Outcome, Scored, Session, SessionError, SheetRow, bock_factor, triggers_bock,
 };
+pub use shared::Shared;
 pub use view::{PublicView, SeatView, SeenBid, SeenPoverty};
 pub use wire::WireError;

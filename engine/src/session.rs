@@ -248,8 +248,10 @@ pub struct Session {
     dealer: Player,
     deals: u32,
     /// (Shared copy-on-write: a copy of the session, as a service keeps
-    /// to put a table back on a refused command, does not copy the rows.)
-    sheet: std::sync::Arc<Vec<SheetRow>>,
+    /// to put a table back on a refused command, does not copy the rows;
+    /// kept with its JSON, which grows with every deal of a list and is
+    /// written again only when a row is added.)
+    sheet: crate::Shared<Vec<SheetRow>>,
     totals: ByPlayer<i64>,
     duty_left: ByPlayer<u8>,
     /// Per upcoming Bock deal, how many rounds cover it (front: the next).
@@ -269,7 +271,7 @@ impl Session {
         Ok(Session {
             dealer: Player::new(players - 1),
             deals: 0,
-            sheet: std::sync::Arc::default(),
+            sheet: crate::Shared::default(),
             totals: ByPlayer::filled(players, 0),
             duty_left: ByPlayer::filled(players, rules.compulsory_solos),
             bock: Vec::new(),
@@ -479,7 +481,7 @@ impl Session {
             bock_rounds: deal.bock,
             record,
         };
-        std::sync::Arc::make_mut(&mut self.sheet).push(row.clone());
+        self.sheet.make_mut().push(row.clone());
         // a compulsory solo is counted, and the same dealer deals again
         let declarer = g.declarer().filter(|d| {
             matches!(g.bids()[d.index()], Some(Bid::Reserve(Reservation::Solo { duty: true, .. })))
@@ -560,6 +562,10 @@ struct SessionData {
     over: bool,
 }
 
+fn no_rows(sheet: &&crate::Shared<Vec<SheetRow>>) -> bool {
+    sheet.is_empty()
+}
+
 fn is_zero(n: &u32) -> bool {
     *n == 0
 }
@@ -586,8 +592,8 @@ struct DealData {
 struct SessionRef<'a> {
     dealer: Player,
     deals: u32,
-    #[serde(skip_serializing_if = "<[SheetRow]>::is_empty")]
-    sheet: &'a [SheetRow],
+    #[serde(skip_serializing_if = "no_rows")]
+    sheet: &'a crate::Shared<Vec<SheetRow>>,
     totals: &'a ByPlayer<i64>,
     duty_left: &'a ByPlayer<u8>,
     #[serde(skip_serializing_if = "is_zero")]
@@ -687,7 +693,7 @@ impl TryFrom<SessionData> for Session {
         Ok(Session {
             dealer: d.dealer,
             deals: d.deals,
-            sheet: std::sync::Arc::new(d.sheet),
+            sheet: crate::Shared::new(d.sheet),
             totals: d.totals,
             duty_left: d.duty_left,
             bock,

@@ -24,7 +24,6 @@ mod owed;
 mod play;
 mod seats;
 mod session;
-mod shared;
 mod stats;
 mod watch;
 
@@ -50,7 +49,7 @@ use crate::authority::{self, ActorKind, CommandKind, Refusal};
 use crate::command::{BotLevel, CardStyle, Command, PovertyStep, RulesCmd, ServerCmd, TimeoutPolicy};
 use crate::ids::{Actor, UserId};
 use crate::lang::Lang;
-use shared::Shared;
+use doko_engine::Shared;
 
 /// How many delivery ids a table remembers.
 pub const DELIVERIES_KEPT: usize = 256;

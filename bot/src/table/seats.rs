@@ -5,7 +5,7 @@ use std::ops::{Index, IndexMut};
 
 use serde::{Deserialize, Serialize};
 
-use super::shared::Shared;
+use doko_engine::Shared;
 use crate::command::BotLevel;
 use crate::ids::UserId;
 

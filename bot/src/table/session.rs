@@ -7,7 +7,7 @@ use doko_engine::{ByPlayer, Player, Session};
 use serde::{Deserialize, Serialize};
 
 use super::seats::{PlayerKey, Seats, TableSeat};
-use super::shared::Shared;
+use doko_engine::Shared;
 
 /// A session at this table: the engine's session (dealer, deals, score
 /// sheet, compulsory solos, Bock, the deal being played) and, per session

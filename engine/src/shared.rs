@@ -1,7 +1,10 @@
-//! A part of the table that changes at most once a deal, shared
-//! copy-on-write and kept with its JSON: a command's copy of the table
-//! does not copy it, and a commit writes the JSON it was last written as
-//! instead of serialising it again.
+//! A part of a stored state that changes seldom (a score sheet, a
+//! table's seats), shared copy-on-write and kept with its JSON: a copy of
+//! the state does not copy it, and writing the state again writes the
+//! JSON it was last written as instead of serialising it again.
+//!
+//! For serde_json only, as states are stored: another serialiser would be
+//! given serde_json's raw value.
 
 use std::fmt;
 use std::ops::Deref;
@@ -11,7 +14,15 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::value::RawValue;
 
 /// A value shared copy-on-write, with its JSON once it has been written.
-pub(crate) struct Shared<T>(Arc<Inner<T>>);
+///
+/// ```
+/// use doko_engine::Shared;
+/// let mut rows = Shared::new(vec![1, 2]);
+/// assert_eq!(serde_json::to_string(&rows).unwrap(), "[1,2]");
+/// rows.make_mut().push(3); // drops the JSON kept
+/// assert_eq!(serde_json::to_string(&rows).unwrap(), "[1,2,3]");
+/// ```
+pub struct Shared<T>(Arc<Inner<T>>);
 
 struct Inner<T> {
     value: T,
@@ -21,13 +32,13 @@ struct Inner<T> {
 
 impl<T> Shared<T> {
     /// A new shared value (its JSON not yet written).
-    pub(crate) fn new(value: T) -> Shared<T> {
+    pub fn new(value: T) -> Shared<T> {
         Shared(Arc::new(Inner { value, json: OnceLock::new() }))
     }
 
     /// The value to change: copied first if another copy of the table
     /// shares it; its JSON is written again at the next commit.
-    pub(crate) fn make_mut(&mut self) -> &mut T
+    pub fn make_mut(&mut self) -> &mut T
     where
         T: Clone,
     {
