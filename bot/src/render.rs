@@ -1,14 +1,15 @@
 //! Messages as platform-neutral values. Public text is built only from the
 //! engine's [`PublicView`](doko_engine::PublicView) and the table's names
 //! and sheet; a private hand only from that seat's
-//! [`SeatView`](doko_engine::SeatView). Nothing here can reach another
+//! [`HandView`](doko_engine::HandView). Nothing here can reach another
 //! seat's hand.
 
 use std::borrow::Cow;
 use std::fmt::Write;
 
 use doko_engine::{
-    Action, Bid, Card, Cards, Contract, Party, Phase, RedealReason, Reservation, Rules, SeatView, SeenBid, SessionError,
+    Action, Bid, Card, Cards, Contract, HandView, Party, Phase, RedealReason, Reservation, Rules, SeenBid,
+    SessionError,
 };
 
 use crate::command::{CardStyle, ParseError, short};
@@ -477,8 +478,8 @@ fn rules_line(r: &Rules) -> String {
     }
 }
 
-/// A player's hand and what they may do now, from their seat's view only.
-pub fn hand(l: Lang, view: &SeatView) -> String {
+/// A player's hand and what they may do now, from their hand's view only.
+pub fn hand(l: Lang, view: &HandView) -> String {
     hand_text(l, view, &view.sorted_hand(), view.legal_cards())
 }
 
@@ -488,7 +489,7 @@ pub fn hand(l: Lang, view: &SeatView) -> String {
 pub fn hand_with_model(
     l: Lang,
     channel: &crate::ids::ChannelId,
-    view: &SeatView,
+    view: &HandView,
     stamp: String,
 ) -> (String, crate::outbox::HandModel) {
     let sorted = view.sorted_hand();
@@ -497,7 +498,7 @@ pub fn hand_with_model(
 }
 
 /// [`hand`] of a hand sorted and its playable cards.
-fn hand_text(l: Lang, view: &SeatView, sorted: &[Card], playable: Cards) -> String {
+fn hand_text(l: Lang, view: &HandView, sorted: &[Card], playable: Cards) -> String {
     let mut out = String::with_capacity(256);
     let cards = l.cards_marked(sorted.iter().copied(), |c| playable.contains(c));
     push_line(&mut out, &tr!(l, "hand-cards", cards = cards));
@@ -1059,7 +1060,7 @@ pub fn party_name(l: Lang, p: Party) -> String {
 pub fn hand_model(
     l: Lang,
     channel: &crate::ids::ChannelId,
-    view: &SeatView,
+    view: &HandView,
     stamp: String,
 ) -> crate::outbox::HandModel {
     model(l, channel, view, stamp, &view.sorted_hand(), view.legal_cards())
@@ -1069,7 +1070,7 @@ pub fn hand_model(
 fn model(
     l: Lang,
     channel: &crate::ids::ChannelId,
-    view: &SeatView,
+    view: &HandView,
     stamp: String,
     sorted: &[Card],
     playable: Cards,
@@ -1171,7 +1172,7 @@ fn picture(name: &str, alt: String, png: Result<Vec<u8>, crate::picture::Picture
 /// A hand as a picture, at a table that shows cards as pictures: sorted by
 /// the contract's order; when the seat must play, the cards it may play
 /// marked and the others dimmed.
-pub fn hand_picture(t: &Table, view: &SeatView) -> Option<Picture> {
+pub fn hand_picture(t: &Table, view: &HandView) -> Option<Picture> {
     use crate::picture::{Mark, hand};
     if t.card_style() != CardStyle::Images {
         return None;

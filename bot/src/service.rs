@@ -2243,7 +2243,7 @@ fn private(t: &Table, to: &UserId, kind: Kind, text: String) -> Private {
 
 /// A person's hand as a private message, if they hold cards.
 fn hand_private(t: &Table, ch: &ChannelId, to: &UserId) -> Option<Private> {
-    let v = t.view_for(to)?;
+    let v = t.hand_view_for(to)?;
     let (text, model) = render::hand_with_model(t.lang(), ch, &v, stamp(t, to).unwrap_or_default());
     let mut p = private(t, to, Kind::Hand, text);
     p.hand = Some(model);
@@ -2324,7 +2324,7 @@ impl<S: Store> App for Service<S> {
 
     async fn hand(&self, ch: &ChannelId, user: &UserId) -> Option<HandModel> {
         let (t, _) = self.table(ch).await.ok()?;
-        let v = t.view_for(user)?;
+        let v = t.hand_view_for(user)?;
         Some(render::hand_model(t.lang(), ch, &v, stamp(&t, user).unwrap_or_default()))
     }
 

@@ -204,7 +204,7 @@ async fn the_stored_seats_are_the_seats_after_every_command() {
         say(&svc, &ch, &anna, text).await;
         check(&svc).await;
     }
-    for round in 0..60 {
+    for round in 0..80 {
         let t = svc.table(&ch).await.unwrap().0;
         let text = match round {
             3 => "dm on".to_string(),
@@ -212,6 +212,8 @@ async fn the_stored_seats_are_the_seats_after_every_command() {
             14 => "back".to_string(),
             _ => match t.view_for(&anna.user).filter(|v| !v.legal.is_empty()) {
                 Some(v) => doko_bot::Command::from_action(v.legal[0]).to_string(),
+                // a deal away ended: the next is dealt on `start`
+                None if !t.plays_in_deal(&anna.user) => "start".to_string(),
                 None => "table".to_string(),
             },
         };

@@ -314,7 +314,7 @@ async fn a_declined_poverty_becomes_a_schwarze_sau_by_command() {
             }
         };
         let t = svc.table(&ch).await.unwrap().0;
-        let hand: String = doko_bot::render::hand(doko_bot::Lang::En, &t.view_for(&taker.user).unwrap());
+        let hand: String = doko_bot::render::hand(doko_bot::Lang::En, &t.hand_view_for(&taker.user).unwrap());
         assert!(hand.contains("solo spades") && hand.contains("solo queens"), "{hand}");
         let other = people.iter().find(|p| p.user != taker.user).unwrap();
         assert_eq!(errors(&say(&svc, &ch, other, "solo pik").await).len(), 1, "only the taker chooses");

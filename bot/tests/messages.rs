@@ -97,8 +97,7 @@ fn first_legal(t: &Table, s: Seat) -> Action {
 }
 
 fn hand_of(t: &Table, s: Seat) -> String {
-    let v = t.game().unwrap().unwrap().view(s);
-    render::hand(t.lang(), &v)
+    render::hand(t.lang(), &t.game().unwrap().unwrap().hand_view(s))
 }
 
 fn section(out: &mut String, title: &str, text: &str) {

@@ -87,5 +87,5 @@ pub use session::{
     Deal, DealStart, NextDeal, Outcome, Scored, Session, SessionError, SheetRow, bock_factor, triggers_bock,
 };
 pub use shared::Shared;
-pub use view::{PublicView, SeatView, SeenBid, SeenPoverty};
+pub use view::{HandView, PublicView, SeatView, SeenBid, SeenPoverty};
 pub use wire::WireError;

@@ -103,6 +103,45 @@ pub struct SeatView {
     pub legal: Vec<Action>,
 }
 
+/// What one seat's hand shows: its cards, what it knows of its party and
+/// the order, and what it may do now, without the table's view (a hand
+/// message needs no more; [`Game::hand_view`] does not build the rest).
+/// The same as the [`SeatView`]'s parts of the same name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HandView {
+    /// The seat.
+    pub seat: Seat,
+    /// Its hand.
+    pub hand: Cards,
+    /// Its own bid.
+    pub own_bid: Option<Bid>,
+    /// Its own party, when the seat knows it.
+    pub own_party: Option<Party>,
+    /// Poverty cards this seat has seen (as pauper or acceptor): given,
+    /// returned.
+    pub poverty_cards: Option<(Cards, Cards)>,
+    /// The card order as this seat knows it (its own piglets included).
+    pub order: Order,
+    /// Every action this seat may take now.
+    pub legal: Vec<Action>,
+}
+
+impl HandView {
+    /// The cards this seat may play now.
+    pub fn legal_cards(&self) -> Cards {
+        cards_of(&self.legal)
+    }
+    /// The hand sorted by the contract's card order.
+    pub fn sorted_hand(&self) -> Vec<Card> {
+        self.order.sorted(self.hand)
+    }
+}
+
+/// The cards among actions.
+fn cards_of(legal: &[Action]) -> Cards {
+    legal.iter().filter_map(|a| if let Action::Play(c) = a { Some(*c) } else { None }).collect()
+}
+
 impl PublicView {
     /// The plays and announcements so far as actions, in order.
     pub fn history(&self) -> Vec<(Seat, Action)> {
@@ -118,11 +157,23 @@ impl PublicView {
 impl SeatView {
     /// The cards this seat may play now.
     pub fn legal_cards(&self) -> Cards {
-        self.legal.iter().filter_map(|a| if let Action::Play(c) = a { Some(*c) } else { None }).collect()
+        cards_of(&self.legal)
     }
     /// The hand sorted by the contract's card order.
     pub fn sorted_hand(&self) -> Vec<Card> {
         self.order.sorted(self.hand)
+    }
+    /// Its hand's part (a copy).
+    pub fn hand_view(&self) -> HandView {
+        HandView {
+            seat: self.seat,
+            hand: self.hand,
+            own_bid: self.own_bid,
+            own_party: self.own_party,
+            poverty_cards: self.poverty_cards,
+            order: self.order,
+            legal: self.legal.clone(),
+        }
     }
 }
 
@@ -265,13 +316,6 @@ impl Game {
             acceptor: p.acceptor,
             returned: p.returned.len(),
         });
-        let (pig, sup) = piglet_cards(self.rules());
-        let says = |d: Declaration| self.said().iter().any(|s| s.what == d);
-        let seen_pig =
-            self.order().power(pig) > 200 && (says(Declaration::Piglets) || played(self).any(|(_, c)| c == pig));
-        let seen_sup = seen_pig
-            && self.order().power(sup) > 210
-            && (says(Declaration::Superpiglets) || played(self).any(|(_, c)| c == sup));
         PublicView {
             rules: *self.rules(),
             dealer: self.dealer(),
@@ -290,13 +334,49 @@ impl Game {
             hand_sizes: Seat::ALL.map(|s| self.hand(s).len()),
             mandatory: self.mandatory_announcement(),
             clarified: self.is_clarified(),
-            order: if in_play { order_known(self, seen_pig, seen_sup) } else { Order::new(Contract::Normal.trumps()) },
+            order: self.public_order(),
         }
+    }
+
+    /// The card order as the table knows it: piglets once said or played.
+    fn public_order(&self) -> Order {
+        if !matches!(self.phase(), Phase::Playing | Phase::SowChoice | Phase::Finished) {
+            return Order::new(Contract::Normal.trumps());
+        }
+        let (pig, sup) = piglet_cards(self.rules());
+        let says = |d: Declaration| self.said().iter().any(|s| s.what == d);
+        let seen_pig =
+            self.order().power(pig) > 200 && (says(Declaration::Piglets) || played(self).any(|(_, c)| c == pig));
+        let seen_sup = seen_pig
+            && self.order().power(sup) > 210
+            && (says(Declaration::Superpiglets) || played(self).any(|(_, c)| c == sup));
+        order_known(self, seen_pig, seen_sup)
     }
 
     /// The view of one seat.
     pub fn view(&self, seat: Seat) -> SeatView {
         let public = self.public_view();
+        let h = self.hand_view_with(seat, public.order);
+        SeatView {
+            seat,
+            hand: h.hand,
+            own_bid: h.own_bid,
+            own_party: h.own_party,
+            poverty_cards: h.poverty_cards,
+            order: h.order,
+            legal: h.legal,
+            public,
+        }
+    }
+
+    /// What one seat's hand shows ([`HandView`]): the seat's view without
+    /// the table's, which is not built.
+    pub fn hand_view(&self, seat: Seat) -> HandView {
+        self.hand_view_with(seat, self.public_order())
+    }
+
+    /// [`hand_view`](Self::hand_view) with the order as the table knows it.
+    fn hand_view_with(&self, seat: Seat, public_order: Order) -> HandView {
         let hand = self.hand(seat);
         let in_play = matches!(self.phase(), Phase::Playing | Phase::SowChoice | Phase::Finished);
         let own_party = if self.phase() == Phase::Bidding || !self.is_clarified() && self.declarer() != Some(seat) {
@@ -314,11 +394,11 @@ impl Game {
         let (pig, sup) = piglet_cards(self.rules());
         let own_pig = hand.count(pig) == 2
             || played(self).filter(|(s, c)| *s == seat && *c == pig).count() + hand.count(pig) == 2;
-        let knows_pig = in_play && self.order().power(pig) > 200 && (own_pig || public.order.power(pig) > 200);
+        let knows_pig = in_play && self.order().power(pig) > 200 && (own_pig || public_order.power(pig) > 200);
         let own_sup = played(self).filter(|(s, c)| *s == seat && *c == sup).count() + hand.count(sup) == 2;
-        let knows_sup = knows_pig && self.order().power(sup) > 210 && (own_sup || public.order.power(sup) > 210);
-        let order = if in_play { order_known(self, knows_pig, knows_sup) } else { public.order };
-        SeatView {
+        let knows_sup = knows_pig && self.order().power(sup) > 210 && (own_sup || public_order.power(sup) > 210);
+        let order = if in_play { order_known(self, knows_pig, knows_sup) } else { public_order };
+        HandView {
             seat,
             hand,
             own_bid: self.bids()[seat.index()],
@@ -326,7 +406,48 @@ impl Game {
             poverty_cards,
             order,
             legal: self.legal_actions(seat),
-            public,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rng::Rng;
+    use crate::rules::{Preset, Rules};
+    use crate::seat::Seat;
+    use crate::game::Game;
+
+    /// A hand's view is the seat view's hand part, for every seat at every
+    /// step of random deals under every preset (piglets said and played,
+    /// poverties, weddings, solos): the order a seat knows, its party and
+    /// its actions, without the table's view built.
+    #[test]
+    fn a_hand_view_is_the_seat_views_hand() {
+        let (mut compared, mut own_order) = (0, 0);
+        for preset in Preset::ALL {
+            for nines in [true, false] {
+                let rules = Rules { nines, ..Rules::preset(preset) };
+                let mut rng = Rng::new(preset as u64 * 2 + u64::from(nines));
+                for deal in 0..60 {
+                    let mut g = Game::deal(rules, Seat::new(deal % 4), rng.next_u64());
+                    loop {
+                        for s in Seat::ALL {
+                            let full = g.view(s);
+                            assert_eq!(g.hand_view(s), full.hand_view(), "{preset:?} deal {deal}");
+                            own_order += usize::from(full.order != full.public.order);
+                            compared += 1;
+                        }
+                        let Some(s) = g.mandatory_announcement().or(g.to_act()) else { break };
+                        let legal = g.legal_actions(s);
+                        // mostly a card or the first choice, so that deals
+                        // end; now and then any choice (reservations, calls)
+                        let a = if rng.below(4) == 0 { legal[rng.below(legal.len())] } else { legal[0] };
+                        g.act(s, a).expect("listed as legal");
+                    }
+                }
+            }
+        }
+        assert!(compared > 50_000, "{compared} views compared");
+        assert!(own_order > 100, "{own_order} views where a seat knows more of the order than the table");
     }
 }

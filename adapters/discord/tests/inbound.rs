@@ -92,13 +92,13 @@ fn autocomplete_offers_only_playable_cards() {
     let seat = g.to_act().unwrap();
     let view = g.view(seat);
     let ch = doko_bot::ChannelId::new(Platform::Discord, "910000000000000000");
-    let hand = doko_bot::render::hand_model(Lang::En, &ch, &view, String::new());
+    let hand = doko_bot::render::hand_model(Lang::En, &ch, &view.hand_view(), String::new());
     let all = play_choices(Some(&hand), "");
     assert_eq!(all.len(), view.legal_cards().distinct().len());
     let hearts = play_choices(Some(&hand), &prefix);
     assert!(hearts.iter().all(|(_, code)| code.starts_with('H')), "{hearts:?}");
     let other = g.current_trick().leader.next();
-    let other_hand = doko_bot::render::hand_model(Lang::En, &ch, &g.view(other), String::new());
+    let other_hand = doko_bot::render::hand_model(Lang::En, &ch, &g.hand_view(other), String::new());
     assert!(play_choices(Some(&other_hand), "").is_empty(), "not on turn: nothing playable");
     assert!(play_choices(None, "").is_empty());
 }

@@ -31,7 +31,7 @@ use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
 
 use doko_engine::record::{rules_from_json, rules_to_json};
-use doko_engine::{Action, Cards, Game, Rules, Seat, SeatView, Session};
+use doko_engine::{Action, Cards, Game, HandView, Rules, Seat, SeatView, Session};
 use serde::{Deserialize, Serialize};
 
 pub use clock::TurnClock;
@@ -706,6 +706,13 @@ impl Table {
         Some(self.current_game()?.view(gs))
     }
 
+    /// The hand's part of [`view_for`](Self::view_for) (what a hand
+    /// message shows), without the table's view.
+    pub fn hand_view_for(&self, user: &UserId) -> Option<HandView> {
+        let gs = self.game_seat(self.seat_of(user)?)?;
+        Some(self.current_game()?.hand_view(gs))
+    }
+
     /// The person who must act now and their seat, if a person must.
     pub fn person_to_act(&self) -> Option<(UserId, TableSeat)> {
         let g = self.current_game()?;
@@ -1100,11 +1107,11 @@ impl Table {
     }
 
     /// A spectator's view of the hand they may see: the player's name and
-    /// their view, if the player holds cards now.
-    pub fn kiebitz_view(&self, spectator: &UserId) -> Option<(String, SeatView)> {
+    /// their hand's view, if the player holds cards now.
+    pub fn kiebitz_view(&self, spectator: &UserId) -> Option<(String, HandView)> {
         let player = self.kiebitz_sees(spectator)?;
         let ts = self.seat_of(player)?;
-        Some((self.seats[ts].name().to_string(), self.view_for(player)?))
+        Some((self.seats[ts].name().to_string(), self.hand_view_for(player)?))
     }
 
     /// Drops what no longer holds: spectators who sat down, and hands
