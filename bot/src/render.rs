@@ -8,8 +8,7 @@ use std::borrow::Cow;
 use std::fmt::Write;
 
 use doko_engine::{
-    Action, Bid, Card, Cards, Contract, HandView, Party, Phase, RedealReason, Reservation, Rules, SeenBid,
-    SessionError,
+    Action, Bid, Card, Cards, Contract, HandView, Party, Phase, RedealReason, Reservation, Rules, SeenBid, SessionError,
 };
 
 use crate::command::{CardStyle, ParseError, short};
@@ -300,15 +299,20 @@ pub fn table(t: &Table) -> String {
         }
     };
     let pv = g.public_view();
+    // (each seat's name found once: a name is the seat's person found by
+    // the session's player key, and a table's text names a seat up to
+    // four times)
+    let names = doko_engine::Seat::ALL.map(|s| t.name_of(s));
+    let name_of = |s: doko_engine::Seat| names[s.index()].as_ref();
     if let Some(c) = pv.contract {
         let line = match pv.declarer {
-            Some(d) => tr!(l, "table-game-declarer", contract = l.contract(c), declarer = t.name_of(d)),
+            Some(d) => tr!(l, "table-game-declarer", contract = l.contract(c), declarer = name_of(d)),
             None => tr!(l, "table-game", contract = l.contract(c)),
         };
         push_line(&mut out, &line);
     }
     for s in doko_engine::Seat::ALL {
-        out.push_str(&t.name_of(s));
+        out.push_str(name_of(s));
         if let Some(p) = pv.parties[s.index()] {
             out.push_str(" [");
             out.push_str(&l.party(p));
@@ -334,17 +338,17 @@ pub fn table(t: &Table) -> String {
     if let Some(last) = pv.tricks.last() {
         push_line(
             &mut out,
-            &tr!(l, "table-last-trick", cards = l.cards(last.cards.iter().copied()), winner = t.name_of(last.winner)),
+            &tr!(l, "table-last-trick", cards = l.cards(last.cards.iter().copied()), winner = name_of(last.winner)),
         );
     }
     if pv.trick.len > 0 {
         push_line(&mut out, &tr!(l, "table-trick", cards = l.cards(pv.trick.played().iter().copied())));
     }
     if let Some(s) = pv.to_act {
-        push_line(&mut out, &tr!(l, "table-to-act", name = t.name_of(s), phase = phase_key(pv.phase)));
+        push_line(&mut out, &tr!(l, "table-to-act", name = name_of(s), phase = phase_key(pv.phase)));
     }
     if let Some(m) = pv.mandatory {
-        push_line(&mut out, &tr!(l, "table-must-announce", name = t.name_of(m)));
+        push_line(&mut out, &tr!(l, "table-must-announce", name = name_of(m)));
     }
     if t.clock_paused() {
         push_line(&mut out, &tr!(l, "table-clock-paused"));

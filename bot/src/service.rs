@@ -300,11 +300,15 @@ enum Route<W> {
 /// Where the deal stands for a person: the deal (a hash of the hands as
 /// dealt, so a redeal is a new deal) and the moves made so far.
 fn stamp(t: &Table, user: &UserId) -> Option<String> {
-    use std::hash::{Hash, Hasher};
     if !t.plays_in_deal(user) {
         return None;
     }
-    let g = t.current_game()?;
+    t.current_game().map(stamp_of)
+}
+
+/// [`stamp`] of a deal.
+fn stamp_of(g: &doko_engine::Game) -> String {
+    use std::hash::{Hash, Hasher};
     thread_local! {
         /// The last deal hashed and its hash: a move shows two hands of
         /// the same deal, one after the other.
@@ -322,7 +326,7 @@ fn stamp(t: &Table, user: &UserId) -> Option<String> {
         }
     };
     let moves = g.plays() + g.announcements().len() + g.bids().iter().flatten().count();
-    Some(stamp_text(hash, moves))
+    stamp_text(hash, moves)
 }
 
 /// A stamp's text: the deal's hash as eight hex digits, a dot, the moves
@@ -2233,19 +2237,24 @@ fn to_act(t: &Table) -> Option<UserId> {
 
 /// A private message to a person at a table.
 fn private(t: &Table, to: &UserId, kind: Kind, text: String) -> Private {
+    private_to(t, to, kind, text, t.plays_in_deal(to))
+}
+
+/// [`private`], where whether the person plays in the deal (and so is
+/// answered confidentially) is known.
+fn private_to(t: &Table, to: &UserId, kind: Kind, text: String, plays: bool) -> Private {
     let seat = t.seat_of(to).and_then(|i| t.seats().get(i));
-    Private {
-        confidential: t.plays_in_deal(to),
-        dm: seat.is_some_and(|s| s.dm()),
-        ..Private::new(to.clone(), kind, text)
-    }
+    Private { confidential: plays, dm: seat.is_some_and(|s| s.dm()), ..Private::new(to.clone(), kind, text) }
 }
 
 /// A person's hand as a private message, if they hold cards.
 fn hand_private(t: &Table, ch: &ChannelId, to: &UserId) -> Option<Private> {
+    // (a hand's view means its person plays in the deal: not asked again
+    // for its stamp and its confidentiality)
     let v = t.hand_view_for(to)?;
-    let (text, model) = render::hand_with_model(t.lang(), ch, &v, stamp(t, to).unwrap_or_default());
-    let mut p = private(t, to, Kind::Hand, text);
+    let stamp = t.current_game().map(stamp_of).unwrap_or_default();
+    let (text, model) = render::hand_with_model(t.lang(), ch, &v, stamp);
+    let mut p = private_to(t, to, Kind::Hand, text, true);
     p.hand = Some(model);
     p.picture = render::hand_picture(t, &v);
     Some(p)

@@ -412,10 +412,10 @@ impl Game {
 
 #[cfg(test)]
 mod tests {
+    use crate::game::Game;
     use crate::rng::Rng;
     use crate::rules::{Preset, Rules};
     use crate::seat::Seat;
-    use crate::game::Game;
 
     /// A hand's view is the seat view's hand part, for every seat at every
     /// step of random deals under every preset (piglets said and played,
