@@ -2333,8 +2333,10 @@ impl<S: Store> App for Service<S> {
 
     async fn hand(&self, ch: &ChannelId, user: &UserId) -> Option<HandModel> {
         let (t, _) = self.table(ch).await.ok()?;
+        // (a hand's view means its person plays in the deal: the stamp is
+        // the deal's, its seat not looked up again)
         let v = t.hand_view_for(user)?;
-        Some(render::hand_model(t.lang(), ch, &v, stamp(&t, user).unwrap_or_default()))
+        Some(render::hand_model(t.lang(), ch, &v, t.current_game().map(stamp_of).unwrap_or_default()))
     }
 
     async fn seated(&self, ch: &ChannelId, user: &UserId) -> Option<Lang> {

@@ -26,7 +26,8 @@ pub struct Shared<T>(Arc<Inner<T>>);
 
 struct Inner<T> {
     value: T,
-    /// The value's JSON, written at the first commit after a change.
+    /// The value's JSON, written the first time it is serialised after a
+    /// change.
     json: OnceLock<Box<RawValue>>,
 }
 
@@ -36,8 +37,9 @@ impl<T> Shared<T> {
         Shared(Arc::new(Inner { value, json: OnceLock::new() }))
     }
 
-    /// The value to change: copied first if another copy of the table
-    /// shares it; its JSON is written again at the next commit.
+    /// The value to change: copied first if another copy of the state
+    /// shares it; its JSON is written again the next time it is
+    /// serialised.
     pub fn make_mut(&mut self) -> &mut T
     where
         T: Clone,
@@ -116,8 +118,8 @@ mod tests {
 
     use super::*;
 
-    /// What a commit writes is the value's JSON: the first time, after a
-    /// copy of the table shares it, and after a change (never the JSON of
+    /// What is written is the value's JSON: the first time, after a
+    /// copy of the state shares it, and after a change (never the JSON of
     /// before the change), and a copy changed leaves the other as it was.
     #[test]
     fn the_json_kept_is_the_values() {
