@@ -407,12 +407,14 @@ struct Others {
     thread: std::thread::JoinHandle<Vec<Busy>>,
 }
 
-/// One 100 ms sample of [`Others`]: when it ended, and the cores that
-/// other processes kept busy over it.
+/// One 100 ms sample of [`Others`]: when it ended, the cores that other
+/// processes kept busy over it, and the cores the machine's host took
+/// (steal time: a virtual machine's cores running the host's work).
 #[derive(Clone, Copy)]
 struct Busy {
     at: Instant,
     cores: f64,
+    stolen: f64,
 }
 
 impl Others {
@@ -430,7 +432,8 @@ impl Others {
                 let t = Instant::now();
                 let others = (ticks.0 - last.0) - (ticks.1 - last.1);
                 // (/proc counts in USER_HZ, 100 a second on Linux)
-                samples.push(Busy { at: t, cores: others.max(0) as f64 / 100.0 / (t - at).as_secs_f64() });
+                let cores = |n: i64| n.max(0) as f64 / 100.0 / (t - at).as_secs_f64();
+                samples.push(Busy { at: t, cores: cores(others), stolen: cores(ticks.2 - last.2) });
                 (at, last) = (t, ticks);
             }
             samples
@@ -445,8 +448,9 @@ impl Others {
     }
 
     /// The machine's busy ticks (all cores, without idle, I/O wait and
-    /// time the host took) and those of this process and of `redis`.
-    fn ticks(redis: Option<u32>) -> Option<(i64, i64)> {
+    /// time the host took), those of this process and of `redis`, and
+    /// the ticks the host took (steal).
+    fn ticks(redis: Option<u32>) -> Option<(i64, i64, i64)> {
         let stat = std::fs::read_to_string("/proc/stat").ok()?;
         let cpu: Vec<i64> = stat.lines().next()?.split_whitespace().skip(1).filter_map(|v| v.parse().ok()).collect();
         // user nice system idle iowait irq softirq steal ...
@@ -457,7 +461,7 @@ impl Others {
             Some(f.get(11)?.parse::<i64>().ok()? + f.get(12)?.parse::<i64>().ok()?)
         };
         let ours = own("self")? + redis.and_then(|p| own(&p.to_string())).unwrap_or(0);
-        Some((busy, ours))
+        Some((busy, ours, cpu.get(7).copied().unwrap_or(0)))
     }
 }
 
@@ -467,8 +471,8 @@ impl Others {
 /// sent them (the runtime did not run the driver's task: the process was
 /// busy or stalled) and how long the service took to answer them.
 /// With each window, the most cores that other processes on the machine
-/// (see [`Others`]) kept busy in a sample overlapping the window or the
-/// 100 ms after it.
+/// (see [`Others`]) kept busy, and the most the host took, in a sample
+/// overlapping the window or the 100 ms after it.
 fn late_windows(late: &[Late], others: &[Busy], start: Instant) -> String {
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
     let mut windows: Vec<(u128, Vec<Late>)> = Vec::new();
@@ -496,21 +500,30 @@ fn late_windows(late: &[Late], others: &[Busy], start: Instant) -> String {
         ));
         let (from, to) =
             (start + Duration::from_millis(*w as u64 * 100), start + Duration::from_millis(*w as u64 * 100 + 300));
-        let busy = others.iter().filter(|b| b.at > from && b.at <= to).map(|b| b.cores).reduce(f64::max);
-        if let Some(b) = busy {
-            out.push_str(&format!("; other processes on the machine kept {:.0}% of a core busy", b * 100.0));
+        let near: Vec<&Busy> = others.iter().filter(|b| b.at > from && b.at <= to).collect();
+        let most = |f: fn(&Busy) -> f64| near.iter().map(|b| f(b)).reduce(f64::max);
+        if let (Some(b), Some(h)) = (most(|b| b.cores), most(|b| b.stolen)) {
+            out.push_str(&format!(
+                "; other processes on the machine kept {:.0}% of a core busy, the host took {:.0}%",
+                b * 100.0,
+                h * 100.0
+            ));
         }
     }
     // (the samples from when the run's clock started: before it, the
     // driver played the tables' first actions untimed)
     let others: Vec<Busy> = others.iter().filter(|b| b.at > start).copied().collect();
-    if let Some(most) = others.iter().max_by(|a, b| a.cores.total_cmp(&b.cores)) {
-        out.push_str(&format!(
-            "\nother processes on the machine in the open loop: {:.1} cores on average, at most {:.0}% of a core over 100 ms (at {:.1} s)",
-            others.iter().map(|b| b.cores).sum::<f64>() / others.len() as f64,
-            most.cores * 100.0,
-            most.at.saturating_duration_since(start).as_secs_f64()
-        ));
+    let n = others.len() as f64;
+    for (who, cores) in [("other processes on the machine", (|b| b.cores) as fn(&Busy) -> f64), ("the host", |b| b.stolen)]
+    {
+        if let Some(most) = others.iter().max_by(|a, b| cores(a).total_cmp(&cores(b))) {
+            out.push_str(&format!(
+                "\n{who} in the open loop: {:.1} cores on average, at most {:.0}% of a core over 100 ms (at {:.1} s)",
+                others.iter().map(cores).sum::<f64>() / n,
+                cores(most) * 100.0,
+                most.at.saturating_duration_since(start).as_secs_f64()
+            ));
+        }
     }
     out
 }
@@ -544,7 +557,12 @@ type Followed = Option<(doko_engine::Game, [Option<usize>; 4])>;
 /// tables' deals do not all end and begin at the same moment (as real
 /// tables' do not: a thousand deals scored and dealt in the same
 /// interval were the open loop's tail).
-async fn drive<S: doko_bot::Store>(
+///
+/// The players are driven from a thread of their own ([`paced`]), as
+/// people send from machines of their own: each table's next action is
+/// decided as soon as the last is answered, before it is due, and sent
+/// when it is due to the service's runtime, which runs nothing else.
+async fn drive<S: doko_bot::Store + 'static>(
     svc: &std::sync::Arc<doko_bot::Service<S>>,
     reader: &std::sync::Arc<doko_bot::Service<doko_bot::RedisStore>>,
     tables: &[BenchTable],
@@ -567,51 +585,239 @@ async fn drive<S: doko_bot::Store>(
         }
         first.push(deal);
     }
-    let start = tokio::time::Instant::now();
-    let n = tables.len().max(1) as f64;
-    let mut handles = Vec::new();
-    for (i, ((ch, people), first)) in tables.iter().cloned().zip(first).enumerate() {
-        let (svc, reader) = (svc.clone(), reader.clone());
-        // each table's actions are spread evenly: table i starts at its
-        // share of the first interval
-        let every = rate.map(|r| Duration::from_secs_f64(n / r));
-        let offset = every.map(|e| e.mul_f64(i as f64 / n));
-        handles.push(tokio::spawn(async move {
-            let mut lat = Vec::with_capacity(actions);
-            let mut late = Vec::new();
-            let mut deal = first;
-            for k in 0..actions {
-                let due = match (every, offset) {
-                    (Some(e), Some(o)) => {
-                        let due = start + o + e * k as u32;
-                        tokio::time::sleep_until(due).await;
-                        Some(due)
+    let run = Paced {
+        rt: tokio::runtime::Handle::current(),
+        svc: svc.clone(),
+        reader: reader.clone(),
+        tables: tables.to_vec(),
+        actions,
+        rate,
+        durable,
+    };
+    tokio::task::spawn_blocking(move || paced(run, first)).await?
+}
+
+/// A run of [`drive`]'s players on their own thread: the service's
+/// runtime to send to, the service, the driver's reader, the tables, and
+/// how to play them.
+struct Paced<S: doko_bot::Store> {
+    rt: tokio::runtime::Handle,
+    svc: std::sync::Arc<doko_bot::Service<S>>,
+    reader: std::sync::Arc<doko_bot::Service<doko_bot::RedisStore>>,
+    tables: Vec<BenchTable>,
+    actions: usize,
+    rate: Option<f64>,
+    durable: bool,
+}
+
+/// A table's next action as its player decided it, before it is due: who
+/// plays which seat, what they do, and what they do instead when the
+/// service refuses it (the first legal action: a forced solo's choice).
+struct Decided {
+    actor: usize,
+    seat: doko_engine::Seat,
+    action: doko_engine::Action,
+    fallback: doko_engine::Action,
+}
+
+/// What the service's runtime tells the players' thread.
+enum Event {
+    /// A table's action was answered (with `refused`, its fallback was
+    /// played after it, and the deal is read again).
+    Answered { table: usize, answered: Instant, refused: bool },
+    /// A table's deal as read through the driver's reader.
+    Followed { table: usize, deal: Box<Followed> },
+    /// A command or a read failed: the run stops.
+    Failed(anyhow::Error),
+}
+
+/// Where a table of a [`paced`] run stands.
+struct Driven {
+    deal: Followed,
+    /// The actions answered.
+    k: usize,
+    /// Its next action, decided; and, once sent, when.
+    next: Option<(Decided, Option<Instant>)>,
+}
+
+/// How long the players wait for any answer before the run fails (a
+/// task that panicked sends none).
+const SILENCE: Duration = Duration::from_secs(60);
+
+/// Whether a followed deal has nobody to act (it ended, or none runs):
+/// it is read again.
+fn over(deal: &Followed) -> bool {
+    deal.as_ref().is_none_or(|(g, _)| g.mandatory_announcement().or(g.to_act()).is_none())
+}
+
+/// The next action at a followed deal, as the basic computer plays it;
+/// None when nobody the driver seated is to act.
+fn decide(deal: &Followed) -> Option<Decided> {
+    use doko_bot::player::{BasicPlayer, Player};
+    let (g, seated) = deal.as_ref()?;
+    let seat = g.mandatory_announcement().or(g.to_act())?;
+    let actor = seated[seat.index()]?;
+    let v = g.view(seat);
+    let action = BasicPlayer.decide(&v);
+    Some(Decided { actor, seat, action, fallback: *v.legal.first()? })
+}
+
+/// [`drive`]'s timed run on the players' own thread. Each table's next
+/// action is decided as soon as its last is answered (or its deal read),
+/// and sent when due (open loop) or at once (closed loop) as a task on
+/// the service's runtime, which reports back when it was answered. The
+/// thread sleeps until the next action is due or an answer comes
+/// (microseconds late, where a runtime's timer rounds to milliseconds).
+fn paced<S: doko_bot::Store + 'static>(run: Paced<S>, first: Vec<Followed>) -> anyhow::Result<RunResult> {
+    use std::cmp::Reverse;
+    use std::collections::BinaryHeap;
+
+    let (tx, rx) = std::sync::mpsc::channel::<Event>();
+    let n = run.tables.len().max(1) as f64;
+    // each table's actions are spread evenly: table i starts at its share
+    // of the first interval
+    let every = run.rate.map(|r| Duration::from_secs_f64(n / r));
+    let start = Instant::now();
+    let due = |i: usize, k: usize| every.map(|e| start + e.mul_f64(i as f64 / n) + e * k as u32);
+    let mut tables: Vec<Driven> = first.into_iter().map(|deal| Driven { deal, k: 0, next: None }).collect();
+    let mut waiting: BinaryHeap<Reverse<(Instant, usize)>> = BinaryHeap::new();
+    let (mut lat, mut late) = (Vec::new(), Vec::new());
+    let mut busy = 0usize;
+
+    let read = |i: usize, busy: &mut usize| {
+        let (tx, reader) = (tx.clone(), run.reader.clone());
+        let (ch, people) = run.tables[i].clone();
+        *busy += 1;
+        run.rt.spawn(async move {
+            let event = match follow(&reader, &ch, &people).await {
+                Ok(deal) => Event::Followed { table: i, deal: Box::new(deal) },
+                Err(e) => Event::Failed(e),
+            };
+            let _ = tx.send(event);
+        });
+    };
+    let send = |i: usize, d: &Decided, busy: &mut usize| {
+        let (tx, svc, durable) = (tx.clone(), run.svc.clone(), run.durable);
+        let ch = run.tables[i].0.clone();
+        let actor = run.tables[i].1[d.actor].clone();
+        let (action, fallback) = (d.action, d.fallback);
+        *busy += 1;
+        run.rt.spawn(async move {
+            use doko_bot::Kind;
+            use doko_bot::command::Command;
+            let played = async {
+                let msgs = svc.execute(&ch, &actor, Command::from_action(action)).await?;
+                if durable && !msgs.owed.is_empty() {
+                    doko_bot::App::delivered(&*svc, &ch, &msgs.owed).await;
+                }
+                let answered = Instant::now();
+                let refused = msgs.private.iter().any(|m| m.kind == Kind::Error);
+                if refused {
+                    let msgs = svc.execute(&ch, &actor, Command::from_action(fallback)).await?;
+                    if durable && !msgs.owed.is_empty() {
+                        doko_bot::App::delivered(&*svc, &ch, &msgs.owed).await;
                     }
-                    _ => None,
-                };
-                let Some((sent, answered)) = act(&svc, &reader, &ch, &people, &mut deal, durable).await? else {
-                    break;
-                };
+                }
+                Ok::<_, anyhow::Error>((answered, refused))
+            };
+            let event = match played.await {
+                Ok((answered, refused)) => Event::Answered { table: i, answered, refused },
+                Err(e) => Event::Failed(e),
+            };
+            let _ = tx.send(event);
+        });
+    };
+    // a table's next action decided and sent when due: false when it has
+    // none (its deal has nobody the driver seated to act)
+    let plan = |i: usize, t: &mut Driven, waiting: &mut BinaryHeap<Reverse<(Instant, usize)>>, busy: &mut usize| {
+        let Some(d) = decide(&t.deal) else { return false };
+        match due(i, t.k) {
+            Some(at) if at > Instant::now() => waiting.push(Reverse((at, i))),
+            _ => {
+                send(i, &d, busy);
+                t.next = Some((d, Some(Instant::now())));
+                return true;
+            }
+        }
+        t.next = Some((d, None));
+        true
+    };
+
+    for (i, t) in tables.iter_mut().enumerate() {
+        if run.actions == 0 {
+            continue;
+        }
+        if over(&t.deal) {
+            read(i, &mut busy);
+        } else {
+            plan(i, t, &mut waiting, &mut busy);
+        }
+    }
+    loop {
+        // what is due is sent
+        while let Some(&Reverse((at, i))) = waiting.peek() {
+            if at > Instant::now() {
+                break;
+            }
+            waiting.pop();
+            if let Some((d, sent)) = tables[i].next.as_mut() {
+                send(i, d, &mut busy);
+                *sent = Some(Instant::now());
+            }
+        }
+        if busy == 0 && waiting.is_empty() {
+            break;
+        }
+        let wait = waiting.peek().map_or(SILENCE, |Reverse((at, _))| at.saturating_duration_since(Instant::now()));
+        let event = match rx.recv_timeout(wait) {
+            Ok(e) => e,
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) if !waiting.is_empty() => continue,
+            Err(_) => anyhow::bail!("no answer from the service in {} s", SILENCE.as_secs()),
+        };
+        busy -= 1;
+        match event {
+            Event::Failed(e) => return Err(e),
+            Event::Followed { table: i, deal } => {
+                let t = &mut tables[i];
+                t.deal = *deal;
+                if !over(&t.deal) {
+                    plan(i, t, &mut waiting, &mut busy);
+                }
+            }
+            Event::Answered { table: i, answered, refused } => {
+                let t = &mut tables[i];
+                let Some((d, Some(sent))) = t.next.take() else { anyhow::bail!("an answer to nothing sent") };
+                let due = due(i, t.k);
                 lat.push(answered - due.unwrap_or(sent));
                 if let Some(due) = due
                     && answered - due > LATE
                 {
-                    late.push(Late { due: due - start, sent_late: sent - due, answer: answered - sent });
+                    late.push(Late {
+                        due: due - start,
+                        sent_late: sent.saturating_duration_since(due),
+                        answer: answered - sent,
+                    });
+                }
+                t.k += 1;
+                let played = !refused && t.deal.as_mut().is_some_and(|(g, _)| g.act(d.seat, d.action).is_ok());
+                if !played {
+                    t.deal = None;
+                }
+                if t.k >= run.actions {
+                    continue;
+                }
+                if over(&t.deal) {
+                    read(i, &mut busy);
+                } else {
+                    plan(i, t, &mut waiting, &mut busy);
                 }
             }
-            Ok::<_, anyhow::Error>((lat, late))
-        }));
-    }
-    let (mut lat, mut late) = (Vec::new(), Vec::new());
-    for h in handles {
-        let (l, t) = h.await??;
-        lat.extend(l);
-        late.extend(t);
+        }
     }
     let secs = start.elapsed().as_secs_f64();
     lat.sort();
     late.sort_by_key(|l| l.due);
-    Ok(RunResult { lat, secs, late, start: start.into_std() })
+    Ok(RunResult { lat, secs, late, start })
 }
 
 /// One action at a table: the next person to act plays as the basic
@@ -708,7 +914,8 @@ mod tests {
 
     /// The late actions are counted by the 100 ms window they were due
     /// in, the fullest windows first, each with what other processes used
-    /// in the samples that overlap it or the 100 ms after it.
+    /// and the host took in the samples that overlap it or the 100 ms
+    /// after it.
     #[test]
     fn late_windows_name_the_fullest_windows_and_the_other_processes() {
         let start = Instant::now();
@@ -716,8 +923,14 @@ mod tests {
         let late = |due, sent, answer| Late { due: ms(due), sent_late: ms(sent), answer: ms(answer) };
         // two in the window at 0.2 s, three in the one at 4.7 s
         let lates = [late(210, 1, 5), late(290, 0, 7), late(4_700, 40, 60), late(4_750, 45, 20), late(4_799, 2, 9)];
-        let busy = |at, cores| Busy { at: start + ms(at), cores };
-        let others = [busy(300, 0.2), busy(4_800, 0.9), busy(4_900, 1.0), busy(5_100, 0.1), busy(9_000, 0.3)];
+        let busy = |at, cores, stolen| Busy { at: start + ms(at), cores, stolen };
+        let others = [
+            busy(300, 0.2, 0.0),
+            busy(4_800, 0.9, 0.5),
+            busy(4_900, 1.0, 0.1),
+            busy(5_100, 0.1, 0.0),
+            busy(9_000, 0.3, 0.7),
+        ];
         let text = late_windows(&lates, &others, start);
         assert!(
             text.starts_with("open loop: 5 actions answered over 5 ms after due, in 2 windows of 100 ms"),
@@ -727,17 +940,21 @@ mod tests {
         assert_eq!(
             lines[1],
             "  due at 4.7 s: 3 actions, up to 100.0 ms late; sent up to 45.0 ms late, answered in up to 60.0 ms; \
-             other processes on the machine kept 100% of a core busy"
+             other processes on the machine kept 100% of a core busy, the host took 50%"
         );
         assert_eq!(
             lines[2],
             "  due at 0.2 s: 2 actions, up to 7.0 ms late; sent up to 1.0 ms late, answered in up to 7.0 ms; \
-             other processes on the machine kept 20% of a core busy"
+             other processes on the machine kept 20% of a core busy, the host took 0%"
         );
         assert_eq!(
             lines[3],
             "other processes on the machine in the open loop: 0.5 cores on average, at most 100% of a core over \
              100 ms (at 4.9 s)"
+        );
+        assert_eq!(
+            lines[4],
+            "the host in the open loop: 0.3 cores on average, at most 70% of a core over 100 ms (at 9.0 s)"
         );
         assert_eq!(late_windows(&[], &[], start), "open loop: 0 actions answered over 5 ms after due");
     }
