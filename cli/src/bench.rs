@@ -514,7 +514,8 @@ fn late_windows(late: &[Late], others: &[Busy], start: Instant) -> String {
     // driver played the tables' first actions untimed)
     let others: Vec<Busy> = others.iter().filter(|b| b.at > start).copied().collect();
     let n = others.len() as f64;
-    for (who, cores) in [("other processes on the machine", (|b| b.cores) as fn(&Busy) -> f64), ("the host", |b| b.stolen)]
+    for (who, cores) in
+        [("other processes on the machine", (|b| b.cores) as fn(&Busy) -> f64), ("the host", |b| b.stolen)]
     {
         if let Some(most) = others.iter().max_by(|a, b| cores(a).total_cmp(&cores(b))) {
             out.push_str(&format!(
