@@ -735,8 +735,10 @@ fn paced<S: doko_bot::Store + 'static>(run: Paced<S>, first: Vec<Followed>) -> a
         match due(i, t.k) {
             Some(at) if at > Instant::now() => waiting.push(Reverse((at, i))),
             _ => {
+                // (when sent: taken before the task can run and answer)
+                let sent = Instant::now();
                 send(i, &d, busy);
-                t.next = Some((d, Some(Instant::now())));
+                t.next = Some((d, Some(sent)));
                 return true;
             }
         }
@@ -762,8 +764,8 @@ fn paced<S: doko_bot::Store + 'static>(run: Paced<S>, first: Vec<Followed>) -> a
             }
             waiting.pop();
             if let Some((d, sent)) = tables[i].next.as_mut() {
-                send(i, d, &mut busy);
                 *sent = Some(Instant::now());
+                send(i, d, &mut busy);
             }
         }
         if busy == 0 && waiting.is_empty() {
