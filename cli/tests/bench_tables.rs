@@ -29,7 +29,10 @@ fn every_action_is_played_in_both_loops_at_the_rate_offered() {
     let text = bench(&["--tables", "6", "--actions", "70", "--rate", "600"]);
     let closed = text.lines().find(|l| l.starts_with("6 tables on Redis: ")).unwrap_or_else(|| panic!("{text}"));
     assert!(closed.contains(": 420 actions in "), "{closed}");
-    assert!(closed.contains("1.00 store round trips per action"), "{closed}");
+    // (one a command; a refused choice's fallback, rare, is a command
+    // more that is not timed)
+    let trips = number_after(closed, " ms; ");
+    assert!((1.0..1.05).contains(&trips), "{closed}");
     let open = text
         .lines()
         .find(|l| l.starts_with("open loop at 600 actions/s offered: "))
