@@ -705,19 +705,12 @@ fn paced<S: doko_bot::Store + 'static>(run: Paced<S>, first: Vec<Followed>) -> a
         *busy += 1;
         run.rt.spawn(async move {
             use doko_bot::Kind;
-            use doko_bot::command::Command;
             let played = async {
-                let msgs = svc.execute(&ch, &actor, Command::from_action(action)).await?;
-                if durable && !msgs.owed.is_empty() {
-                    doko_bot::App::delivered(&*svc, &ch, &msgs.owed).await;
-                }
+                let msgs = command(&svc, &ch, &actor, action, durable).await?;
                 let answered = Instant::now();
                 let refused = msgs.private.iter().any(|m| m.kind == Kind::Error);
                 if refused {
-                    let msgs = svc.execute(&ch, &actor, Command::from_action(fallback)).await?;
-                    if durable && !msgs.owed.is_empty() {
-                        doko_bot::App::delivered(&*svc, &ch, &msgs.owed).await;
-                    }
+                    command(&svc, &ch, &actor, fallback, durable).await?;
                 }
                 Ok::<_, anyhow::Error>((answered, refused))
             };
@@ -728,22 +721,23 @@ fn paced<S: doko_bot::Store + 'static>(run: Paced<S>, first: Vec<Followed>) -> a
             let _ = tx.send(event);
         });
     };
-    // a table's next action decided and sent when due: false when it has
-    // none (its deal has nobody the driver seated to act)
+    // a table's next action decided and sent when due (none when its deal
+    // has nobody the driver seated to act: the table stops)
     let plan = |i: usize, t: &mut Driven, waiting: &mut BinaryHeap<Reverse<(Instant, usize)>>, busy: &mut usize| {
-        let Some(d) = decide(&t.deal) else { return false };
-        match due(i, t.k) {
-            Some(at) if at > Instant::now() => waiting.push(Reverse((at, i))),
+        let Some(d) = decide(&t.deal) else { return };
+        let sent = match due(i, t.k) {
+            Some(at) if at > Instant::now() => {
+                waiting.push(Reverse((at, i)));
+                None
+            }
             _ => {
                 // (when sent: taken before the task can run and answer)
                 let sent = Instant::now();
                 send(i, &d, busy);
-                t.next = Some((d, Some(sent)));
-                return true;
+                Some(sent)
             }
-        }
-        t.next = Some((d, None));
-        true
+        };
+        t.next = Some((d, sent));
     };
 
     for (i, t) in tables.iter_mut().enumerate() {
@@ -835,7 +829,6 @@ async fn act<S: doko_bot::Store>(
     durable: bool,
 ) -> anyhow::Result<Option<(tokio::time::Instant, tokio::time::Instant)>> {
     use doko_bot::Kind;
-    use doko_bot::command::Command;
     use doko_bot::player::{BasicPlayer, Player};
 
     // the deal as the players follow it: read from the store when a deal
@@ -851,23 +844,33 @@ async fn act<S: doko_bot::Store>(
     let Some(actor) = seated[seat.index()].map(|i| &people[i]) else { return Ok(None) };
     let action = BasicPlayer.decide(&g.view(seat));
     let sent = tokio::time::Instant::now();
-    let msgs = svc.execute(ch, actor, Command::from_action(action)).await?;
-    if durable && !msgs.owed.is_empty() {
-        doko_bot::App::delivered(svc, ch, &msgs.owed).await;
-    }
+    let msgs = command(svc, ch, actor, action, durable).await?;
     let answered = tokio::time::Instant::now();
     if msgs.private.iter().any(|m| m.kind == Kind::Error) {
         // a refused choice (a forced solo): take the first legal action,
         // and read the table again next time
-        let msgs = svc.execute(ch, actor, Command::from_action(g.view(seat).legal[0])).await?;
-        if durable && !msgs.owed.is_empty() {
-            doko_bot::App::delivered(svc, ch, &msgs.owed).await;
-        }
+        command(svc, ch, actor, g.view(seat).legal[0], durable).await?;
         *deal = None;
     } else if g.act(seat, action).is_err() {
         *deal = None;
     }
     Ok(Some((sent, answered)))
+}
+
+/// One action as a command to the service; with the durable outbox, what
+/// it owes is then marked delivered (as `deliver` does, with nothing sent).
+async fn command<S: doko_bot::Store>(
+    svc: &doko_bot::Service<S>,
+    ch: &doko_bot::ChannelId,
+    actor: &doko_bot::Actor,
+    action: doko_engine::Action,
+    durable: bool,
+) -> anyhow::Result<doko_bot::Outbox> {
+    let msgs = svc.execute(ch, actor, doko_bot::command::Command::from_action(action)).await?;
+    if durable && !msgs.owed.is_empty() {
+        doko_bot::App::delivered(svc, ch, &msgs.owed).await;
+    }
+    Ok(msgs)
 }
 
 /// `doko bench-pictures`: draws each kind of card picture `runs` times
