@@ -857,8 +857,14 @@ async fn act<S: doko_bot::Store>(
     Ok(Some((sent, answered)))
 }
 
-/// One action as a command to the service; with the durable outbox, what
-/// it owes is then marked delivered (as `deliver` does, with nothing sent).
+/// The actions sent so far (each action's delivery id is made from it).
+static CLICKS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// One action as a command to the service, delivered with an id of its
+/// own as a platform delivers a click (a Discord interaction id: a
+/// snowflake of 19 digits), so the table remembers it as it does in play;
+/// with the durable outbox, what it owes is then marked delivered (as
+/// `deliver` does, with nothing sent).
 async fn command<S: doko_bot::Store>(
     svc: &doko_bot::Service<S>,
     ch: &doko_bot::ChannelId,
@@ -866,7 +872,10 @@ async fn command<S: doko_bot::Store>(
     action: doko_engine::Action,
     durable: bool,
 ) -> anyhow::Result<doko_bot::Outbox> {
-    let msgs = svc.execute(ch, actor, doko_bot::command::Command::from_action(action)).await?;
+    let click = CLICKS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let id = (1_190_000_000_000_000_000u64 + click * 4_194_304).to_string();
+    let cmd = doko_bot::command::Command::from_action(action);
+    let msgs = svc.execute_delivery(ch, actor, cmd, Some(&id)).await?;
     if durable && !msgs.owed.is_empty() {
         doko_bot::App::delivered(svc, ch, &msgs.owed).await;
     }
