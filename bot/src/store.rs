@@ -152,7 +152,11 @@ pub trait Store: Send + Sync + 'static {
 /// - 2: the live deal and the records in the compact record form
 ///   ([`doko_engine::Record::to_compact`]). Format 1's JSON records are
 ///   read as they are, so migrating from 1 only writes 2 down.
-pub const STORE_FORMAT: u32 = 2;
+/// - 3: a table remembers the deliveries it handled by a 48-bit hash of
+///   each id, as one string (`deliveries`), where it kept the ids
+///   (`delivered`). Format 2's ids are read and remembered by their hashes
+///   from then on, so migrating from 2 only writes 3 down.
+pub const STORE_FORMAT: u32 = 3;
 
 /// Why a store cannot be used by this build.
 #[derive(Debug, thiserror::Error)]
@@ -180,8 +184,8 @@ pub async fn check_format<S: Store>(store: &S) -> Result<u32, FormatError> {
         Some(found) if found > STORE_FORMAT => Err(FormatError::Newer { found }),
         Some(found) if found == STORE_FORMAT => Ok(found),
         // older, or never written (an empty store, or one of format 1,
-        // which did not always write it down): format 2 reads format 1 as
-        // it is, so the migration is writing the new number
+        // which did not always write it down): format 3 reads formats 1
+        // and 2 as they are, so the migration is writing the new number
         _ => {
             store.set_format_version(STORE_FORMAT).await?;
             Ok(STORE_FORMAT)

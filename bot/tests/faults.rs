@@ -451,12 +451,21 @@ fn the_memory_of_deliveries_is_bounded() {
             assert!(t.remember_delivery(&format!("d{i}")));
         }
     }
-    assert_eq!(t.delivered().len(), doko_bot::table::DELIVERIES_KEPT);
+    assert_eq!(t.deliveries().len(), doko_bot::table::DELIVERIES_KEPT);
     assert_eq!(t.refused().len(), doko_bot::table::REFUSALS_KEPT);
     assert!(t.refused().iter().all(|r| t.knows_delivery(&r.id)));
     assert_eq!(t.refusal_of("r999"), Some("no"));
     assert!(!t.knows_delivery("d1") && t.refusal_of("r0").is_none(), "the oldest forgotten");
     assert!(!t.remember_delivery("r999"), "a refused id is handled");
+    // a refusal is forgotten with its delivery, also while fewer than the
+    // refusals kept are remembered
+    let mut t = Table::default();
+    t.remember_refusal("old", "no");
+    for i in 0..doko_bot::table::DELIVERIES_KEPT {
+        assert_eq!(t.refusal_of("old"), Some("no"), "{i}");
+        assert!(t.remember_delivery(&format!("d{i}")));
+    }
+    assert!(t.refusal_of("old").is_none() && t.refused().is_empty() && !t.knows_delivery("old"));
 }
 
 // ---------------------------------------------------------------- random commands

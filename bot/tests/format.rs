@@ -1,8 +1,11 @@
 //! Store format 2 (issue 19): the live deal and the finished deals' records
 //! are kept in the compact record form. A store of format 1 (the deal and
 //! the records as `doko-record/1` JSON) is read as it is by a new process,
-//! its next change is written in format 2, and the `record` command hands
-//! out `doko-record/1` JSON either way.
+//! its next change is written in this build's format, and the `record`
+//! command hands out `doko-record/1` JSON either way.
+//!
+//! Store format 3 (issue 19): a table remembers its deliveries by a hash of
+//! each id; format 2's list of ids is read and its deliveries stay handled.
 
 use doko_bot::{
     Actor, ChannelId, Commit, Keep, Kind, MemoryStore, Platform, STORE_FORMAT, Service, Store, UserId, check_format,
@@ -88,10 +91,10 @@ fn record_answer(out: &[doko_bot::Message]) -> String {
 }
 
 #[tokio::test]
-async fn format_one_is_read_as_it_is_and_written_as_format_two() {
+async fn format_one_is_read_as_it_is_and_written_in_this_builds_format() {
     let store = MemoryStore::default();
     assert_eq!(check_format(&store).await.unwrap(), STORE_FORMAT);
-    assert_eq!(STORE_FORMAT, 2);
+    assert_eq!(STORE_FORMAT, 3);
     let svc = Service::new(store.clone(), 3);
     let ch = ChannelId::new(Platform::Discord, "format");
     let anna = Actor::new(UserId::new(Platform::Discord, "anna"), "Anna", true);
@@ -104,10 +107,10 @@ async fn format_one_is_read_as_it_is_and_written_as_format_two() {
     })
     .await;
 
-    // format 2: the live deal and record 1 are compact texts
+    // format 2 on: the live deal and record 1 are compact texts
     let stored = store.load(&ch).await.unwrap().unwrap();
     let mut v: Value = serde_json::from_str(&stored.json).unwrap();
-    assert_eq!(v["format"], 2);
+    assert_eq!(v["format"], STORE_FORMAT);
     let live = live_deal(&mut v).expect("the live deal").clone();
     let Value::String(compact) = &live else { panic!("the live deal is not compact: {live} in {v}") };
     assert!(compact.len() < 120, "{} characters for the live deal", compact.len());
@@ -131,8 +134,8 @@ async fn format_one_is_read_as_it_is_and_written_as_format_two() {
     store.set_format_version(1).await.unwrap();
 
     // a new process: the store is migrated, the table read as it is
-    assert_eq!(check_format(&store).await.unwrap(), 2);
-    assert_eq!(store.format_version().await.unwrap(), Some(2));
+    assert_eq!(check_format(&store).await.unwrap(), STORE_FORMAT);
+    assert_eq!(store.format_version().await.unwrap(), Some(STORE_FORMAT));
     let fresh = Service::new(store.clone(), 4);
     let (t, _) = fresh.table(&ch).await.unwrap();
     assert_eq!(t.game().unwrap().as_ref(), Some(&game), "format 1's deal read as it is");
@@ -142,10 +145,10 @@ async fn format_one_is_read_as_it_is_and_written_as_format_two() {
     let key = doko_bot::table::PlayerKey::person(&anna.user);
     assert!(t.stats().get(&key).is_some_and(|s| s.deals == 1 && s.name == "Anna"));
     assert_eq!(record_answer(&say(&fresh, &ch, &anna, "record 2").await), json_1, "format 1's record");
-    // its next change is written in format 2
+    // its next change is written in this build's format
     play_until(&fresh, &ch, &anna, |t| t.game().ok().flatten().is_some_and(|g| g.plays() > game.plays())).await;
     let mut v: Value = serde_json::from_str(&store.load(&ch).await.unwrap().unwrap().json).unwrap();
-    assert_eq!(v["format"], 2);
+    assert_eq!(v["format"], STORE_FORMAT);
     assert!(live_deal(&mut v).unwrap().is_string(), "written compact again");
     // and the deal plays on to its end, filed compact
     play_until(&fresh, &ch, &anna, |t| t.records() == 3).await;
@@ -224,4 +227,61 @@ async fn the_stored_seats_are_the_seats_after_every_command() {
     assert!(rows >= 2, "{rows} rows on the sheet: rows added to a kept sheet must be seen");
     // joining, three computers, dm on, away, back (at least)
     assert!(changed >= 6, "{changed} changes seen");
+}
+
+/// Format 2 kept a table's delivery ids themselves (`delivered`); format 3
+/// keeps a 48-bit hash of each, eight characters, as one string
+/// (`deliveries`). A format 2 table is read with its deliveries handled: a
+/// delivery it remembers, arriving again at a new process, changes
+/// nothing; a new one is applied, and the table is written in format 3,
+/// its deliveries (old and new) still handled.
+#[tokio::test]
+async fn format_twos_delivery_ids_stay_handled() {
+    let store = MemoryStore::default();
+    let svc = Service::new(store.clone(), 3);
+    let ch = ChannelId::new(Platform::Discord, "deliveries");
+    let anna = Actor::new(UserId::new(Platform::Discord, "anna"), "Anna", true);
+    for (i, text) in ["join", "addbot", "addbot", "addbot", "start"].into_iter().enumerate() {
+        let out = svc.handle_delivery(&ch, &anna, text, &format!("11900000000000000{i:02}")).await.unwrap();
+        assert!(!out.messages().iter().any(|m| m.kind == Kind::Error), "{text}");
+    }
+    let stored = store.load(&ch).await.unwrap().unwrap();
+    let mut v: Value = serde_json::from_str(&stored.json).unwrap();
+    let kept = v["deliveries"].as_str().expect("the deliveries as one string").to_string();
+    assert_eq!(kept.len(), 5 * 8, "eight characters a delivery: {kept}");
+    assert!(v.get("delivered").is_none());
+
+    // the same table as format 2 wrote it: the ids themselves
+    v.as_object_mut().unwrap().remove("deliveries");
+    v["delivered"] = (0..5).map(|i| format!("11900000000000000{i:02}")).collect::<Vec<_>>().into();
+    v["format"] = 2.into();
+    let old = serde_json::to_string(&v).unwrap();
+    let keep = Keep { durable: true, records: 0 };
+    let c = store.commit_kept(&ch, stored.version, &old, &[], keep).await.unwrap();
+    assert!(matches!(c, Commit::Done(_)), "{c:?}");
+    store.set_format_version(2).await.unwrap();
+
+    assert_eq!(check_format(&store).await.unwrap(), 3);
+    let fresh = Service::new(store.clone(), 4);
+    let before = fresh.table(&ch).await.unwrap().0;
+    assert_eq!(before.deliveries().len(), 5);
+    assert!(before.knows_delivery("1190000000000000004"));
+    // `start` again, delivered again: a duplicate, nothing changes
+    let version = store.load(&ch).await.unwrap().unwrap().version;
+    fresh.handle_delivery(&ch, &anna, "start", "1190000000000000004").await.unwrap();
+    assert_eq!(store.load(&ch).await.unwrap().unwrap().version, version, "a duplicate is not applied");
+    assert_eq!(fresh.table(&ch).await.unwrap().0, before);
+    // a new delivery is applied and the table written in format 3
+    let t = fresh.table(&ch).await.unwrap().0;
+    let card = doko_bot::Command::from_action(t.view_for(&anna.user).expect("Anna sits").legal[0]).to_string();
+    let out = fresh.handle_delivery(&ch, &anna, &card, "1190000000000000005").await.unwrap();
+    assert!(!out.messages().iter().any(|m| m.kind == Kind::Error), "{card}");
+    let v: Value = serde_json::from_str(&store.load(&ch).await.unwrap().unwrap().json).unwrap();
+    assert_eq!(v["format"], 3);
+    assert!(v.get("delivered").is_none(), "the ids are not written again");
+    assert_eq!(v["deliveries"].as_str().unwrap().len(), 6 * 8, "the five read and the new one");
+    assert!(v["deliveries"].as_str().unwrap().starts_with(&kept), "format 2's ids hashed as format 3 hashes them");
+    let after = Service::new(store.clone(), 5).table(&ch).await.unwrap().0;
+    assert!((0..6).all(|i| after.knows_delivery(&format!("11900000000000000{i:02}"))));
+    assert!(!after.knows_delivery("1190000000000000006"));
 }

@@ -16,6 +16,7 @@
 
 mod clock;
 mod computers;
+mod deliveries;
 mod errors;
 mod events;
 mod layers;
@@ -35,6 +36,7 @@ use doko_engine::{Action, Cards, Game, HandView, Rules, Seat, SeatView, Session}
 use serde::{Deserialize, Serialize};
 
 pub use clock::TurnClock;
+pub use deliveries::Deliveries;
 pub use errors::CommandError;
 pub use events::{Event, PovertyMove, RevealedTrick, Summary};
 pub use layers::{Layer, ServerLayer, Source};
@@ -69,18 +71,18 @@ pub struct RefusedDelivery {
     pub answer: String,
 }
 
-/// The delivery ids of a stored table, read without the rest of it.
+/// The deliveries of a stored table, read without the rest of it.
 #[derive(Deserialize)]
 struct DeliveriesOnly {
-    #[serde(default)]
-    delivered: VecDeque<String>,
+    #[serde(default, alias = "delivered")]
+    deliveries: Deliveries,
 }
 
 /// Whether a stored table (its JSON) remembers a delivery id, applied or
-/// refused; reads only the ids, not the deal.
+/// refused; reads only the deliveries, not the deal.
 pub fn stored_knows_delivery(json: &str, id: &str) -> Result<bool, serde_json::Error> {
     let d: DeliveriesOnly = serde_json::from_str(json)?;
-    Ok(d.delivered.iter().any(|x| x == id))
+    Ok(d.deliveries.contains(id))
 }
 
 /// What can be read of a stored table that cannot be read whole.
@@ -125,10 +127,12 @@ pub struct Table {
     records: u32,
     #[serde(default, skip_serializing_if = "is_zero")]
     computers: u32,
-    #[serde(default, skip_serializing_if = "is_empty_shared")]
-    delivered: Arc<VecDeque<String>>,
+    /// The deliveries handled (store format 2 kept the ids themselves, as
+    /// `delivered`).
+    #[serde(default, alias = "delivered", skip_serializing_if = "is_no_delivery")]
+    deliveries: Arc<Deliveries>,
     /// The newest refused deliveries with their refusals (at most
-    /// [`REFUSALS_KEPT`], each id also in `delivered`).
+    /// [`REFUSALS_KEPT`], each id also among the deliveries).
     #[serde(default, skip_serializing_if = "is_empty_shared")]
     refused: Arc<VecDeque<RefusedDelivery>>,
     #[serde(default, skip_serializing_if = "is_default_policy")]
@@ -223,6 +227,11 @@ pub struct Played {
 /// How many calendar months of statistics a table keeps.
 pub const MONTHS_KEPT: usize = 13;
 
+/// Whether no delivery is remembered.
+fn is_no_delivery(d: &Arc<Deliveries>) -> bool {
+    d.is_empty()
+}
+
 /// Whether a shared collection (list, map, queue) holds nothing.
 fn is_empty_shared<P>(c: &P) -> bool
 where
@@ -280,7 +289,8 @@ impl Table {
     /// channel's own: nothing it had changes, and a server's defaults
     /// reach what it left at the built-in defaults.
     pub fn upgrade(&mut self) {
-        // (format 2 reads format 1 as it is; what it writes is format 2)
+        // (format 3 reads formats 1 and 2 as they are; what it writes is
+        // format 3)
         self.format = crate::store::STORE_FORMAT;
         if self.layered {
             return;
@@ -383,7 +393,7 @@ impl Default for Table {
             stats: Shared::default(),
             records: 0,
             computers: 0,
-            delivered: Arc::default(),
+            deliveries: Arc::default(),
             refused: Arc::default(),
             policy: TimeoutPolicy::StandIn,
             turn: None,
@@ -465,10 +475,10 @@ impl Table {
         self.records
     }
 
-    /// Ids of the latest deliveries applied (platform interaction or event
-    /// ids), oldest first.
-    pub fn delivered(&self) -> &VecDeque<String> {
-        &self.delivered
+    /// The latest deliveries handled (platform interaction or event ids),
+    /// oldest first, at most [`DELIVERIES_KEPT`].
+    pub fn deliveries(&self) -> &Deliveries {
+        &self.deliveries
     }
 
     /// Remembers a delivery id; `false` when it was handled before (a
@@ -478,12 +488,9 @@ impl Table {
         if self.knows_delivery(id) {
             return false;
         }
-        let delivered = Arc::make_mut(&mut self.delivered);
-        delivered.push_back(id.to_string());
-        while delivered.len() > DELIVERIES_KEPT {
-            if let Some(old) = delivered.pop_front() {
-                Arc::make_mut(&mut self.refused).retain(|r| r.id != old);
-            }
+        let forgotten = Arc::make_mut(&mut self.deliveries).push(id, DELIVERIES_KEPT);
+        if !forgotten.is_empty() && !self.refused.is_empty() {
+            Arc::make_mut(&mut self.refused).retain(|r| !forgotten.contains(&Deliveries::entry(&r.id)));
         }
         true
     }
@@ -491,7 +498,7 @@ impl Table {
     /// Whether a delivery id was handled (applied or refused) and is still
     /// remembered.
     pub fn knows_delivery(&self, id: &str) -> bool {
-        self.delivered.iter().any(|d| d == id)
+        self.deliveries.contains(id)
     }
 
     /// Remembers a delivery as refused with the refusal it was answered
