@@ -19,7 +19,7 @@ pub(crate) type Entry = [u8; ENTRY];
 /// published, fixed output, so every process and version agrees), written
 /// as eight characters of URL-safe base64, all of them one string: 256
 /// deliveries take 2,048 characters, where the ids themselves took 5,600
-/// (Discord) to 11,800 (Matrix) in JSON. A new delivery is taken for one
+/// (Discord) to 12,000 (Matrix) in JSON. A new delivery is taken for one
 /// of 256 remembered with a chance of 256 in 2^48 (about one in a
 /// trillion).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
