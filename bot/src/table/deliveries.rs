@@ -47,19 +47,28 @@ impl Deliveries {
 
     /// Whether a delivery id is remembered.
     pub fn contains(&self, id: &str) -> bool {
-        let e = u64::from_ne_bytes(Self::entry(id));
+        self.holds(&Self::entry(id))
+    }
+
+    /// Whether an entry is remembered.
+    pub(crate) fn holds(&self, e: &Entry) -> bool {
+        let e = u64::from_ne_bytes(*e);
         self.0.as_bytes().chunks_exact(ENTRY).any(|c| u64::from_ne_bytes(c.try_into().expect("eight bytes")) == e)
     }
 
-    /// Remembers a delivery id (not checked: see [`contains`](Self::contains))
-    /// and forgets the oldest beyond `keep`; returns the entries forgotten.
-    pub(crate) fn push(&mut self, id: &str, keep: usize) -> Vec<Entry> {
+    /// Remembers a delivery id and forgets the oldest beyond `keep`;
+    /// returns the entries forgotten, or None when the id was remembered
+    /// already (nothing changes).
+    pub(crate) fn insert(&mut self, id: &str, keep: usize) -> Option<Vec<Entry>> {
         let e = Self::entry(id);
+        (!self.holds(&e)).then(|| self.push(e, keep))
+    }
+
+    /// Remembers an entry not yet held (see [`holds`](Self::holds)) and
+    /// forgets the oldest beyond `keep`; returns the entries forgotten.
+    pub(crate) fn push(&mut self, e: Entry, keep: usize) -> Vec<Entry> {
         self.0.push_str(std::str::from_utf8(&e).expect("base64 is ASCII"));
         let over = self.len().saturating_sub(keep) * ENTRY;
-        if over == 0 {
-            return Vec::new();
-        }
         let forgotten = self.0.as_bytes()[..over].chunks_exact(ENTRY).map(|c| c.try_into().expect("eight")).collect();
         self.0.drain(..over);
         forgotten
@@ -93,7 +102,7 @@ impl<'de> Deserialize<'de> for Deliveries {
             fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Deliveries, A::Error> {
                 let mut d = Deliveries::default();
                 while let Some(id) = seq.next_element::<String>()? {
-                    d.push(&id, usize::MAX);
+                    d.insert(&id, usize::MAX);
                 }
                 Ok(d)
             }
@@ -113,13 +122,14 @@ mod tests {
             (0..300u64).map(|i| (1_190_000_000_000_000_000u64 + i * 4_194_304).to_string()).collect();
         for (i, id) in ids.iter().enumerate() {
             assert!(!d.contains(id), "{id} before it came");
-            let forgotten = d.push(id, 256);
+            let forgotten = d.insert(id, 256).expect("a new id");
             if i < 256 {
                 assert!(forgotten.is_empty());
             } else {
                 assert_eq!(forgotten, vec![Deliveries::entry(&ids[i - 256])]);
             }
             assert!(d.contains(id));
+            assert_eq!(d.insert(id, 256), None, "remembered once");
         }
         assert_eq!(d.len(), 256);
         assert!(ids[..44].iter().all(|id| !d.contains(id)), "the oldest forgotten");
@@ -136,7 +146,7 @@ mod tests {
     fn read_as_written_and_from_a_list_of_ids() {
         let mut d = Deliveries::default();
         for id in ["$a:example.org", "1190000000000000000", "terminal:1:2"] {
-            d.push(id, 256);
+            d.insert(id, 256);
         }
         let json = serde_json::to_string(&d).unwrap();
         assert_eq!(json.len(), 2 + 3 * 8);

@@ -485,10 +485,12 @@ impl Table {
     /// duplicate delivery, to be ignored). The oldest ids beyond
     /// [`DELIVERIES_KEPT`] are forgotten, with their refusals.
     pub fn remember_delivery(&mut self, id: &str) -> bool {
-        if self.knows_delivery(id) {
+        // (the id hashed once; a duplicate does not copy the deliveries)
+        let e = Deliveries::entry(id);
+        if self.deliveries.holds(&e) {
             return false;
         }
-        let forgotten = Arc::make_mut(&mut self.deliveries).push(id, DELIVERIES_KEPT);
+        let forgotten = Arc::make_mut(&mut self.deliveries).push(e, DELIVERIES_KEPT);
         if !forgotten.is_empty() && !self.refused.is_empty() {
             Arc::make_mut(&mut self.refused).retain(|r| !forgotten.contains(&Deliveries::entry(&r.id)));
         }
