@@ -580,7 +580,7 @@ async fn drive<S: doko_bot::Store + 'static>(
     for (i, (ch, people)) in tables.iter().enumerate() {
         let mut deal = follow(reader, ch, people).await?;
         for _ in 0..if skew { i % 50 } else { 0 } {
-            if act(svc, reader, ch, people, &mut deal, durable).await?.is_none() {
+            if !act(svc, reader, ch, people, &mut deal, durable).await? {
                 break;
             }
         }
@@ -817,9 +817,9 @@ fn paced<S: doko_bot::Store + 'static>(run: Paced<S>, first: Vec<Followed>) -> a
     Ok(RunResult { lat, secs, late, start })
 }
 
-/// One action at a table: the next person to act plays as the basic
-/// computer would. Returns when the command was sent and when it was
-/// answered, or None when the table has nothing to do.
+/// One action at a table, untimed: the next person to act plays as the
+/// basic computer would ([`decide`]). Returns false when the table has
+/// nothing to do.
 async fn act<S: doko_bot::Store>(
     svc: &doko_bot::Service<S>,
     reader: &doko_bot::Service<doko_bot::RedisStore>,
@@ -827,34 +827,29 @@ async fn act<S: doko_bot::Store>(
     people: &[doko_bot::Actor],
     deal: &mut Followed,
     durable: bool,
-) -> anyhow::Result<Option<(tokio::time::Instant, tokio::time::Instant)>> {
+) -> anyhow::Result<bool> {
     use doko_bot::Kind;
-    use doko_bot::player::{BasicPlayer, Player};
 
     // the deal as the players follow it: read from the store when a deal
     // starts (and after a refusal), then played along here, as people at a
     // table follow it from what they are shown, so that the driver's reads
     // neither share Redis with the service nor cost a parse and replay per
     // action
-    if deal.as_ref().is_none_or(|(g, _)| g.mandatory_announcement().or(g.to_act()).is_none()) {
+    if over(deal) {
         *deal = follow(reader, ch, people).await?;
     }
-    let Some((g, seated)) = deal.as_mut() else { return Ok(None) };
-    let Some(seat) = g.mandatory_announcement().or(g.to_act()) else { return Ok(None) };
-    let Some(actor) = seated[seat.index()].map(|i| &people[i]) else { return Ok(None) };
-    let action = BasicPlayer.decide(&g.view(seat));
-    let sent = tokio::time::Instant::now();
-    let msgs = command(svc, ch, actor, action, durable).await?;
-    let answered = tokio::time::Instant::now();
+    let Some(d) = decide(deal) else { return Ok(false) };
+    let actor = &people[d.actor];
+    let msgs = command(svc, ch, actor, d.action, durable).await?;
     if msgs.private.iter().any(|m| m.kind == Kind::Error) {
         // a refused choice (a forced solo): take the first legal action,
         // and read the table again next time
-        command(svc, ch, actor, g.view(seat).legal[0], durable).await?;
+        command(svc, ch, actor, d.fallback, durable).await?;
         *deal = None;
-    } else if g.act(seat, action).is_err() {
+    } else if deal.as_mut().is_some_and(|(g, _)| g.act(d.seat, d.action).is_err()) {
         *deal = None;
     }
-    Ok(Some((sent, answered)))
+    Ok(true)
 }
 
 /// The actions sent so far (each action's delivery id is made from it).
