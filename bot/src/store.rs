@@ -18,6 +18,8 @@ use redb::{ReadableDatabase, ReadableTable};
 
 use crate::ids::ChannelId;
 
+pub mod packed;
+
 /// A storage failure (not a conflict).
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
@@ -156,7 +158,13 @@ pub trait Store: Send + Sync + 'static {
 ///   each id, as one string (`deliveries`), where it kept the ids
 ///   (`delivered`). Format 2's ids are read and remembered by their hashes
 ///   from then on, so migrating from 2 only writes 3 down.
-pub const STORE_FORMAT: u32 = 3;
+/// - 4: Redis keeps a table's state compressed (LZ4, see [`packed`]) when
+///   that makes it shorter; the embedded store keeps JSON as before.
+///   States of format 3 (JSON) are read as they are, so migrating from 3
+///   only writes 4 down. A doko of format 3 fails to read a compressed
+///   state as text (it answers as for a store that failed, and changes
+///   nothing) rather than misread it.
+pub const STORE_FORMAT: u32 = 4;
 
 /// Why a store cannot be used by this build.
 #[derive(Debug, thiserror::Error)]
@@ -184,8 +192,8 @@ pub async fn check_format<S: Store>(store: &S) -> Result<u32, FormatError> {
         Some(found) if found > STORE_FORMAT => Err(FormatError::Newer { found }),
         Some(found) if found == STORE_FORMAT => Ok(found),
         // older, or never written (an empty store, or one of format 1,
-        // which did not always write it down): format 3 reads formats 1
-        // and 2 as they are, so the migration is writing the new number
+        // which did not always write it down): format 4 reads formats 1
+        // to 3 as they are, so the migration is writing the new number
         _ => {
             store.set_format_version(STORE_FORMAT).await?;
             Ok(STORE_FORMAT)
@@ -556,8 +564,9 @@ end
 
 /// Compare-and-set of a table plus its new records, atomically.
 /// KEYS[1] the table, KEYS[2] the records list; ARGV[1] expected version,
-/// ARGV[2] table JSON, ARGV[3] expiry seconds (0: none, and any expiry is
-/// removed), ARGV[4] records kept (0: all), ARGV[5..] records.
+/// ARGV[2] the table's state (its JSON, or compressed: [`packed`]),
+/// ARGV[3] expiry seconds (0: none, and any expiry is removed), ARGV[4]
+/// records kept (0: all), ARGV[5..] records.
 ///
 /// The table is one string, `VERSION RECORDS|STATE` (store format 2; a
 /// hash's overhead was a sixth of a table): RECORDS counts the records
@@ -616,6 +625,18 @@ return false
 
 /// A table's version (KEYS[1], see [`CAS`]); 0 when there is none.
 const VERSION: &str = concat!(lua_head!(), "return v\n");
+
+/// A table's state as stored in Redis, as its JSON text ([`packed`]). A
+/// state that cannot be read back becomes text that is no table (its
+/// error and the stored bytes in base64): the service then sets it aside
+/// for inspection as it does a damaged table, where failing the load would
+/// answer every command as if the store were down.
+fn unpacked(state: &[u8]) -> String {
+    packed::unpack(state).unwrap_or_else(|e| {
+        use base64::Engine as _;
+        format!("{e}; the stored state in base64: {}", base64::engine::general_purpose::STANDARD.encode(state))
+    })
+}
 
 /// The Redis store: one key namespace per table, `doko:{platform:id}:...`
 /// (the braces are a hash tag, so a table's keys share a cluster slot).
@@ -957,12 +978,15 @@ impl Store for RedisStore {
     async fn load(&self, ch: &ChannelId) -> Result<Option<Stored>, StoreError> {
         let (table, _) = RedisStore::keys(ch);
         let mut c = self.conn.clone();
-        let raw: Option<String> = self.load_script.key(&table).invoke_async(&mut c).await?;
+        let raw: Option<Vec<u8>> = self.load_script.key(&table).invoke_async(&mut c).await?;
         let Some(raw) = raw else { return Ok(None) };
         let corrupt = || StoreError::Corrupt(format!("the table at {table} has no version"));
-        let (head, json) = raw.split_once('|').ok_or_else(corrupt)?;
-        let version = head.split(' ').next().and_then(|v| v.parse().ok()).ok_or_else(corrupt)?;
-        Ok(Some(Stored { json: json.to_string(), version }))
+        let bar = raw.iter().position(|&b| b == b'|').ok_or_else(corrupt)?;
+        let version = std::str::from_utf8(&raw[..bar])
+            .ok()
+            .and_then(|head| head.split(' ').next()?.parse().ok())
+            .ok_or_else(corrupt)?;
+        Ok(Some(Stored { json: unpacked(&raw[bar + 1..]), version }))
     }
 
     async fn version(&self, ch: &ChannelId) -> Result<u64, StoreError> {
@@ -994,7 +1018,7 @@ impl Store for RedisStore {
         let mut c = self.conn.clone();
         let ttl = if keep.durable { 0 } else { self.ttl_secs };
         let mut inv = self.script.key(&table);
-        inv.key(&recs).arg(expected).arg(json).arg(ttl).arg(keep.records);
+        inv.key(&recs).arg(expected).arg(&*packed::pack(json)).arg(ttl).arg(keep.records);
         for r in records {
             inv.arg(r);
         }

@@ -94,7 +94,7 @@ fn record_answer(out: &[doko_bot::Message]) -> String {
 async fn format_one_is_read_as_it_is_and_written_in_this_builds_format() {
     let store = MemoryStore::default();
     assert_eq!(check_format(&store).await.unwrap(), STORE_FORMAT);
-    assert_eq!(STORE_FORMAT, 3);
+    assert_eq!(STORE_FORMAT, 4);
     let svc = Service::new(store.clone(), 3);
     let ch = ChannelId::new(Platform::Discord, "format");
     let anna = Actor::new(UserId::new(Platform::Discord, "anna"), "Anna", true);

@@ -191,6 +191,48 @@ async fn a_damaged_table_on_redis() {
     damaged_table_on(AnyStore::Redis(store), "redis").await;
 }
 
+/// A compressed state on Redis (store format 4) cut short: it does not
+/// decompress, so it is set aside like any damaged table, with its bytes
+/// (in base64) for the operator, and the channel is told; no card shows.
+#[tokio::test]
+async fn a_compressed_state_that_does_not_decompress_is_set_aside() {
+    let redis = RedisServer::start();
+    let store = RedisStore::connect(&redis.url(), 0).await.unwrap();
+    let log = Log::default();
+    let _guard = tracing::subscriber::set_default(log.subscriber());
+    let svc = Service::new(store.clone(), 7);
+    let ch = ChannelId::new(Platform::Terminal, "cut");
+    let (_, version) = a_running_deal(&svc, &ch).await;
+    let client = redis::Client::open(redis.url()).unwrap();
+    let mut c = client.get_multiplexed_async_connection().await.unwrap();
+    let key = "doko:{terminal:cut}:table";
+    let raw: Vec<u8> = redis::cmd("GET").arg(key).query_async(&mut c).await.unwrap();
+    let at = raw.iter().position(|&b| b == b'|').unwrap();
+    assert_eq!(raw[at + 1], doko_bot::store::packed::PACKED, "kept compressed");
+    // cut short, and a version on (as a commit of another process would
+    // leave it: this process's copy is then out of date)
+    let mut cut = format!("{} |", version + 1).into_bytes();
+    cut.extend_from_slice(&raw[at + 1..at + 1 + (raw.len() - at) / 2]);
+    let () = redis::cmd("SET").arg(key).arg(&cut).query_async(&mut c).await.unwrap();
+
+    let p = people();
+    let out = say(&svc, &ch, &p[2], "hand", "cut-h").await;
+    let text = shown(&out);
+    let id = format!("{}@{}", ch.key(), version + 1);
+    assert!(text.contains("cannot be read") && text.contains(&id), "{text}");
+    assert!(!out.unavailable, "answered as damaged, not as a store that failed: {out:?}");
+    let q = store.quarantined().await.unwrap();
+    assert_eq!(q.len(), 1, "{q:?}");
+    assert!(q[0].state.contains("does not decompress") && q[0].state.contains("base64"), "{}", q[0].state);
+    let log_text = log.text();
+    for w in card_words() {
+        assert!(!log_text.contains(&w) && !text.contains(&w), "{w} shown or logged");
+    }
+    // an admin's reset frees the channel
+    let out = say(&svc, &ch, &admin(), "reset", "cut-r").await;
+    assert!(shown(&out).contains("started afresh"), "{out:?}");
+}
+
 #[tokio::test]
 async fn a_damaged_table_on_a_redis_cluster() {
     let cluster = doko_system_tests::LocalCluster::start().expect("redis-server and redis-cli must be installed");

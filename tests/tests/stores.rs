@@ -270,3 +270,58 @@ async fn two_services_on_one_redis_never_lose_or_double_an_action() {
     }
     assert!(actions >= 40, "{actions} actions raced");
 }
+
+/// Store format 4: Redis keeps a table's state compressed (after
+/// `VERSION RECORDS|`, a byte that starts no text, the JSON's length and
+/// an LZ4 block), shorter than its JSON and never readable as text (a doko
+/// of format 3 fails to read it rather than misread it); a state format 3
+/// wrote (JSON) is read as it is, played on, and written compressed.
+#[tokio::test]
+async fn redis_keeps_tables_compressed_and_reads_format_three_json() {
+    let r = RedisServer::start();
+    let store = RedisStore::connect(&r.url(), 3600).await.unwrap();
+    let svc = Service::new(store.clone(), 5);
+    let client = redis::Client::open(r.url()).unwrap();
+    let mut c = client.get_multiplexed_async_connection().await.unwrap();
+    let ch = ChannelId::new(Platform::Discord, "packed");
+    let key = "doko:{discord:packed}:table";
+    let anna = Actor::new(UserId::new(Platform::Discord, "1180000000000000001"), "Anna", false);
+    for cmd in ["join", "addbot", "addbot", "addbot", "start"] {
+        svc.handle(&ch, &anna, cmd).await.unwrap();
+    }
+    let stored = store.load(&ch).await.unwrap().unwrap();
+    let raw: Vec<u8> = redis::cmd("GET").arg(key).query_async(&mut c).await.unwrap();
+    let head = format!("{} |", stored.version);
+    assert!(raw.starts_with(head.as_bytes()), "{:?}", String::from_utf8_lossy(&raw[..8]));
+    assert_eq!(raw[head.len()], doko_bot::store::packed::PACKED, "compressed");
+    let state = &raw[head.len()..];
+    assert!(
+        state.len() * 10 < stored.json.len() * 7,
+        "{} bytes kept for {} bytes of JSON",
+        state.len(),
+        stored.json.len()
+    );
+    assert_eq!(doko_bot::store::packed::unpack(state).unwrap(), stored.json);
+    let as_text: Result<String, _> = redis::cmd("GET").arg(key).query_async(&mut c).await;
+    assert!(as_text.is_err(), "a reader of text (format 3) fails on it: {as_text:?}");
+
+    // the table as format 3 wrote it: JSON after the head
+    let three = format!("{} |{}", stored.version + 1, stored.json);
+    let () = redis::cmd("SET").arg(key).arg(&three).query_async(&mut c).await.unwrap();
+    let fresh = Service::new(RedisStore::connect(&r.url(), 3600).await.unwrap(), 6);
+    let (read, v) = fresh.table(&ch).await.unwrap();
+    assert_eq!(
+        (v, serde_json::to_string(&*read).unwrap()),
+        (stored.version + 1, stored.json.clone()),
+        "read as it was"
+    );
+    let hand = fresh.handle(&ch, &anna, "hand").await.unwrap();
+    assert!(!hand.unavailable, "{hand:?}");
+    svc.handle(&ch, &anna, "away").await.unwrap();
+    let raw: Vec<u8> = redis::cmd("GET").arg(key).query_async(&mut c).await.unwrap();
+    let at = raw.iter().position(|&b| b == b'|').unwrap();
+    assert_eq!(raw[at + 1], doko_bot::store::packed::PACKED, "written compressed again");
+    let after = store.load(&ch).await.unwrap().unwrap();
+    assert!(after.version >= stored.version + 2, "the change was kept: {} -> {}", stored.version, after.version);
+    assert_ne!(after.json, stored.json);
+}
