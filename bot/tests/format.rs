@@ -261,7 +261,7 @@ async fn format_twos_delivery_ids_stay_handled() {
     assert!(matches!(c, Commit::Done(_)), "{c:?}");
     store.set_format_version(2).await.unwrap();
 
-    assert_eq!(check_format(&store).await.unwrap(), 3);
+    assert_eq!(check_format(&store).await.unwrap(), STORE_FORMAT, "format 2 migrated to this build's");
     let fresh = Service::new(store.clone(), 4);
     let before = fresh.table(&ch).await.unwrap().0;
     assert_eq!(before.deliveries().len(), 5);
@@ -271,13 +271,13 @@ async fn format_twos_delivery_ids_stay_handled() {
     fresh.handle_delivery(&ch, &anna, "start", "1190000000000000004").await.unwrap();
     assert_eq!(store.load(&ch).await.unwrap().unwrap().version, version, "a duplicate is not applied");
     assert_eq!(fresh.table(&ch).await.unwrap().0, before);
-    // a new delivery is applied and the table written in format 3
+    // a new delivery is applied and the table written in this build's format (the deliveries as in format 3)
     let t = fresh.table(&ch).await.unwrap().0;
     let card = doko_bot::Command::from_action(t.view_for(&anna.user).expect("Anna sits").legal[0]).to_string();
     let out = fresh.handle_delivery(&ch, &anna, &card, "1190000000000000005").await.unwrap();
     assert!(!out.messages().iter().any(|m| m.kind == Kind::Error), "{card}");
     let v: Value = serde_json::from_str(&store.load(&ch).await.unwrap().unwrap().json).unwrap();
-    assert_eq!(v["format"], 3);
+    assert_eq!(v["format"], STORE_FORMAT);
     assert!(v.get("delivered").is_none(), "the ids are not written again");
     assert_eq!(v["deliveries"].as_str().unwrap().len(), 6 * 8, "the five read and the new one");
     assert!(v["deliveries"].as_str().unwrap().starts_with(&kept), "format 2's ids hashed as format 3 hashes them");

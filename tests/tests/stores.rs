@@ -310,11 +310,7 @@ async fn redis_keeps_tables_compressed_and_reads_format_three_json() {
     let () = redis::cmd("SET").arg(key).arg(&three).query_async(&mut c).await.unwrap();
     let fresh = Service::new(RedisStore::connect(&r.url(), 3600).await.unwrap(), 6);
     let (read, v) = fresh.table(&ch).await.unwrap();
-    assert_eq!(
-        (v, serde_json::to_string(&*read).unwrap()),
-        (stored.version + 1, stored.json.clone()),
-        "read as it was"
-    );
+    assert_eq!((v, serde_json::to_string(&read).unwrap()), (stored.version + 1, stored.json.clone()), "read as it was");
     let hand = fresh.handle(&ch, &anna, "hand").await.unwrap();
     assert!(!hand.unavailable, "{hand:?}");
     svc.handle(&ch, &anna, "away").await.unwrap();
