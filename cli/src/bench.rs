@@ -111,7 +111,7 @@ impl<S> Counting<S> {
         use std::sync::atomic::Ordering::Relaxed;
         let made = self.commits.made.fetch_add(1, Relaxed);
         self.commits.bytes.fetch_add(json.len() as u64, Relaxed);
-        if made % SAMPLED == 0 && !json.is_empty() {
+        if made.is_multiple_of(SAMPLED) && !json.is_empty() {
             self.commits.sampled.fetch_add(json.len() as u64, Relaxed);
             self.commits.sampled_stored.fetch_add(doko_bot::store::packed::pack(json).len() as u64, Relaxed);
         }
