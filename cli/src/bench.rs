@@ -51,23 +51,21 @@ async fn info_field(url: &str, section: &str, field: &str) -> anyhow::Result<Opt
 }
 
 /// A store that counts the calls the service makes (its round trips) and
-/// the commits' bytes and number (for Redis alone with tables of the size
-/// doko commits).
+/// its commits, with the bytes Redis keeps of a sample of them (for Redis
+/// alone with tables of the size doko commits).
 struct Counting<S> {
     inner: S,
     calls: std::sync::Arc<std::sync::atomic::AtomicU64>,
     commits: std::sync::Arc<Commits>,
 }
 
-/// The commits [`Counting`] saw: how many, their JSON's bytes, and, for
-/// every [`SAMPLED`]th, its bytes and its bytes as Redis keeps them
-/// (compressed: [`doko_bot::store::packed`]).
+/// The commits [`Counting`] saw: how many, and, for every [`SAMPLED`]th,
+/// its bytes as Redis keeps them (compressed: [`doko_bot::store::packed`]).
 #[derive(Default)]
 struct Commits {
     made: std::sync::atomic::AtomicU64,
-    bytes: std::sync::atomic::AtomicU64,
     sampled: std::sync::atomic::AtomicU64,
-    sampled_stored: std::sync::atomic::AtomicU64,
+    stored: std::sync::atomic::AtomicU64,
 }
 
 /// One commit in this many is compressed again by the bench to learn the
@@ -75,30 +73,17 @@ struct Commits {
 const SAMPLED: u64 = 32;
 
 impl Commits {
-    /// The mean bytes Redis keeps per commit since the counters read
-    /// `before` ([`Commits::read`]): the JSON's mean scaled by what the
-    /// sampled commits compressed to.
-    fn stored_mean(&self, before: (u64, u64, u64, u64)) -> Option<usize> {
-        let (made_before, bytes_before, sampled_before, stored_before) = before;
+    /// The sampled commits and their bytes as Redis keeps them, now.
+    fn read(&self) -> (u64, u64) {
         use std::sync::atomic::Ordering::Relaxed;
-        let made = self.made.load(Relaxed) - made_before;
-        let json = (self.bytes.load(Relaxed) - bytes_before).checked_div(made)? as f64;
-        let sampled = self.sampled.load(Relaxed) - sampled_before;
-        let stored = self.sampled_stored.load(Relaxed) - stored_before;
-        let ratio = if sampled == 0 { 1.0 } else { stored as f64 / sampled as f64 };
-        Some((json * ratio).round() as usize).filter(|&b| b > 0)
+        (self.sampled.load(Relaxed), self.stored.load(Relaxed))
     }
 
-    /// The counters now: commits, their bytes, the sampled commits' bytes
-    /// and what those compressed to.
-    fn read(&self) -> (u64, u64, u64, u64) {
-        use std::sync::atomic::Ordering::Relaxed;
-        (
-            self.made.load(Relaxed),
-            self.bytes.load(Relaxed),
-            self.sampled.load(Relaxed),
-            self.sampled_stored.load(Relaxed),
-        )
+    /// The mean bytes Redis keeps per commit since the counters read
+    /// `before` ([`Commits::read`]); `None` when none was sampled.
+    fn stored_mean(&self, before: (u64, u64)) -> Option<usize> {
+        let (sampled, stored) = self.read();
+        Some((stored - before.1).checked_div(sampled - before.0)? as usize).filter(|&b| b > 0)
     }
 }
 
@@ -109,11 +94,9 @@ impl<S> Counting<S> {
 
     fn committed(&self, json: &str) {
         use std::sync::atomic::Ordering::Relaxed;
-        let made = self.commits.made.fetch_add(1, Relaxed);
-        self.commits.bytes.fetch_add(json.len() as u64, Relaxed);
-        if made.is_multiple_of(SAMPLED) && !json.is_empty() {
-            self.commits.sampled.fetch_add(json.len() as u64, Relaxed);
-            self.commits.sampled_stored.fetch_add(doko_bot::store::packed::pack(json).len() as u64, Relaxed);
+        if self.commits.made.fetch_add(1, Relaxed).is_multiple_of(SAMPLED) {
+            self.commits.sampled.fetch_add(1, Relaxed);
+            self.commits.stored.fetch_add(doko_bot::store::packed::pack(json).len() as u64, Relaxed);
         }
     }
 }

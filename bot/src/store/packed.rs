@@ -31,13 +31,13 @@ const HEAD: usize = 1 + 4;
 /// [`PACK_FROM`] bytes and compressing makes it shorter, else as it is.
 pub fn pack(json: &str) -> Cow<'_, [u8]> {
     let raw = json.as_bytes();
-    let Ok(len) = u32::try_from(raw.len()) else { return Cow::Borrowed(raw) };
-    if raw.len() < PACK_FROM || raw.len() > MAX_UNPACKED {
+    if !(PACK_FROM..=MAX_UNPACKED).contains(&raw.len()) {
         return Cow::Borrowed(raw);
     }
     let mut out = vec![0u8; HEAD + lz4_flex::block::get_maximum_output_size(raw.len())];
     out[0] = PACKED;
-    out[1..HEAD].copy_from_slice(&len.to_le_bytes());
+    // (MAX_UNPACKED fits a u32)
+    out[1..HEAD].copy_from_slice(&(raw.len() as u32).to_le_bytes());
     match lz4_flex::block::compress_into(raw, &mut out[HEAD..]) {
         Ok(n) if HEAD + n < raw.len() => {
             out.truncate(HEAD + n);
