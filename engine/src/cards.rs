@@ -247,7 +247,7 @@ impl Cards {
 /// selection). A random card is one such choice, so a loop whose length
 /// is random would be mispredicted at almost every card.
 #[inline]
-const fn select(x: u64, k: u64) -> u32 {
+pub(crate) const fn select(x: u64, k: u64) -> u32 {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const MSBS: u64 = 0x8080_8080_8080_8080;
     let mut s = x - ((x >> 1) & 0x5555_5555_5555_5555);

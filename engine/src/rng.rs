@@ -61,28 +61,55 @@ impl Rng {
     }
 }
 
-/// A random deal for random games: the same Fisher-Yates shuffle as
-/// [`deal_with`], with half a hand's places (five or six) from each draw
-/// (place `i` the draw's next digit in base `i + 1`: a relative bias
-/// below 2^-30), eight draws where the seeded deal takes 47. Not the
-/// seeded deal: a seed's hands come from [`deal`].
+/// A random deal for random games: each seat but the last takes its
+/// cards one by one, each uniformly from the cards not yet dealt (the
+/// `k`-th of those left, found by its bit: no pack is shuffled in memory,
+/// whose stores and loads made each card wait for the one before); the
+/// last seat takes what is left. Half a hand's choices (five or six) come
+/// from each draw (the next digit in base "cards left": a relative bias
+/// below 2^-30), six draws where the seeded deal takes 47. Not the seeded
+/// deal: a seed's hands come from [`deal`].
 pub fn deal_random(rng: &mut Rng, nines: bool) -> [Cards; 4] {
-    let (mut pack, n) = if nines { (PACK_48, 48) } else { (PACK_40, 40) };
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("bmi2") {
+        // SAFETY: this CPU has BMI2, checked just above
+        return unsafe { deal_random_bmi2(rng, nines) };
+    }
+    deal_random_by(rng, nines, |left, k| 1 << crate::cards::select(left, k as u64))
+}
+
+/// [`deal_random`] with BMI2's `pdep` for the `k`-th card left: the same
+/// hands from the same draws.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi2")]
+fn deal_random_bmi2(rng: &mut Rng, nines: bool) -> [Cards; 4] {
+    deal_random_by(rng, nines, |left, k| std::arch::x86_64::_pdep_u64(1 << k, left))
+}
+
+/// [`deal_random`]'s body, with the way to find the bit of the `k`-th
+/// set bit of the cards left (physical cards: bits `2i` and `2i + 1` are
+/// card `i`'s copies).
+#[inline(always)]
+fn deal_random_by(rng: &mut Rng, nines: bool, kth: impl Fn(u64, usize) -> u64) -> [Cards; 4] {
+    let n = if nines { 48 } else { 40 };
+    let mut left = Cards::pack(nines).bits();
     let half = n / 8;
     let mut hands = [Cards::EMPTY; 4];
-    let mut i = n;
-    for hand in hands.iter_mut().rev() {
+    let mut count = n;
+    for hand in &mut hands[..3] {
         let mut bits = 0u64;
         for _ in 0..2 {
             let mut d = rng.digits();
             for _ in 0..half {
-                i -= 1;
-                // (the last place: `below(1)` is 0)
-                bits |= fix(&mut pack, i, d.below(i + 1));
+                let bit = kth(left, d.below(count));
+                count -= 1;
+                left ^= bit;
+                bits |= bit;
             }
         }
         *hand = Cards::from_bits(bits);
     }
+    hands[3] = Cards::from_bits(left);
     hands
 }
 
@@ -208,6 +235,91 @@ mod tests {
                     let off = (f64::from(k) - f64::from(deals) / 2.0).abs();
                     assert!(off < 6.0 * 125.0, "card {c} to seat {s}: {k} copies");
                 }
+            }
+        }
+    }
+
+    /// Two given physical cards share a hand as often as in a uniform
+    /// deal (`(per - 1) / (n - 1)` of deals), for pairs of cards dealt
+    /// early, late and apart in the random deal's order.
+    #[test]
+    fn the_random_deal_puts_two_cards_together_as_chance_says() {
+        for nines in [true, false] {
+            let n = if nines { 48u32 } else { 40 };
+            let per = n / 4;
+            let places: Vec<u32> = (0..48).filter(|b| Cards::pack(nines).bits() >> b & 1 == 1).collect();
+            let pairs = [(0, 1), (0, n - 1), (n / 2, n / 2 + 1), (n - 2, n - 1), (3, n / 3)];
+            let mut rng = Rng::new(11);
+            let deals = 40_000u32;
+            let mut together = [0u32; 5];
+            for _ in 0..deals {
+                // the physical cards as raw bits (no normalising): the hand
+                // of each place
+                let mut owner = [0usize; 48];
+                let hands = deal_random_raw(&mut rng, nines);
+                for (s, h) in hands.iter().enumerate() {
+                    for (b, o) in owner.iter_mut().enumerate() {
+                        if h >> b & 1 == 1 {
+                            *o = s;
+                        }
+                    }
+                }
+                for (k, (a, b)) in pairs.iter().enumerate() {
+                    together[k] +=
+                        u32::from(owner[places[*a as usize] as usize] == owner[places[*b as usize] as usize]);
+                }
+            }
+            let p = f64::from(per - 1) / f64::from(n - 1);
+            let sd = (f64::from(deals) * p * (1.0 - p)).sqrt();
+            for (k, t) in together.iter().enumerate() {
+                let off = (f64::from(*t) - f64::from(deals) * p).abs();
+                assert!(off < 6.0 * sd, "pair {:?}, nines {nines}: {t} of {deals}", pairs[k]);
+            }
+        }
+    }
+
+    /// The random deal's hands as physical bits (before the copies of a
+    /// card are normalised): each card picked, in order, recorded as the
+    /// portable selection finds it.
+    fn deal_random_raw(rng: &mut Rng, nines: bool) -> [u64; 4] {
+        let picks = std::cell::RefCell::new(Vec::new());
+        let hands = deal_random_by(rng, nines, |left, k| {
+            let bit = 1 << crate::cards::select(left, k as u64);
+            picks.borrow_mut().push(bit);
+            bit
+        });
+        let picks = picks.into_inner();
+        let per = if nines { 12 } else { 10 };
+        assert_eq!(picks.len(), 3 * per);
+        let mut raw = [0u64; 4];
+        for (s, r) in raw.iter_mut().take(3).enumerate() {
+            *r = picks[s * per..(s + 1) * per].iter().fold(0, |a, b| a | b);
+        }
+        raw[3] = Cards::pack(nines).bits() ^ (raw[0] | raw[1] | raw[2]);
+        for (s, r) in raw.iter().enumerate() {
+            assert_eq!(Cards::from_bits(*r), hands[s]);
+            assert_eq!(r.count_ones() as usize, per);
+        }
+        raw
+    }
+
+    /// Where the CPU has BMI2, its random deal deals what the portable
+    /// one does from the same draws.
+    #[test]
+    #[cfg(target_arch = "x86_64")]
+    fn the_bmi2_random_deal_deals_as_the_portable_one() {
+        if !std::arch::is_x86_feature_detected!("bmi2") {
+            eprintln!("no BMI2 on this CPU: nothing to compare");
+            return;
+        }
+        for nines in [true, false] {
+            for seed in 0..20_000 {
+                let (mut a, mut b) = (Rng::new(seed), Rng::new(seed));
+                let portable = deal_random_by(&mut a, nines, |left, k| 1 << crate::cards::select(left, k as u64));
+                // SAFETY: BMI2 is there, checked above
+                let fast = unsafe { deal_random_bmi2(&mut b, nines) };
+                assert_eq!(portable, fast, "seed {seed}");
+                assert_eq!(a.next_u64(), b.next_u64(), "the same draws, seed {seed}");
             }
         }
     }
