@@ -581,10 +581,13 @@ type Followed = Option<(doko_engine::Game, [Option<usize>; 4])>;
 /// tables' do not: a thousand deals scored and dealt in the same
 /// interval were the open loop's tail).
 ///
-/// The players are driven from a thread of their own ([`paced`]), as
-/// people send from machines of their own: each table's next action is
-/// decided as soon as the last is answered, before it is due, and sent
-/// when it is due to the service's runtime, which runs nothing else.
+/// The closed loop's players are tasks on the service's runtime
+/// ([`closed`]), as Redis alone's loops are, so that the two rates are
+/// measured alike. The open loop's are driven from a thread of their own
+/// ([`paced`]), as people send from machines of their own: each table's
+/// next action is decided as soon as the last is answered, before it is
+/// due, and sent when it is due to the service's runtime, which runs
+/// nothing else.
 async fn drive<S: doko_bot::Store + 'static>(
     svc: &std::sync::Arc<doko_bot::Service<S>>,
     reader: &std::sync::Arc<doko_bot::Service<doko_bot::RedisStore>>,
@@ -608,6 +611,9 @@ async fn drive<S: doko_bot::Store + 'static>(
         }
         first.push(deal);
     }
+    if rate.is_none() {
+        return closed(svc, reader, tables, actions, durable, first).await;
+    }
     let run = Paced {
         rt: tokio::runtime::Handle::current(),
         svc: svc.clone(),
@@ -618,6 +624,56 @@ async fn drive<S: doko_bot::Store + 'static>(
         durable,
     };
     tokio::task::spawn_blocking(move || paced(run, first)).await?
+}
+
+/// [`drive`]'s closed loop: each table's players as a task on the
+/// service's runtime, sending its next action as soon as the last is
+/// answered, as Redis alone's loops run on it (each action is decided by
+/// the basic computer, as in the open loop; its latency is from sending
+/// to the answer).
+async fn closed<S: doko_bot::Store + 'static>(
+    svc: &std::sync::Arc<doko_bot::Service<S>>,
+    reader: &std::sync::Arc<doko_bot::Service<doko_bot::RedisStore>>,
+    tables: &[BenchTable],
+    actions: usize,
+    durable: bool,
+    first: Vec<Followed>,
+) -> anyhow::Result<RunResult> {
+    use doko_bot::Kind;
+    let start = Instant::now();
+    let mut players = tokio::task::JoinSet::new();
+    for ((ch, people), mut deal) in tables.iter().cloned().zip(first) {
+        let (svc, reader) = (svc.clone(), reader.clone());
+        players.spawn(async move {
+            let mut lat = Vec::with_capacity(actions);
+            while lat.len() < actions {
+                if over(&deal) {
+                    deal = follow(&reader, &ch, &people).await?;
+                }
+                let Some(d) = decide(&deal) else { break };
+                let actor = &people[d.actor];
+                let sent = Instant::now();
+                let msgs = command(&svc, &ch, actor, d.action, durable).await?;
+                lat.push(sent.elapsed());
+                if msgs.private.iter().any(|m| m.kind == Kind::Error) {
+                    // a refused choice (a forced solo): the first legal
+                    // action, and the deal read again
+                    command(&svc, &ch, actor, d.fallback, durable).await?;
+                    deal = None;
+                } else if deal.as_mut().is_some_and(|(g, _)| g.act(d.seat, d.action).is_err()) {
+                    deal = None;
+                }
+            }
+            Ok::<_, anyhow::Error>(lat)
+        });
+    }
+    let mut lat = Vec::with_capacity(tables.len() * actions);
+    while let Some(done) = players.join_next().await {
+        lat.extend(done??);
+    }
+    let secs = start.elapsed().as_secs_f64();
+    lat.sort();
+    Ok(RunResult { lat, secs, late: Vec::new(), start })
 }
 
 /// A run of [`drive`]'s players on their own thread: the service's
