@@ -503,6 +503,7 @@ impl Game {
 
     /// Whether a bid is allowed for a seat's hand under the rules (not
     /// whose turn it is).
+    #[inline]
     pub fn check_bid(&self, seat: Seat, bid: Bid) -> Result<(), ActionError> {
         let hand = self.hands[seat.index()];
         let Bid::Reserve(r) = bid else { return Ok(()) };
