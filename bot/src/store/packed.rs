@@ -38,7 +38,13 @@ pub fn pack(json: &str) -> Cow<'_, [u8]> {
     out[0] = PACKED;
     // (MAX_UNPACKED fits a u32)
     out[1..HEAD].copy_from_slice(&(raw.len() as u32).to_le_bytes());
-    match lz4_flex::block::compress_into(raw, &mut out[HEAD..]) {
+    // the compressor's table kept by each thread: made anew it was 8 KB
+    // allocated and zeroed at every commit
+    thread_local! {
+        static TABLE: std::cell::RefCell<lz4_flex::block::CompressTable> = Default::default();
+    }
+    let packed = TABLE.with(|t| lz4_flex::block::compress_into_with_table(raw, &mut out[HEAD..], &mut t.borrow_mut()));
+    match packed {
         Ok(n) if HEAD + n < raw.len() => {
             out.truncate(HEAD + n);
             Cow::Owned(out)
