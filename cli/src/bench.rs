@@ -605,7 +605,7 @@ async fn drive<S: doko_bot::Store + 'static>(
     for (i, (ch, people)) in tables.iter().enumerate() {
         let mut deal = follow(reader, ch, people).await?;
         for _ in 0..if skew { i % 50 } else { 0 } {
-            if !act(svc, reader, ch, people, &mut deal, durable).await? {
+            if act(svc, reader, ch, people, &mut deal, durable).await?.is_none() {
                 break;
             }
         }
@@ -639,7 +639,6 @@ async fn closed<S: doko_bot::Store + 'static>(
     durable: bool,
     first: Vec<Followed>,
 ) -> anyhow::Result<RunResult> {
-    use doko_bot::Kind;
     let start = Instant::now();
     let mut players = tokio::task::JoinSet::new();
     for ((ch, people), mut deal) in tables.iter().cloned().zip(first) {
@@ -647,22 +646,8 @@ async fn closed<S: doko_bot::Store + 'static>(
         players.spawn(async move {
             let mut lat = Vec::with_capacity(actions);
             while lat.len() < actions {
-                if over(&deal) {
-                    deal = follow(&reader, &ch, &people).await?;
-                }
-                let Some(d) = decide(&deal) else { break };
-                let actor = &people[d.actor];
-                let sent = Instant::now();
-                let msgs = command(&svc, &ch, actor, d.action, durable).await?;
-                lat.push(sent.elapsed());
-                if msgs.private.iter().any(|m| m.kind == Kind::Error) {
-                    // a refused choice (a forced solo): the first legal
-                    // action, and the deal read again
-                    command(&svc, &ch, actor, d.fallback, durable).await?;
-                    deal = None;
-                } else if deal.as_mut().is_some_and(|(g, _)| g.act(d.seat, d.action).is_err()) {
-                    deal = None;
-                }
+                let Some(answered) = act(&svc, &reader, &ch, &people, &mut deal, durable).await? else { break };
+                lat.push(answered);
             }
             Ok::<_, anyhow::Error>(lat)
         });
@@ -895,9 +880,10 @@ fn paced<S: doko_bot::Store + 'static>(run: Paced<S>, first: Vec<Followed>) -> a
     Ok(RunResult { lat, secs, late, start })
 }
 
-/// One action at a table, untimed: the next person to act plays as the
-/// basic computer would ([`decide`]). Returns false when the table has
-/// nothing to do.
+/// One action at a table: the next person to act plays as the basic
+/// computer would ([`decide`]). Returns how long the service took to
+/// answer it (a refused choice's fallback not counted), or `None` when
+/// the table has nothing to do.
 async fn act<S: doko_bot::Store>(
     svc: &doko_bot::Service<S>,
     reader: &doko_bot::Service<doko_bot::RedisStore>,
@@ -905,7 +891,7 @@ async fn act<S: doko_bot::Store>(
     people: &[doko_bot::Actor],
     deal: &mut Followed,
     durable: bool,
-) -> anyhow::Result<bool> {
+) -> anyhow::Result<Option<Duration>> {
     use doko_bot::Kind;
 
     // the deal as the players follow it: read from the store when a deal
@@ -916,9 +902,11 @@ async fn act<S: doko_bot::Store>(
     if over(deal) {
         *deal = follow(reader, ch, people).await?;
     }
-    let Some(d) = decide(deal) else { return Ok(false) };
+    let Some(d) = decide(deal) else { return Ok(None) };
     let actor = &people[d.actor];
+    let sent = Instant::now();
     let msgs = command(svc, ch, actor, d.action, durable).await?;
+    let answered = sent.elapsed();
     if msgs.private.iter().any(|m| m.kind == Kind::Error) {
         // a refused choice (a forced solo): take the first legal action,
         // and read the table again next time
@@ -927,7 +915,7 @@ async fn act<S: doko_bot::Store>(
     } else if deal.as_mut().is_some_and(|(g, _)| g.act(d.seat, d.action).is_err()) {
         *deal = None;
     }
-    Ok(true)
+    Ok(Some(answered))
 }
 
 /// The actions sent so far (each action's delivery id is made from it).

@@ -75,7 +75,13 @@ pub fn deal_random(rng: &mut Rng, nines: bool) -> [Cards; 4] {
         // SAFETY: this CPU has BMI2, checked just above
         return unsafe { deal_random_bmi2(rng, nines) };
     }
-    deal_random_by(rng, nines, |left, k| 1 << crate::cards::select(left, k as u64))
+    deal_random_by(rng, nines, kth_left)
+}
+
+/// The bit of the `k`-th card left (the `k`-th set bit of `left`), by
+/// the portable broadword selection.
+fn kth_left(left: u64, k: usize) -> u64 {
+    1 << crate::cards::select(left, k as u64)
 }
 
 /// [`deal_random`] with BMI2's `pdep` for the `k`-th card left: the same
@@ -284,7 +290,7 @@ mod tests {
     fn deal_random_raw(rng: &mut Rng, nines: bool) -> [u64; 4] {
         let picks = std::cell::RefCell::new(Vec::new());
         let hands = deal_random_by(rng, nines, |left, k| {
-            let bit = 1 << crate::cards::select(left, k as u64);
+            let bit = kth_left(left, k);
             picks.borrow_mut().push(bit);
             bit
         });
@@ -315,7 +321,7 @@ mod tests {
         for nines in [true, false] {
             for seed in 0..20_000 {
                 let (mut a, mut b) = (Rng::new(seed), Rng::new(seed));
-                let portable = deal_random_by(&mut a, nines, |left, k| 1 << crate::cards::select(left, k as u64));
+                let portable = deal_random_by(&mut a, nines, kth_left);
                 // SAFETY: BMI2 is there, checked above
                 let fast = unsafe { deal_random_bmi2(&mut b, nines) };
                 assert_eq!(portable, fast, "seed {seed}");
