@@ -18,6 +18,8 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
+use crate::ids::ChannelId;
+
 /// How long a table counts as active after its last command.
 pub const ACTIVE_WINDOW: Duration = Duration::from_secs(600);
 
@@ -45,28 +47,56 @@ pub fn store_call(seconds: f64, ok: bool) {
     }
 }
 
-fn touched_tables() -> &'static Mutex<HashMap<String, Instant>> {
-    static T: OnceLock<Mutex<HashMap<String, Instant>>> = OnceLock::new();
+/// The tables served lately, by channel, and when the next sweep of the
+/// old ones is due (by the map's length: a sweep is O(tables), so it is
+/// made when the map has doubled since the last, not at every command).
+#[derive(Default)]
+struct Touched {
+    at: HashMap<ChannelId, Instant>,
+    sweep_from: usize,
+}
+
+fn touched_tables() -> &'static Mutex<Touched> {
+    static T: OnceLock<Mutex<Touched>> = OnceLock::new();
     T.get_or_init(Default::default)
 }
 
-/// A command for a table (by its channel key).
-pub fn touched(channel: &str) {
-    let mut t = touched_tables().lock().expect("tables lock");
-    let now = Instant::now();
-    t.insert(channel.to_string(), now);
-    if t.len() > 4096 {
-        t.retain(|_, at| now.duration_since(*at) < ACTIVE_WINDOW);
+/// The fewest tables kept before old ones are swept.
+const SWEEP_FROM: usize = 4096;
+
+impl Touched {
+    /// Stamps a table served at `now`; sweeps the old ones when due.
+    fn touch(&mut self, channel: &ChannelId, now: Instant) {
+        if let Some(at) = self.at.get_mut(channel) {
+            *at = now;
+            return;
+        }
+        self.at.insert(channel.clone(), now);
+        if self.at.len() > self.sweep_from.max(SWEEP_FROM) {
+            self.sweep(now);
+        }
     }
+
+    /// Forgets the tables not served within [`ACTIVE_WINDOW`] of `now`.
+    fn sweep(&mut self, now: Instant) {
+        self.at.retain(|_, at| now.duration_since(*at) < ACTIVE_WINDOW);
+        self.sweep_from = 2 * self.at.len();
+    }
+}
+
+/// A command for a table (a table served again is only stamped: no key
+/// copied).
+pub fn touched(channel: &ChannelId) {
+    let now = Instant::now();
+    touched_tables().lock().expect("tables lock").touch(channel, now);
 }
 
 /// The tables served within [`ACTIVE_WINDOW`]; sets the gauge too.
 pub fn active_tables() -> usize {
     let mut t = touched_tables().lock().expect("tables lock");
-    let now = Instant::now();
-    t.retain(|_, at| now.duration_since(*at) < ACTIVE_WINDOW);
-    metrics::gauge!("doko_tables_active").set(t.len() as f64);
-    t.len()
+    t.sweep(Instant::now());
+    metrics::gauge!("doko_tables_active").set(t.at.len() as f64);
+    t.at.len()
 }
 
 fn adapter_states() -> &'static Mutex<BTreeMap<&'static str, bool>> {
@@ -84,4 +114,38 @@ pub fn set_adapter(platform: &'static str, connected: bool) {
 /// Every registered front end and whether it is connected.
 pub fn adapters() -> Vec<(&'static str, bool)> {
     adapter_states().lock().expect("adapters lock").iter().map(|(k, v)| (*k, *v)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ids::Platform;
+
+    /// A table served again is stamped, not added; old tables are swept
+    /// once the map has grown past the last sweep's double, and the
+    /// active ones stay.
+    #[test]
+    fn tables_served_are_counted_once_and_old_ones_swept() {
+        let mut t = Touched::default();
+        let start = Instant::now();
+        let ch = |i: usize| ChannelId::new(Platform::Discord, format!("{i}"));
+        for i in 0..SWEEP_FROM {
+            t.touch(&ch(i), start);
+            t.touch(&ch(i), start);
+        }
+        assert_eq!(t.at.len(), SWEEP_FROM, "each table once");
+        // later, past the window: the new tables force a sweep of the old
+        let later = start + ACTIVE_WINDOW + Duration::from_secs(1);
+        t.touch(&ch(0), later);
+        for i in SWEEP_FROM..SWEEP_FROM + 2 {
+            t.touch(&ch(i), later);
+        }
+        assert_eq!(t.at.len(), 3, "the old tables swept, the ones served lately kept");
+        // no sweep at every command: the next is due at twice the kept
+        assert_eq!(t.sweep_from, 4);
+        for i in 0..SWEEP_FROM {
+            t.touch(&ch(10_000 + i), later);
+        }
+        assert_eq!(t.at.len(), SWEEP_FROM + 3);
+    }
 }

@@ -1144,7 +1144,7 @@ impl<S: Store> Service<S> {
         let span =
             info_span!("command", channel = %ch, user = %actor.user, command = kind, delivery = delivery.unwrap_or(""));
         let started = std::time::Instant::now();
-        crate::metrics::touched(&ch.key());
+        crate::metrics::touched(ch);
         let mut outcome = "error";
         let r = async {
             let now = self.now_ms();

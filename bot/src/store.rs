@@ -1018,7 +1018,12 @@ impl Store for RedisStore {
         let mut c = self.conn.clone();
         let ttl = if keep.durable { 0 } else { self.ttl_secs };
         let mut inv = self.script.key(&table);
-        inv.key(&recs).arg(expected).arg(&*packed::pack(json)).arg(ttl).arg(keep.records);
+        inv.key(&recs).arg(expected);
+        // (the compressed state copied into the command from the thread's
+        // buffer)
+        packed::with_packed(json, |state| {
+            inv.arg(state).arg(ttl).arg(keep.records);
+        });
         for r in records {
             inv.arg(r);
         }

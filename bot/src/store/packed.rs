@@ -30,11 +30,52 @@ const HEAD: usize = 1 + 4;
 /// A table's JSON as Redis keeps it: compressed when it is at least
 /// [`PACK_FROM`] bytes and compressing makes it shorter, else as it is.
 pub fn pack(json: &str) -> Cow<'_, [u8]> {
-    let raw = json.as_bytes();
-    if !(PACK_FROM..=MAX_UNPACKED).contains(&raw.len()) {
-        return Cow::Borrowed(raw);
+    let mut out = Vec::new();
+    match pack_into(json.as_bytes(), &mut out) {
+        Some(n) => {
+            out.truncate(n);
+            Cow::Owned(out)
+        }
+        None => Cow::Borrowed(json.as_bytes()),
     }
-    let mut out = vec![0u8; HEAD + lz4_flex::block::get_maximum_output_size(raw.len())];
+}
+
+/// The largest buffer a thread keeps for [`with_packed`]: a bigger state
+/// is compressed into a buffer of its own.
+const KEPT_BUFFER: usize = 64 << 10;
+
+/// Calls `f` with a table's JSON as Redis keeps it (as [`pack`] gives
+/// it), compressed into a buffer the thread keeps: a commit allocates and
+/// zeroes no buffer of its own (`f` copies the bytes into its command).
+pub fn with_packed<R>(json: &str, f: impl FnOnce(&[u8]) -> R) -> R {
+    thread_local! {
+        static BUFFER: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    let raw = json.as_bytes();
+    if HEAD + lz4_flex::block::get_maximum_output_size(raw.len()) > KEPT_BUFFER {
+        return f(&pack(json));
+    }
+    BUFFER.with(|b| match b.try_borrow_mut() {
+        Ok(mut buf) => match pack_into(raw, &mut buf) {
+            Some(n) => f(&buf[..n]),
+            None => f(raw),
+        },
+        // (`f` packing again on this thread: a buffer of its own)
+        Err(_) => f(&pack(json)),
+    })
+}
+
+/// Compresses `raw` into `out` (grown as needed, never shrunk or zeroed
+/// again) as [`pack`] describes; the compressed state's length, or `None`
+/// when `raw` is kept as it is.
+fn pack_into(raw: &[u8], out: &mut Vec<u8>) -> Option<usize> {
+    if !(PACK_FROM..=MAX_UNPACKED).contains(&raw.len()) {
+        return None;
+    }
+    let need = HEAD + lz4_flex::block::get_maximum_output_size(raw.len());
+    if out.len() < need {
+        out.resize(need, 0);
+    }
     out[0] = PACKED;
     // (MAX_UNPACKED fits a u32)
     out[1..HEAD].copy_from_slice(&(raw.len() as u32).to_le_bytes());
@@ -43,13 +84,11 @@ pub fn pack(json: &str) -> Cow<'_, [u8]> {
     thread_local! {
         static TABLE: std::cell::RefCell<lz4_flex::block::CompressTable> = Default::default();
     }
-    let packed = TABLE.with(|t| lz4_flex::block::compress_into_with_table(raw, &mut out[HEAD..], &mut t.borrow_mut()));
+    let packed =
+        TABLE.with(|t| lz4_flex::block::compress_into_with_table(raw, &mut out[HEAD..need], &mut t.borrow_mut()));
     match packed {
-        Ok(n) if HEAD + n < raw.len() => {
-            out.truncate(HEAD + n);
-            Cow::Owned(out)
-        }
-        _ => Cow::Borrowed(raw),
+        Ok(n) if HEAD + n < raw.len() => Some(HEAD + n),
+        _ => None,
     }
 }
 
@@ -115,6 +154,17 @@ mod tests {
                 assert_eq!(&*packed, json.as_bytes(), "short: kept as it is");
             }
             assert_eq!(unpack(&packed).unwrap(), json);
+            assert_eq!(with_packed(&json, <[u8]>::to_vec), packed.to_vec(), "{people} people: the thread's buffer");
+        }
+        // the thread's buffer, used for a long state and then shorter ones,
+        // gives each its own bytes (nothing left from the longer)
+        for people in [200, 12, 1, 40, 3] {
+            let json = table_like(people);
+            let bytes = with_packed(&json, <[u8]>::to_vec);
+            assert_eq!(bytes, pack(&json).to_vec());
+            assert_eq!(unpack(&bytes).unwrap(), json);
+            // packing again inside `f`: its own buffer, the same bytes
+            assert_eq!(with_packed(&json, |outer| with_packed(&json, <[u8]>::to_vec) == outer), true);
         }
         // what compresses to nothing shorter stays as it is
         let noise: String =
