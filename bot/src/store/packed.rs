@@ -164,7 +164,7 @@ mod tests {
             assert_eq!(bytes, pack(&json).to_vec());
             assert_eq!(unpack(&bytes).unwrap(), json);
             // packing again inside `f`: its own buffer, the same bytes
-            assert_eq!(with_packed(&json, |outer| with_packed(&json, <[u8]>::to_vec) == outer), true);
+            assert!(with_packed(&json, |outer| with_packed(&json, <[u8]>::to_vec) == outer));
         }
         // what compresses to nothing shorter stays as it is
         let noise: String =
