@@ -436,6 +436,12 @@ impl Game {
     pub fn score(&self) -> Option<Score> {
         if self.phase == Phase::Finished { Some(score::score(self)) } else { None }
     }
+    /// One seat's points once the game is finished: `score()`'s
+    /// `scores[seat]`, found without writing the score's breakdown (for
+    /// random playouts and searches, which read only the points).
+    pub fn seat_score(&self, seat: Seat) -> Option<i32> {
+        if self.phase == Phase::Finished { Some(score::seat_score(self, seat)) } else { None }
+    }
 
     // ----- acting -----
 

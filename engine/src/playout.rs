@@ -96,8 +96,8 @@ pub fn playout(rules: &Rules, rng: &mut Rng) -> i32 {
     if g.phase() != Phase::Finished {
         return 0;
     }
-    // the score as `Game::score` gives it, without its copies
-    crate::score::score_with(&g, |s| s.scores[0])
+    // seat 0's points as `Game::score` gives them, without the breakdown
+    crate::score::seat_score(&g, Seat::ALL[0])
 }
 
 /// Plays `games` random games with [`playout`] and returns the sum of

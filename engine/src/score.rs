@@ -184,6 +184,71 @@ impl Breakdown {
     }
 }
 
+/// Where scoring puts the items of a score: a full score's breakdown, or
+/// only their net value ([`Net`], for random playouts and search).
+trait Items {
+    /// One item: `points` for `party`.
+    fn push(&mut self, reason: Reason, party: Party, points: i32);
+    /// The points of the items so far, whoever they are for (what
+    /// `re_kontra doubles` doubles).
+    fn total(&self) -> i32;
+}
+
+impl Items for Breakdown {
+    #[inline]
+    fn push(&mut self, reason: Reason, party: Party, points: i32) {
+        Breakdown::push(self, reason, party, points);
+    }
+    #[inline]
+    fn total(&self) -> i32 {
+        self.items().iter().map(|it| it.points).sum()
+    }
+}
+
+/// The items of a score netted for one party as they are pushed: what
+/// [`fill`] makes of a breakdown's items, without the breakdown.
+struct Net {
+    /// The party the value is for (the winner, else Re).
+    persp: Party,
+    /// The items' points, for `persp` and against it.
+    value: i32,
+    /// The items' points, whoever they are for.
+    total: i32,
+}
+
+impl Items for Net {
+    #[inline]
+    fn push(&mut self, _: Reason, party: Party, points: i32) {
+        self.total += points;
+        self.value += if party == self.persp { points } else { -points };
+    }
+    #[inline]
+    fn total(&self) -> i32 {
+        self.total
+    }
+}
+
+/// Where the trick-based extra points go: a full score's list
+/// ([`Extras`]), or a count per party (`[re, kontra]`).
+trait ExtraItems {
+    /// One extra point for a party.
+    fn push(&mut self, reason: Reason, party: Party);
+}
+
+impl ExtraItems for Extras {
+    #[inline]
+    fn push(&mut self, reason: Reason, party: Party) {
+        Extras::push(self, reason, party);
+    }
+}
+
+impl ExtraItems for [i32; 2] {
+    #[inline]
+    fn push(&mut self, _: Reason, party: Party) {
+        self[party.index()] += 1;
+    }
+}
+
 /// The score of a finished deal.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Score {
@@ -309,35 +374,11 @@ pub(crate) fn score(g: &Game) -> Score {
 }
 
 /// Scores a finished game and hands the score to `read` where it was
-/// built (the random games' loop reads one number of it: its some 400
-/// bytes are then written once and not copied).
+/// built (its some 400 bytes are then written once and not copied).
 #[inline]
 pub(crate) fn score_with<R>(g: &Game, read: impl FnOnce(&Score) -> R) -> R {
-    let mut card_points = [0u32; 2];
-    let mut tricks_won = [0u32; 2];
-    for t in g.tricks() {
-        let p = g.party(t.winner).index();
-        card_points[p] += t.points();
-        tricks_won[p] += 1;
-    }
-    let normal_game = !g.is_solo();
-    let mut re = 0u8;
-    for s in Seat::ALL {
-        if g.party(s) == Party::Re {
-            re |= 1 << s.index();
-        }
-    }
-    let mut facts = Facts {
-        re,
-        normal_game,
-        levels: g.levels(),
-        card_points,
-        tricks_won,
-        re_kontra: g.rules().re_kontra,
-        against_the_elders: g.rules().extra_points.contains(Extra::AgainstTheElders),
-        extras: Extras::default(),
-    };
-    if normal_game {
+    let mut facts = facts(g);
+    if facts.normal_game {
         trick_extras(g, &mut facts.extras);
     }
     let mut s = Score::blank(&facts);
@@ -345,8 +386,7 @@ pub(crate) fn score_with<R>(g: &Game, read: impl FnOnce(&Score) -> R) -> R {
     // house rule: a declared solo (and a Schwarze Sau's) counts double
     // (one more item of the value so far, so the breakdown still sums to
     // the game value)
-    let solo = matches!(g.contract(), Contract::Solo(_) | Contract::BlackSow(_));
-    if g.rules().solo_double && solo && s.game_value != 0 {
+    if doubled_solo(g) && s.game_value != 0 {
         let persp = s.winner.unwrap_or(Party::Re);
         let (party, points) = if s.game_value > 0 { (persp, s.game_value) } else { (persp.other(), -s.game_value) };
         s.breakdown.push(Reason::SoloDouble, party, points);
@@ -356,6 +396,64 @@ pub(crate) fn score_with<R>(g: &Game, read: impl FnOnce(&Score) -> R) -> R {
         }
     }
     read(&s)
+}
+
+/// A seat's points for a finished game, as [`score`] gives them
+/// (`scores[seat]`), from the same items netted as they are found, with
+/// no breakdown written: the random games' and the searches' score.
+#[inline]
+pub(crate) fn seat_score(g: &Game, seat: Seat) -> i32 {
+    let facts = facts(g);
+    let mut extras = [0i32; 2];
+    if facts.normal_game {
+        trick_extras(g, &mut extras);
+    }
+    let winner = winner(&facts);
+    let persp = winner.unwrap_or(Party::Re);
+    let mut net = Net { persp, value: 0, total: 0 };
+    items(&facts, winner, &mut net);
+    // the extra points come last (as `fill` pushes them): nothing after
+    // them reads the total
+    let mut value = net.value + extras[persp.index()] - extras[persp.other().index()];
+    if doubled_solo(g) {
+        value *= 2;
+    }
+    seat_scores(facts.re, persp, value)[seat.index()]
+}
+
+/// Whether the house rule `solo_double` doubles this game's value (a
+/// declared solo or a Schwarze Sau's).
+#[inline]
+fn doubled_solo(g: &Game) -> bool {
+    g.rules().solo_double && matches!(g.contract(), Contract::Solo(_) | Contract::BlackSow(_))
+}
+
+/// A finished game's facts, its trick-based extra points not yet found.
+#[inline]
+fn facts(g: &Game) -> Facts {
+    let mut card_points = [0u32; 2];
+    let mut tricks_won = [0u32; 2];
+    for t in g.tricks() {
+        let p = g.party(t.winner).index();
+        card_points[p] += t.points();
+        tricks_won[p] += 1;
+    }
+    let mut re = 0u8;
+    for s in Seat::ALL {
+        if g.party(s) == Party::Re {
+            re |= 1 << s.index();
+        }
+    }
+    Facts {
+        re,
+        normal_game: !g.is_solo(),
+        levels: g.levels(),
+        card_points,
+        tricks_won,
+        re_kontra: g.rules().re_kontra,
+        against_the_elders: g.rules().extra_points.contains(Extra::AgainstTheElders),
+        extras: Extras::default(),
+    }
 }
 
 /// Scores from facts: decides the winner, lists every item and nets the
@@ -394,25 +492,59 @@ impl Score {
 /// some 400 bytes are not copied on their way out).
 #[inline]
 fn fill(f: &Facts, score: &mut Score) {
-    let card_points = f.card_points;
-    let tricks_won = f.tricks_won;
-    let levels = f.levels;
+    let winner = winner(f);
+    score.winner = winner;
+    items(f, winner, &mut score.breakdown);
+    let persp = winner.unwrap_or(Party::Re);
+    let game_value: i32 =
+        score.breakdown.items().iter().map(|it| if it.party == persp { it.points } else { -it.points }).sum();
+    score.scores = seat_scores(f.re, persp, game_value);
+    score.game_value = game_value;
+}
+
+/// The party that reaches its target (Re first), if any.
+#[inline]
+fn winner(f: &Facts) -> Option<Party> {
+    let (card_points, tricks_won, levels) = (f.card_points, f.tricks_won, f.levels);
     let reach = |p: Party| {
         let (i, o) = (p.index(), p.other().index());
         reaches_target(card_points[i], tricks_won[i], card_points[o], tricks_won[o], levels, p)
     };
-    let winner = if reach(Party::Re) {
+    if reach(Party::Re) {
         Some(Party::Re)
     } else if reach(Party::Kontra) {
         Some(Party::Kontra)
     } else {
         None
-    };
+    }
+}
 
-    score.winner = winner;
-    let b = &mut score.breakdown;
+/// Each seat's points for a game value for `persp`: the members of the
+/// other party lose it, the lone player of a 1:3 game scores three times.
+#[inline]
+fn seat_scores(re: u8, persp: Party, game_value: i32) -> [i32; 4] {
+    let mut scores = [0; 4];
+    let re_count = re.count_ones() as i32;
+    for s in Seat::ALL {
+        let p = if re & (1 << s.index()) != 0 { Party::Re } else { Party::Kontra };
+        let sign = if p == persp { 1 } else { -1 };
+        let members = if p == Party::Re { re_count } else { 4 - re_count };
+        // the lone player of a 1:3 game scores three times
+        let factor = if members == 1 { 3 } else { 1 };
+        scores[s.index()] = sign * game_value * factor;
+    }
+    scores
+}
+
+/// Every item of a score, in order, for the winner `winner` (see the
+/// module documentation for the rules).
+#[inline]
+fn items<I: Items>(f: &Facts, winner: Option<Party>, b: &mut I) {
+    let card_points = f.card_points;
+    let tricks_won = f.tricks_won;
+    let levels = f.levels;
     // Threshold items for a party against the other.
-    let thresholds = |b: &mut Breakdown, p: Party| {
+    let thresholds = |b: &mut I, p: Party| {
         let (i, o) = (p.index(), p.other().index());
         let opp = card_points[o];
         if opp < 90 {
@@ -474,7 +606,7 @@ fn fill(f: &Facts, score: &mut Score) {
                     }
                 }
                 ReKontra::Doubles => {
-                    let base: i32 = b.items().iter().map(|it| it.points).sum();
+                    let base = b.total();
                     let mut v = base;
                     if levels[0].is_some() {
                         b.push(Reason::ReDoubles, w, v);
@@ -500,24 +632,10 @@ fn fill(f: &Facts, score: &mut Score) {
             b.push(*r, *p, 1);
         }
     }
-
-    let persp = winner.unwrap_or(Party::Re);
-    let game_value: i32 = b.items().iter().map(|it| if it.party == persp { it.points } else { -it.points }).sum();
-    let scores = &mut score.scores;
-    let re_count = f.re.count_ones() as i32;
-    for s in Seat::ALL {
-        let p = if f.re & (1 << s.index()) != 0 { Party::Re } else { Party::Kontra };
-        let sign = if p == persp { 1 } else { -1 };
-        let members = if p == Party::Re { re_count } else { 4 - re_count };
-        // the lone player of a 1:3 game scores three times
-        let factor = if members == 1 { 3 } else { 1 };
-        scores[s.index()] = sign * game_value * factor;
-    }
-    score.game_value = game_value;
 }
 
 #[inline]
-fn trick_extras(g: &Game, b: &mut Extras) {
+fn trick_extras(g: &Game, b: &mut impl ExtraItems) {
     let ex = g.rules().extra_points;
     let tricks = g.tricks();
     let n = tricks.len();
