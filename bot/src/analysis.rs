@@ -160,7 +160,7 @@ fn rows(
                     } else {
                         playout(&mut p, true, rng);
                     }
-                    total += p.score().map_or(0.0, |s| f64::from(s.scores[seat.index()]));
+                    total += p.seat_score(seat).map_or(0.0, f64::from);
                 }
                 total / playouts as f64
             })

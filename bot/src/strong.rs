@@ -604,7 +604,7 @@ impl StrongPlayer {
                     continue 'worlds;
                 }
                 finish(&mut g, &mut self.rng, exchange);
-                scores[i] = g.score().map_or(0, |s| s.scores[v.seat.index()]) as f64;
+                scores[i] = g.seat_score(v.seat).unwrap_or(0) as f64;
             }
             for (t, s) in total.iter_mut().zip(scores) {
                 *t += s;
