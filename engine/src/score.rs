@@ -367,16 +367,9 @@ impl Facts {
     }
 }
 
-/// Scores a finished game.
+/// Scores a finished game (for one seat's points alone, [`seat_score`]).
 #[inline]
 pub(crate) fn score(g: &Game) -> Score {
-    score_with(g, |s| *s)
-}
-
-/// Scores a finished game and hands the score to `read` where it was
-/// built (its some 400 bytes are then written once and not copied).
-#[inline]
-pub(crate) fn score_with<R>(g: &Game, read: impl FnOnce(&Score) -> R) -> R {
     let mut facts = facts(g);
     if facts.normal_game {
         trick_extras(g, &mut facts.extras);
@@ -395,7 +388,7 @@ pub(crate) fn score_with<R>(g: &Game, read: impl FnOnce(&Score) -> R) -> R {
             *x *= 2;
         }
     }
-    read(&s)
+    s
 }
 
 /// A seat's points for a finished game, as [`score`] gives them

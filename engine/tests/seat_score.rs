@@ -46,7 +46,7 @@ fn a_seats_points_agree_in_many_games() {
     for e in Extra::ALL {
         rules.extra_points.insert(e);
     }
-    let mut announced = 0;
+    let mut many_items = 0;
     for (i, doubles) in [false, true].into_iter().enumerate() {
         rules.re_kontra = if doubles { ReKontra::Doubles } else { ReKontra::PlusTwo };
         rules.solo_double = doubles;
@@ -55,12 +55,12 @@ fn a_seats_points_agree_in_many_games() {
             let g = random_game(&rules, &mut rng);
             let full = g.score();
             if full.is_some_and(|sc| sc.breakdown.items().len() > 4) {
-                announced += 1;
+                many_items += 1;
             }
             for s in Seat::ALL {
                 assert_eq!(g.seat_score(s), full.map(|sc| sc.scores[s.index()]));
             }
         }
     }
-    assert!(announced > 1_000, "{announced}");
+    assert!(many_items > 1_000, "{many_items}");
 }
