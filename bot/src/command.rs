@@ -311,6 +311,23 @@ pub enum Command {
     Resume,
 }
 
+impl Command {
+    /// Whether the command is a move in the deal (a card, a bid, an
+    /// announcement, a Genscher, a poverty step): what a stale click must
+    /// not do, and what changes the table only by going through.
+    pub fn is_move(&self) -> bool {
+        matches!(
+            self,
+            Command::Play(_)
+                | Command::Bid(_)
+                | Command::Announce(_)
+                | Command::Say(_)
+                | Command::Genscher(_)
+                | Command::Poverty(_)
+        )
+    }
+}
+
 /// The type of a command's argument. Each has one parser, for typed words
 /// and for a platform's typed option alike.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]

@@ -273,10 +273,9 @@ enum Applied {
     /// The delivery was handled before; the refusal it got, if it was
     /// refused (and the refusal is still remembered).
     Duplicate(Option<String>),
-    /// Refused: the table as it was (for names and the language of the
-    /// refusal), the refusal's text, and what happened all the same (a
+    /// Refused: the refusal's text, and what happened all the same (a
     /// person whose time had run out took their seat back).
-    Refused(Box<Table>, String, Vec<Event>),
+    Refused(String, Vec<Event>),
     /// Applied, with what happened (and what it owes, stored with it, when
     /// the outbox is durable).
     Done(Vec<Event>, Option<Box<Outbox>>),
@@ -367,19 +366,6 @@ fn table_json(t: &Table) -> Result<String, serde_json::Error> {
     serde_json::to_writer(&mut buf, t)?;
     // (serde_json writes UTF-8 only)
     Ok(String::from_utf8(buf).expect("serde_json writes UTF-8"))
-}
-
-/// Whether a command is a move in the deal (what a stale click must not do).
-fn is_move(cmd: &Command) -> bool {
-    matches!(
-        cmd,
-        Command::Play(_)
-            | Command::Bid(_)
-            | Command::Announce(_)
-            | Command::Say(_)
-            | Command::Genscher(_)
-            | Command::Poverty(_)
-    )
 }
 
 /// The platform-neutral bot.
@@ -924,15 +910,16 @@ impl<S: Store> Service<S> {
                 };
                 let mut seeds = Rng::new(seed);
                 let mut next = move || seeds.next_u64();
-                let mut ctx = Ctx { seed: &mut next, new_records: Vec::new(), now_ms, via: None };
+                let mut ctx = Ctx { seed: &mut next, new_records: Vec::new(), discard: false, now_ms, via: None };
                 let (result, commit) = w(&mut table, &mut ctx, &mut Rng::new(bots));
+                let (commit, discard) = (commit && !ctx.discard, ctx.discard);
                 if commit {
                     table.bump_revision();
                 }
                 let records = std::mem::take(&mut ctx.new_records);
                 let json = if commit { Some(table_json(&table)?) } else { None };
                 let keep = Keep { durable: table.durable(), records: records_kept };
-                Ok((Arc::new(table), result, json, records, keep))
+                Ok((Arc::new(table), result, json, records, keep, discard))
             };
             let step = if quick {
                 // (a step that panics is a failed command here too, as a
@@ -942,12 +929,18 @@ impl<S: Store> Service<S> {
             } else {
                 tokio::task::spawn_blocking(step).await.map_err(|e| ServiceError::Failed(e.to_string()))?
             };
-            let (table, result, json, records, keep) = match step {
+            let (table, result, json, records, keep, discard) = match step {
                 Ok(step) => step,
                 Err(ServiceError::Damaged(d)) => return Err(ServiceError::Damaged(self.set_aside(ch, d).await)),
                 Err(e) => return Err(e),
             };
             let Some(json) = json else {
+                if discard {
+                    // work that failed part of the way: this copy is not
+                    // the stored table (taken out of the cache, it stays
+                    // out: the next command reads the store)
+                    return Ok((table, result));
+                }
                 if from_cache {
                     // nothing to commit: the table it was read on must be
                     // the stored one (one short read: its version)
@@ -1022,6 +1015,8 @@ impl<S: Store> Service<S> {
                         Ok(ev) => ev,
                         Err(e) => {
                             tracing::error!(error = %e, "turn timeout failed");
+                            // (the steps before it are not kept either)
+                            ctx.discard = true;
                             Vec::new()
                         }
                     };
@@ -1193,36 +1188,38 @@ impl<S: Store> Service<S> {
                             tracing::debug!("duplicate delivery ignored");
                             return (Applied::Duplicate(table.refusal_of(id).map(str::to_string)), relayered);
                         }
-                        let before = table.clone();
+                        // a move that is refused leaves the table as it
+                        // was (`Table::apply`): only another command's table
+                        // is kept to put back, and to tell whether it changed
+                        let is_move = what.is_move();
+                        let before = (!is_move).then(|| table.clone());
+                        let moves = table.moves();
                         // a person whose time ran out is back with any command
                         let back = table.hand_back(&who.user);
                         let after_back = (!back.is_empty()).then(|| table.clone());
                         // what a command that does not go through leaves: the
-                        // table as it was, or with the person back, and the
-                        // delivery remembered as refused with its answer (so
-                        // that it is never applied later)
-                        let refuse = |table: &mut Table, answer: &str| match &after_back {
-                            Some(t) => {
+                        // table as it was, or with the person back
+                        let restore = |table: &mut Table| {
+                            if let Some(t) = after_back.as_ref().or(before.as_ref()) {
                                 *table = t.clone();
-                                table.update_clock(now);
-                                if let Some(id) = &id {
-                                    table.remember_refusal(id, answer);
-                                }
-                                true
-                            }
-                            None => {
-                                *table = before.clone();
-                                if let Some(id) = &id {
-                                    table.remember_refusal(id, answer);
-                                }
-                                id.is_some()
                             }
                         };
+                        // and the delivery remembered as refused with its
+                        // answer (so that it is never applied later)
+                        let refuse = |table: &mut Table, answer: &str| {
+                            if !back.is_empty() {
+                                table.update_clock(now);
+                            }
+                            if let Some(id) = &id {
+                                table.remember_refusal(id, answer);
+                            }
+                            !back.is_empty() || id.is_some()
+                        };
                         if let Some(at) = &clicked
-                            && is_move(&what)
+                            && is_move
                             && stamp(table, &who.user).as_deref() != Some(at.as_str())
                         {
-                            let commit = refuse(table, &render::stale(before.lang()));
+                            let commit = refuse(table, &render::stale(table.lang()));
                             return (Applied::Stale(back), commit || relayered);
                         }
                         let mut events = back.clone();
@@ -1231,27 +1228,31 @@ impl<S: Store> Service<S> {
                         match if done { Ok(Vec::new()) } else { table.apply(&who, &what, ctx) } {
                             Ok(ev) => events.extend(ev),
                             Err(e) => {
-                                let text = refusal(&before, &e);
+                                restore(table);
+                                let text = refusal(table, &e);
                                 let commit = refuse(table, &text);
-                                return (Applied::Refused(Box::new(before), text, back), commit || relayered);
+                                return (Applied::Refused(text, back), commit || relayered);
                             }
                         }
                         match table.run_computers(ctx, &mut |level, view| player::decide(level, view, bots, strong)) {
                             Ok(ev) => events.extend(ev),
                             Err(e) => {
                                 tracing::error!(error = %e, "computer players failed");
-                                *table = before.clone();
-                                let text = refusal(&before, &e);
-                                return (Applied::Refused(Box::new(before), text, Vec::new()), false);
+                                // (what the command and the computers did is
+                                // dropped: the next command reads the store)
+                                ctx.discard = true;
+                                let text = refusal(table, &e);
+                                return (Applied::Refused(text, Vec::new()), false);
                             }
                         }
                         table.update_clock(now);
                         // (a server's change is made after this commit: the
                         // delivery is remembered here, so it is made once)
-                        // (a move changed the table: counted, so the whole
+                        // (a move that goes through counts a move: the whole
                         // table is compared only when no move was made)
-                        let commit = table.moves() != before.moves()
-                            || *table != before
+                        let commit = table.moves() != moves
+                            || before.as_ref().is_some_and(|b| table != b)
+                            || !back.is_empty()
                             || !ctx.new_records.is_empty()
                             || relayered
                             || (id.is_some() && matches!(what, Command::Server(_)));
@@ -1304,10 +1305,10 @@ impl<S: Store> Service<S> {
                     }
                     Ok(out)
                 }
-                Applied::Refused(before, text, back) => {
-                    let mut out = Outbox::new(ch.clone(), before.lang());
+                Applied::Refused(text, back) => {
+                    let mut out = Outbox::new(ch.clone(), table.lang());
                     out.actor = Some(actor.user.clone());
-                    out.private.push(private(&before, &actor.user, Kind::Error, text));
+                    out.private.push(private(&table, &actor.user, Kind::Error, text));
                     if !back.is_empty() {
                         out.table = Some(table_message(&table, &back));
                     }
@@ -2221,12 +2222,12 @@ impl<S: Store> Service<S> {
     }
 }
 
-/// A refusal's text for the person (the table as it was names the
-/// players and gives the language).
-fn refusal(before: &Table, e: &CommandError) -> String {
+/// A refusal's text for the person (the table, as the refusal leaves it,
+/// names the players and gives the language).
+fn refusal(t: &Table, e: &CommandError) -> String {
     match e {
-        CommandError::Rule(r) => render::rule_error(before, r),
-        e => render::error(before.lang(), e),
+        CommandError::Rule(r) => render::rule_error(t, r),
+        e => render::error(t.lang(), e),
     }
 }
 

@@ -30,7 +30,7 @@ fn new_table(lang: Lang) -> Table {
 /// Applies a command with deals from `seed`.
 fn apply(t: &mut Table, who: usize, cmd: Command, seed: u64) -> Result<Vec<Event>, CommandError> {
     let mut next = move || seed;
-    let mut ctx = Ctx { seed: &mut next, new_records: Vec::new(), now_ms: 0, via: None };
+    let mut ctx = Ctx { seed: &mut next, new_records: Vec::new(), discard: false, now_ms: 0, via: None };
     t.apply(&actor(who), &cmd, &mut ctx)
 }
 
@@ -182,7 +182,7 @@ fn computer_session(lang: Lang) -> (Table, Vec<Event>) {
     }
     let mut seeds = doko_engine::Rng::new(42);
     let mut next = move || seeds.next_u64();
-    let mut ctx = Ctx { seed: &mut next, new_records: Vec::new(), now_ms: 0, via: None };
+    let mut ctx = Ctx { seed: &mut next, new_records: Vec::new(), discard: false, now_ms: 0, via: None };
     let mut ev = Vec::new();
     let mut rng = doko_engine::Rng::new(7);
     // computers play one deal at a time: each waits for a start

@@ -14,8 +14,8 @@
 use serde_json::Value;
 
 use crate::{
-    Action, Bid, Call, Card, Cards, Game, KEYS, Phase, Preset, Record, RecordError, Reservation, Rules, Seat, Session,
-    SoloKind, record::replay_str,
+    Action, Bid, Call, Card, Cards, Declaration, Game, KEYS, Phase, Preset, Record, RecordError, Reservation, Rules,
+    Seat, Session, SoloKind, record::replay_str,
 };
 
 /// The most steps one input takes (a deal is about 60): keeps every run
@@ -251,7 +251,7 @@ fn cards(b: &mut Bytes<'_>, g: &Game, seat: Seat) -> Cards {
 fn any_action(b: &mut Bytes<'_>, g: &Game) -> (Seat, Action) {
     let op = b.byte();
     let seat = Seat::ALL[usize::from(op & 3)];
-    let action = match (op >> 2) % 6 {
+    let action = match (op >> 2) % 8 {
         0 => Action::Bid(match b.below(5) {
             0 => Bid::Healthy,
             1 => Bid::Reserve(Reservation::Wedding(None)),
@@ -266,6 +266,8 @@ fn any_action(b: &mut Bytes<'_>, g: &Game) -> (Seat, Action) {
         2 => Action::Answer(b.byte() & 1 == 0),
         3 => Action::Return(cards(b, g, seat)),
         4 => Action::Play(Card::from_index(b.below(24))),
+        5 => Action::Say(Declaration::ALL[b.below(Declaration::ALL.len())]),
+        6 => Action::Genscher(Seat::ALL[b.below(4)]),
         _ => Action::Announce(Call::ALL[b.below(Call::ALL.len())]),
     };
     (seat, action)

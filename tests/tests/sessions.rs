@@ -398,7 +398,7 @@ async fn five_at_the_table_a_forced_solo_never_falls_on_the_dealer_who_sits_out(
     let ps = people(5, Platform::Discord);
     let mut t = Table::default();
     let mut seed = || 5u64;
-    let mut ctx = Ctx { seed: &mut seed, new_records: Vec::new(), now_ms: 0, via: None };
+    let mut ctx = Ctx { seed: &mut seed, new_records: Vec::new(), discard: false, now_ms: 0, via: None };
     for p in &ps {
         t.apply(p, &Command::Join, &mut ctx).unwrap();
     }

@@ -46,6 +46,10 @@ impl Table {
             self.moves += 1;
             ev.push(self.event_of(name, taken));
             self.after_action(ctx, &mut ev)?;
+            #[cfg(feature = "failpoints")]
+            if crate::failpoint::fails("computer-step") {
+                return Err(CommandError::Damaged("failpoint computer-step".into()));
+            }
         }
         Ok(ev)
     }

@@ -429,6 +429,10 @@ pub struct Ctx<'a> {
     pub seed: &'a mut (dyn FnMut() -> u64 + Send),
     /// Records of deals finished by this command, in order.
     pub new_records: Vec<String>,
+    /// Set by work that failed part of the way through (computer players
+    /// on damaged data): the table is neither committed nor kept by the
+    /// process, so the next command reads the stored one.
+    pub discard: bool,
     /// The time now (ms since 1970, UTC): dates lists and counts
     /// statistics by month.
     pub now_ms: u64,
@@ -739,11 +743,19 @@ impl Table {
     /// Applies a command by a person: first the authority table
     /// ([`crate::authority`]), then the table's state. Queries (table,
     /// score, ...) change nothing and return no events.
+    ///
+    /// A move ([`Command::is_move`]) that is refused leaves the table
+    /// exactly as it was: no copy of the table is needed to put it back
+    /// (`bot/tests/atomic.rs` holds every kind of move to that).
     pub fn apply(&mut self, actor: &Actor, cmd: &Command, ctx: &mut Ctx<'_>) -> Result<Vec<Event>, CommandError> {
         // seats freed since the last command (a leave, a kick at a deal's
         // end the computers played) take their grants with them before
-        // anything reads them or anyone sits down again
-        self.prune_spectators();
+        // anyone sits down again or a grant is changed; a move does
+        // neither, and the grants' readers ask whether both people are
+        // still there (`kiebitz_sees`)
+        if !cmd.is_move() {
+            self.prune_spectators();
+        }
         if matches!(cmd, Command::Hand) && self.kiebitz_sees(&actor.user).is_some() {
             // a spectator let see a player's hand asks for it
             return Ok(Vec::new());
