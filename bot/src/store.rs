@@ -1017,17 +1017,29 @@ impl Store for RedisStore {
         let (table, recs) = RedisStore::keys(ch);
         let mut c = self.conn.clone();
         let ttl = if keep.durable { 0 } else { self.ttl_secs };
-        let mut inv = self.script.key(&table);
-        inv.key(&recs).arg(expected);
+        // the script's call written straight into one command (the
+        // script's own invocation keeps its arguments apart first: one
+        // more copy of the state, and an allocation per argument)
+        let mut cmd = redis::cmd("EVALSHA");
+        cmd.arg(self.script.get_hash()).arg(2).arg(&table).arg(&recs).arg(expected);
         // (the compressed state copied into the command from the thread's
         // buffer)
         packed::with_packed(json, |state| {
-            inv.arg(state).arg(ttl).arg(keep.records);
+            cmd.arg(state).arg(ttl).arg(keep.records);
         });
         for r in records {
-            inv.arg(r);
+            cmd.arg(r);
         }
-        let v: i64 = inv.invoke_async(&mut c).await?;
+        let v: i64 = match cmd.query_async(&mut c).await {
+            // a server that does not know the script (restarted, flushed,
+            // a new node): loaded (on every node of a cluster), then called
+            // again, as the script's own invocation does
+            Err(e) if e.kind() == redis::ErrorKind::Server(redis::ServerErrorKind::NoScript) => {
+                self.script.load_async(&mut c).await?;
+                cmd.query_async(&mut c).await?
+            }
+            r => r?,
+        };
         Ok(if v < 0 { Commit::Conflict } else { Commit::Done(v as u64) })
     }
 

@@ -225,6 +225,19 @@ async fn redis_cluster_store_passes_the_contract_and_finds_tables_on_every_prima
         }
     }
     assert_eq!(tables, want.len());
+    // every node forgets the scripts (a restart, a failover to a fresh
+    // replica): the commits load the script again and go through
+    for n in &mut nodes {
+        let _: () = run(&mut n.conn, &["SCRIPT", "FLUSH"]).await;
+        let _: () = run(&mut n.conn, &["CONFIG", "RESETSTAT"]).await;
+    }
+    for (i, ch) in want.iter().filter(|c| c.key().starts_with("discord:spread-")).take(12).enumerate() {
+        let done = s.commit(ch, 1, "{}", &[format!("again{i}")]).await.unwrap();
+        assert_eq!(done, Commit::Done(2), "{ch}");
+    }
+    let errors = info_counts(&mut nodes, "errorstats").await;
+    // (once: the first commit loaded the script on every primary)
+    assert_eq!(errors.get("NOSCRIPT"), Some(&1), "the script was called unknown once: {errors:?}");
     // one seed is enough to find the whole cluster
     let one = RedisStore::connect(&format!("redis+cluster://127.0.0.1:{}", cluster.ports[1]), 3600).await.unwrap();
     assert_eq!(one.channels().await.unwrap(), want);

@@ -70,6 +70,31 @@ async fn redis_store_passes_the_contract() {
     }
 }
 
+/// A server that forgot the scripts (restarted without them, `SCRIPT
+/// FLUSH`): the commit loads its script again and is made once.
+#[tokio::test]
+async fn redis_commits_after_the_server_forgot_the_script() {
+    let r = RedisServer::start();
+    let s = RedisStore::connect(&r.url(), 3600).await.unwrap();
+    let ch = ChannelId::new(Platform::Discord, "forgot");
+    assert_eq!(s.commit(&ch, 0, "{}", &["r1".into()]).await.unwrap(), doko_bot::Commit::Done(1));
+    let client = redis::Client::open(r.url()).unwrap();
+    let mut c = client.get_multiplexed_async_connection().await.unwrap();
+    let () = redis::cmd("SCRIPT").arg("FLUSH").query_async(&mut c).await.unwrap();
+    let () = redis::cmd("CONFIG").arg("RESETSTAT").query_async(&mut c).await.unwrap();
+    assert_eq!(s.commit(&ch, 1, "{\"a\":1}", &["r2".into()]).await.unwrap(), doko_bot::Commit::Done(2));
+    // the first try was refused for the unknown script, the second made
+    let stats: String = redis::cmd("INFO").arg("errorstats").query_async(&mut c).await.unwrap();
+    assert!(stats.contains("errorstat_NOSCRIPT:count=1"), "{stats}");
+    // made once: the new state, both records
+    let stored = s.load(&ch).await.unwrap().unwrap();
+    assert_eq!((stored.version, stored.json.as_str()), (2, "{\"a\":1}"));
+    assert_eq!(s.record(&ch, 2).await.unwrap().as_deref(), Some("r2"));
+    assert_eq!(s.record(&ch, 3).await.unwrap(), None);
+    // and a conflict is still one
+    assert_eq!(s.commit(&ch, 1, "{}", &[]).await.unwrap(), doko_bot::Commit::Conflict);
+}
+
 /// Through the service: a table nobody has played at expires; one with a
 /// session in progress or statistics does not.
 /// Store format 2 keeps a table on Redis as one string,
