@@ -1017,19 +1017,24 @@ impl Store for RedisStore {
         let (table, recs) = RedisStore::keys(ch);
         let mut c = self.conn.clone();
         let ttl = if keep.durable { 0 } else { self.ttl_secs };
-        // the script's call written straight into one command (the
-        // script's own invocation keeps its arguments apart first: one
-        // more copy of the state, and an allocation per argument)
-        let mut cmd = redis::cmd("EVALSHA");
-        cmd.arg(self.script.get_hash()).arg(2).arg(&table).arg(&recs).arg(expected);
+        // the script's call written straight into one command, sized
+        // for all of it (the script's own invocation keeps its arguments
+        // apart first: one more copy of the state, and an allocation per
+        // argument)
         // (the compressed state copied into the command from the thread's
         // buffer)
-        packed::with_packed(json, |state| {
+        let cmd = packed::with_packed(json, |state| {
+            let hash = self.script.get_hash();
+            let bytes =
+                hash.len() + table.len() + recs.len() + state.len() + records.iter().map(String::len).sum::<usize>();
+            let mut cmd = redis::Cmd::with_capacity(9 + records.len(), bytes + 64);
+            cmd.arg("EVALSHA").arg(hash).arg(2).arg(&table).arg(&recs).arg(expected);
             cmd.arg(state).arg(ttl).arg(keep.records);
+            for r in records {
+                cmd.arg(r);
+            }
+            cmd
         });
-        for r in records {
-            cmd.arg(r);
-        }
         let v: i64 = match cmd.query_async(&mut c).await {
             // a server that does not know the script (restarted, flushed,
             // a new node): loaded (on every node of a cluster), then called
