@@ -313,18 +313,12 @@ pub enum Command {
 
 impl Command {
     /// Whether the command is a move in the deal (a card, a bid, an
-    /// announcement, a Genscher, a poverty step): what a stale click must
-    /// not do, and what changes the table only by going through.
+    /// announcement or declaration, a Genscher, a poverty step: its
+    /// [`CommandKind`](crate::authority::CommandKind) is a move): what a
+    /// stale click must not do, and what changes the table only by going
+    /// through.
     pub fn is_move(&self) -> bool {
-        matches!(
-            self,
-            Command::Play(_)
-                | Command::Bid(_)
-                | Command::Announce(_)
-                | Command::Say(_)
-                | Command::Genscher(_)
-                | Command::Poverty(_)
-        )
+        crate::authority::CommandKind::of(self).is_move()
     }
 }
 

@@ -1196,9 +1196,10 @@ impl<S: Store> Service<S> {
                         let moves = table.moves();
                         // a person whose time ran out is back with any command
                         let back = table.hand_back(&who.user);
-                        let after_back = (!back.is_empty()).then(|| table.clone());
+                        let after_back = (!back.is_empty() && !is_move).then(|| table.clone());
                         // what a command that does not go through leaves: the
-                        // table as it was, or with the person back
+                        // table as it was, or with the person back (a move
+                        // left it so)
                         let restore = |table: &mut Table| {
                             if let Some(t) = after_back.as_ref().or(before.as_ref()) {
                                 *table = t.clone();
