@@ -236,8 +236,9 @@ impl Cards {
     #[inline]
     pub(crate) fn remove_bit(&mut self, bit: u64) {
         debug_assert!(bit.count_ones() == 1 && bit & LOW != 0 && self.0 & bit != 0);
-        // the pair 0b11 becomes 0b01, the pair 0b01 becomes 0b00
-        self.0 = (self.0 & !(bit * 3)) | ((self.0 >> 1) & bit);
+        // the pair 0b11 becomes 0b01 (its high bit flipped: `bit` plus
+        // `bit`), the pair 0b01 becomes 0b00 (its low bit flipped)
+        self.0 ^= bit + ((self.0 >> 1) & bit);
     }
 }
 

@@ -87,8 +87,10 @@ pub struct Genscher {
     pub at_play: u8,
 }
 
-/// A completed trick.
+/// A completed trick. (Aligned to its eight bytes: a trick ended is
+/// written with one store, not field by field.)
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[repr(align(8))]
 pub struct Trick {
     /// Who led.
     pub leader: Seat,
@@ -1252,53 +1254,56 @@ impl Game {
     /// of phase and turn at every card (they hold here by construction);
     /// the same games as `legal_cards` and `play_legal` would play.
     ///
-    /// A trick that starts with no announcement owed is played in one go
-    /// (its cards in registers, the follow mask found once): nothing in
-    /// it can owe one, since only a trick's end and the deal's start do.
+    /// A trick's choices (for each card: a call or not, which call, which
+    /// card) are the digits of one draw ([`Digits`](crate::rng::Digits):
+    /// at most 32^4 · 6^4 · 12^4 < 2^45 choices, a relative bias under
+    /// 2^-19). A trick that starts with no announcement owed is played in
+    /// one go (its cards in registers, the follow mask found once):
+    /// nothing in it can owe one, since only a trick's end and the deal's
+    /// start do.
     #[inline(always)]
     pub(crate) fn random_cards(&mut self, rng: &mut crate::rng::Rng, nth_bit: &impl Fn(Cards, usize) -> u64) {
         while self.phase == Phase::Playing {
-            if self.trick.len == 0 && self.mandatory.is_none() {
-                self.random_trick(rng, nth_bit);
-                continue;
-            }
             let s = self.to_act;
-            let r = rng.next_u64();
-            if r & 31 == 0 {
-                self.random_call(s, self.plays, r);
-            }
             if self.mandatory == Some(s) {
                 let calls = self.legal_calls(s);
                 let c = calls[rng.below(calls.len())];
                 self.announce(s, c).expect("listed as legal");
                 continue;
             }
+            let mut d = rng.digits();
+            if self.trick.len == 0 && self.mandatory.is_none() {
+                self.random_trick(&mut d, nth_bit);
+                continue;
+            }
+            // a trick begun before, or one where another seat owes an
+            // announcement: one card, from a draw of its own
+            if d.below(32) == 0 {
+                self.random_call(s, self.plays, d.below(6));
+            }
             let legal = self.playable(s).distinct();
-            let pick = pick(r, legal.len());
-            let card = Card::from_bit(nth_bit(legal, pick));
+            let card = Card::from_bit(nth_bit(legal, d.below(legal.len())));
             self.apply_play(s, card);
         }
     }
 
-    /// [`random_cards`](Self::random_cards)'s trick from its lead: per
-    /// card the same draws, calls and choices as one card at a time.
+    /// [`random_cards`](Self::random_cards)'s trick from its lead, from
+    /// the digits of its draw.
     #[inline(always)]
-    fn random_trick(&mut self, rng: &mut crate::rng::Rng, nth_bit: &impl Fn(Cards, usize) -> u64) {
+    fn random_trick(&mut self, d: &mut crate::rng::Digits, nth_bit: &impl Fn(Cards, usize) -> u64) {
         let leader = self.to_act;
         let plays = self.plays;
         let mut cards = [Card::CQ; 4];
         let mut follow = Cards::EMPTY;
         for (i, slot) in cards.iter_mut().enumerate() {
             let s = leader.plus(i);
-            let r = rng.next_u64();
-            if r & 31 == 0 {
-                self.random_call(s, plays + i as u8, r);
+            if d.below(32) == 0 {
+                self.random_call(s, plays + i as u8, d.below(6));
             }
             let hand = self.hands[s.index()];
             let suited = hand.with_mask(follow);
             let legal = if suited.is_empty() { hand } else { suited }.distinct();
-            let pick = pick(r, legal.len());
-            let bit = nth_bit(legal, pick);
+            let bit = nth_bit(legal, d.below(legal.len()));
             let card = Card::from_bit(bit);
             self.hands[s.index()].remove_bit(bit);
             if i == 0 {
@@ -1310,17 +1315,16 @@ impl Game {
         self.end_trick(cards);
     }
 
-    /// A random play's random call (one card in 32), kept where legal. The
-    /// seat is made the one to act and the cards played counted, as they
-    /// are when it calls before its card (where calls are allowed only on
-    /// one's turn).
+    /// A random play's random call (one card in 32; `which` of
+    /// [`Call::ALL`]), kept where legal. The seat is made the one to act
+    /// and the cards played counted, as they are when it calls before its
+    /// card (where calls are allowed only on one's turn).
     #[cold]
     #[inline(never)]
-    fn random_call(&mut self, s: Seat, plays: u8, r: u64) {
+    fn random_call(&mut self, s: Seat, plays: u8, which: usize) {
         self.to_act = s;
         self.plays = plays;
-        let c = Call::ALL[(r >> 5) as usize % 6];
-        let _ = self.announce(s, c);
+        let _ = self.announce(s, Call::ALL[which]);
     }
 
     /// [`random_playout`](Self::random_playout) compiled for CPUs with
@@ -1358,13 +1362,6 @@ impl Game {
             self.play_legal(s, card);
         }
     }
-}
-
-/// A random play's pick among `n` legal cards from the high half of its
-/// draw `r` (the low bits decide the random call).
-#[inline(always)]
-fn pick(r: u64, n: usize) -> usize {
-    (((r >> 32) * n as u64) >> 32) as usize
 }
 
 fn phase_name(p: Phase) -> &'static str {

@@ -76,7 +76,7 @@ pub use game::{
 pub use player::{ByPlayer, MAX_PLAYERS, MIN_PLAYERS, Player};
 pub use playout::{playout, playouts, random_game};
 pub use record::{Record, RecordError, ReplayResult};
-pub use rng::{Rng, deal, deal_random, deal_with, forehand};
+pub use rng::{Digits, Rng, deal, deal_random, deal_with, forehand};
 pub use rules::{
     BockSet, BockStacking, BockTrigger, Dulle, Extra, ExtraSet, KEYS, KeyInfo, PigletsWhen, Preset, ReDeadline,
     ReKontra, RuleEntry, RuleError, Rules, SoloPriority, SoloSet, ValueKind, WeddingRule, key_table,

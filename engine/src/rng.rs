@@ -41,12 +41,12 @@ impl Rng {
 /// jointly uniform up to a relative bias of the product of their `n`
 /// over 2^64 ([`deal_random`]: under 2^-30).
 #[derive(Clone, Copy, Debug)]
-struct Digits(u64);
+pub struct Digits(u64);
 
 impl Digits {
     /// The next digit: a number in `0..n` (`n > 0`).
     #[inline(always)]
-    fn below(&mut self, n: usize) -> usize {
+    pub fn below(&mut self, n: usize) -> usize {
         let m = self.0 as u128 * n as u128;
         self.0 = m as u64;
         (m >> 64) as usize
@@ -56,7 +56,7 @@ impl Digits {
 impl Rng {
     /// One draw read as [`Digits`].
     #[inline(always)]
-    fn digits(&mut self) -> Digits {
+    pub fn digits(&mut self) -> Digits {
         Digits(self.next_u64())
     }
 }

@@ -424,18 +424,24 @@ fn doubled_solo(g: &Game) -> bool {
 /// A finished game's facts, its trick-based extra points not yet found.
 #[inline]
 fn facts(g: &Game) -> Facts {
-    let mut card_points = [0u32; 2];
-    let mut tricks_won = [0u32; 2];
+    // by seat first, then by party: a trick's party is not looked up
+    let mut seat_points = [0u32; 4];
+    let mut seat_tricks = [0u32; 4];
     for t in g.tricks() {
-        let p = g.party(t.winner).index();
-        card_points[p] += t.points();
-        tricks_won[p] += 1;
+        let w = t.winner.index();
+        seat_points[w] += t.points();
+        seat_tricks[w] += 1;
     }
     let mut re = 0u8;
+    let mut card_points = [0u32; 2];
+    let mut tricks_won = [0u32; 2];
     for s in Seat::ALL {
-        if g.party(s) == Party::Re {
+        let p = g.party(s);
+        if p == Party::Re {
             re |= 1 << s.index();
         }
+        card_points[p.index()] += seat_points[s.index()];
+        tricks_won[p.index()] += seat_tricks[s.index()];
     }
     Facts {
         re,

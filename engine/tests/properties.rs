@@ -25,7 +25,7 @@
 
 use doko_engine::record::replay_str;
 use doko_engine::{
-    Action, Bid, Call, Card, Cards, Contract, Declaration, Game, Party, Phase, Preset, Record, RedealReason,
+    Action, Bid, Call, Card, Cards, Contract, Declaration, Digits, Game, Party, Phase, Preset, Record, RedealReason,
     ReplayResult, Reservation, Rng, Rules, Seat, SeenBid, SoloKind, random_game,
 };
 use proptest::prelude::*;
@@ -1040,27 +1040,39 @@ proptest! {
 /// (`legal_cards` then `play`, `legal_bids`, `legal_calls`, `act`): the
 /// specification its own loop over the engine's state must follow, draw
 /// for draw.
+///
+/// A trick led with no announcement owed takes its choices from the
+/// digits of one draw (for each card: a call one time in 32 and which,
+/// then the card); a card of a trick where an announcement is owed, from
+/// a draw of its own; an owed announcement, from a draw of its own.
 fn random_game_by_the_public_calls(rules: &Rules, rng: &mut Rng) -> Game {
     let hands = doko_engine::deal_random(rng, rules.nines);
     let dealer = Seat::ALL[rng.below(4)];
     let mut g = Game::new(*rules, dealer, hands).expect("one pack");
+    // the draw of the trick being played, where it has one
+    let mut trick_draw: Option<Digits> = None;
     while let Some(s) = g.to_act() {
         match g.phase() {
             Phase::Playing => {
-                let r = rng.next_u64();
-                if r & 31 == 0 {
-                    let c = Call::ALL[(r >> 5) as usize % 6];
-                    let _ = g.act(s, Action::Announce(c));
-                }
-                let legal = g.legal_cards(s);
-                if legal.is_empty() {
+                if g.legal_cards(s).is_empty() {
                     let calls = g.legal_calls(s);
                     let c = calls[rng.below(calls.len())];
                     g.act(s, Action::Announce(c)).expect("listed as legal");
                     continue;
                 }
-                let pick = (((r >> 32) * legal.len() as u64) >> 32) as usize;
-                let card = legal.iter().nth(pick).expect("in range");
+                if g.current_trick().len == 0 {
+                    trick_draw = g.mandatory_announcement().is_none().then(|| rng.digits());
+                }
+                let mut own = None;
+                let d = match trick_draw.as_mut() {
+                    Some(d) => d,
+                    None => own.insert(rng.digits()),
+                };
+                if d.below(32) == 0 {
+                    let _ = g.act(s, Action::Announce(Call::ALL[d.below(6)]));
+                }
+                let legal = g.legal_cards(s);
+                let card = legal.iter().nth(d.below(legal.len())).expect("in range");
                 g.play(s, card).expect("listed as legal");
             }
             Phase::Bidding => {
