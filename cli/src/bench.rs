@@ -4,21 +4,58 @@ use std::time::{Duration, Instant};
 
 use doko_engine::{Rng, Rules, playouts};
 
-/// Plays `games` random games and prints games per second.
+/// Plays `games` random games and prints games per second, and how much
+/// of each core the machine's host took meanwhile (a virtual machine's
+/// steal time: a figure from a host that takes a fifth of a core is a
+/// figure of the host, not of the engine).
 pub fn run(games: u64, seed: u64, nines: bool) {
     let rules = Rules { nines, ..Rules::default() };
     let mut rng = Rng::new(seed);
     // warm-up
     let mut checksum = playouts(&rules, &mut rng, games / 20);
+    let before = std::fs::read_to_string("/proc/stat").ok();
     let start = Instant::now();
     checksum += playouts(&rules, &mut rng, games);
     let secs = start.elapsed().as_secs_f64();
+    let after = std::fs::read_to_string("/proc/stat").ok();
     println!(
         "{games} random games ({} cards) in {secs:.3} s: {:.0} games/s, {:.0} ns/game (checksum {checksum})",
         if nines { 48 } else { 40 },
         games as f64 / secs,
         secs * 1e9 / games as f64
     );
+    if let (Some(b), Some(a)) = (before, after)
+        && let Some(stolen) = stolen_per_core(&b, &a)
+    {
+        println!("the host took over the run: {stolen}");
+    }
+}
+
+/// Each core's share of time the host took (steal) between two readings
+/// of `/proc/stat`, as "cpu0 3%, cpu1 21%"; None when they name no core.
+fn stolen_per_core(before: &str, after: &str) -> Option<String> {
+    // cpuN user nice system idle iowait irq softirq steal ...
+    let cores = |stat: &str| -> Vec<(String, u64, u64)> {
+        stat.lines()
+            .filter(|l| l.starts_with("cpu") && l.as_bytes().get(3).is_some_and(u8::is_ascii_digit))
+            .filter_map(|l| {
+                let mut f = l.split_whitespace();
+                let name = f.next()?.to_string();
+                let ticks: Vec<u64> = f.take(8).map(|v| v.parse().ok()).collect::<Option<_>>()?;
+                Some((name, ticks.iter().sum(), *ticks.get(7)?))
+            })
+            .collect()
+    };
+    let (b, a) = (cores(before), cores(after));
+    let shares: Vec<String> = a
+        .iter()
+        .filter_map(|(name, total, steal)| {
+            let (_, t0, s0) = b.iter().find(|(n, _, _)| n == name)?;
+            let all = total.checked_sub(*t0).filter(|t| *t > 0)?;
+            Some(format!("{name} {:.0}%", 100.0 * steal.saturating_sub(*s0) as f64 / all as f64))
+        })
+        .collect();
+    (!shares.is_empty()).then(|| shares.join(", "))
 }
 
 /// Options of the table benchmark.
@@ -987,6 +1024,20 @@ pub fn pictures(runs: usize) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Steal is read per core from two readings of `/proc/stat`, as a
+    /// share of all that core's ticks between them; the machine's total
+    /// line and other lines are not cores.
+    #[test]
+    fn stolen_per_core_reads_each_cores_steal() {
+        let before = "cpu  500 0 100 1000 0 0 0 90 0 0\ncpu0 200 0 50 500 0 0 0 40 0 0\ncpu1 300 0 50 500 0 0 0 50 0 0\nintr 1 2\n";
+        // cpu0: 100 more ticks, 25 stolen; cpu1: 200 more ticks, none
+        let after = "cpu  800 0 100 1100 0 0 0 115 0 0\ncpu0 260 0 55 510 0 0 0 65 0 0\ncpu1 500 0 50 500 0 0 0 50 0 0\nintr 3 4\n";
+        assert_eq!(stolen_per_core(before, after).as_deref(), Some("cpu0 25%, cpu1 0%"));
+        // a core with no ticks between the readings, and no cores at all
+        assert_eq!(stolen_per_core(before, before), None);
+        assert_eq!(stolen_per_core("intr 1", "intr 2"), None);
+    }
 
     /// The late actions are counted by the 100 ms window they were due
     /// in, the fullest windows first, each with what other processes used
