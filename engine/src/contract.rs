@@ -266,16 +266,23 @@ impl fmt::Display for Class {
 pub struct Order {
     // 32 entries so that `index & 31` needs no bounds check; 24..32 unused
     class: [Class; 32],
-    power: [u8; 32],
+    /// Each card's power, with bit 8 set for a trump: its
+    /// [`trick_key`](Order::trick_key) wherever it counts
+    base: [u16; 32],
     masks: [Cards; 5],
     dulle: bool,
+}
+
+/// A card's [`Order::base`]: its power, with bit 8 set for a trump.
+const fn base_of(class: Class, power: u8) -> u16 {
+    power as u16 | ((class as u8 == Class::Trump as u8) as u16) << 8
 }
 
 const FAIL_POWER: [u8; 6] = [60, 50, 40, 30, 20, 10]; // A 10 K Q J 9
 
 const fn build_order(trumps: Trumps) -> Order {
     let mut class = [Class::Trump; 32];
-    let mut power = [0u8; 32];
+    let mut base = [0u16; 32];
     let mut masks = [0u64; 5];
     let mut i = 0;
     while i < 24 {
@@ -306,13 +313,13 @@ const fn build_order(trumps: Trumps) -> Order {
             Trumps::None => fail,
         };
         class[i] = cl;
-        power[i] = p;
+        base[i] = base_of(cl, p);
         masks[cl as usize] |= 3 << (2 * i);
         i += 1;
     }
     Order {
         class,
-        power,
+        base,
         masks: [
             Cards::from_bits(masks[0]),
             Cards::from_bits(masks[1]),
@@ -322,6 +329,18 @@ const fn build_order(trumps: Trumps) -> Order {
         ],
         dulle: matches!(trumps, Trumps::Suit(_)),
     }
+}
+
+/// Whether a trick holds both hearts tens: its four card indices (each
+/// below 24) as the bytes of a word, those of a hearts ten made zero, and
+/// the zero bytes counted.
+#[inline(always)]
+fn both_hearts_tens(cards: &[Card; 4]) -> bool {
+    const ONES: u32 = 0x0101_0101;
+    let x = u32::from_le_bytes(cards.map(|c| c.index() as u8)) ^ (Card::H10.index() as u32 * ONES);
+    // the high bit of each byte that is not zero (exact: bytes below 0x80)
+    let nonzero = (((x & 0x7F7F_7F7F) + 0x7F7F_7F7F) | x) & 0x8080_8080;
+    nonzero.count_ones() == 2
 }
 
 /// The orders of every trump structure, built at compile time.
@@ -365,7 +384,7 @@ impl Order {
             o.masks[Class::Trump as usize] = o.masks[Class::Trump as usize].without_mask(both);
             o.masks[cl as usize] = Cards::from_bits(o.masks[cl as usize].bits() | both.bits());
             o.class[i] = cl;
-            o.power[i] = p;
+            o.base[i] = base_of(cl, p);
             o.dulle = false;
         }
         let from_deal = rules.piglets_when == PigletsWhen::Deal;
@@ -381,17 +400,17 @@ impl Order {
     /// Each card's class and strength, by card index (the 24 cards): what
     /// [`Order::from_table`] builds an order from again.
     pub fn table(&self) -> ([Class; 24], [u8; 24]) {
-        (std::array::from_fn(|i| self.class[i]), std::array::from_fn(|i| self.power[i]))
+        (std::array::from_fn(|i| self.class[i]), std::array::from_fn(|i| self.base[i] as u8))
     }
 
     /// The order with each card's class and strength given by card index,
     /// and whether the hearts ten is the Dulle here; the inverse of
     /// [`Order::table`] with [`Order::has_dulle`].
     pub fn from_table(class: [Class; 24], power: [u8; 24], dulle: bool) -> Order {
-        let mut o = Order { class: [Class::Trump; 32], power: [0; 32], masks: [Cards::EMPTY; 5], dulle };
+        let mut o = Order { class: [Class::Trump; 32], base: [0; 32], masks: [Cards::EMPTY; 5], dulle };
         for i in 0..24 {
             o.class[i] = class[i];
-            o.power[i] = power[i];
+            o.base[i] = base_of(class[i], power[i]);
             let m = &mut o.masks[class[i] as usize];
             *m = Cards::from_bits(m.bits() | Cards::both(Card::from_index(i)).bits());
         }
@@ -411,12 +430,14 @@ impl Order {
 
     /// The foxes become the highest trumps (piglets).
     pub fn promote_piglets(&mut self) {
-        self.power[Card::DA.index()] = 210;
+        let i = Card::DA.index();
+        self.base[i] = base_of(self.class[i], 210);
     }
 
     /// The superpiglet cards rank above the piglets.
     pub fn promote_superpiglets(&mut self, rules: &Rules) {
-        self.power[Order::superpiglet(rules).index()] = 220;
+        let i = Order::superpiglet(rules).index();
+        self.base[i] = base_of(self.class[i], 220);
     }
 
     /// The foxes rank as plain foxes again (house rule
@@ -424,7 +445,7 @@ impl Order {
     /// the contract's order gives them.
     pub fn demote_piglets(&mut self, contract: Contract) {
         let i = Card::DA.index();
-        self.power[i] = Order::new(contract.trumps()).power[i];
+        self.base[i] = base_of(self.class[i], Order::new(contract.trumps()).power(Card::DA));
     }
 
     /// The effective suit of a card.
@@ -436,7 +457,7 @@ impl Order {
     /// The strength of a card (meaningful within one class).
     #[inline]
     pub fn power(&self, c: Card) -> u8 {
-        self.power[c.index() & 31]
+        self.base[c.index() & 31] as u8
     }
 
     /// Whether a card is a trump.
@@ -464,11 +485,12 @@ impl Order {
     pub fn trick_key(&self, c: Card, led: Class) -> u16 {
         // without branches: which card wins is what random play cannot
         // predict
+        // a card counts where its class is the trumps' (0) or the led
+        // one: bit `class` of the two classes' bits
+        // (chosen without a branch: `select_unpredictable`)
         let i = c.index() & 31;
-        let class = self.class[i];
-        let trump = class == Class::Trump;
-        let counts = trump | (class == led);
-        (self.power[i] as u16 | (trump as u16) << 8) & (counts as u16).wrapping_neg()
+        let counts = ((1 | 1u32 << led as u32) >> self.class[i] as u32) & 1 != 0;
+        std::hint::select_unpredictable(counts, self.base[i], 0)
     }
 
     /// The index (0..4) of the card that wins a trick.
@@ -496,8 +518,10 @@ impl Order {
             best = 3;
         }
         // but of the two hearts tens the second, where the rule says so
-        // (no card is equal to a hearts ten but the other one)
-        if self.dulle && cards[best] == Card::H10 && second_wins_dulle() {
+        // (no card is equal to a hearts ten but the other one). Asked
+        // only of a trick with both, which few are: whether the winner is
+        // a hearts ten is what a branch cannot foresee
+        if both_hearts_tens(cards) && self.dulle && cards[best] == Card::H10 && second_wins_dulle() {
             for (i, c) in cards.iter().enumerate().skip(best + 1) {
                 if *c == Card::H10 {
                     return i;
@@ -521,7 +545,7 @@ impl Order {
     /// fail suits in the order clubs, spades, hearts, diamonds, each
     /// highest first. Smaller sorts first.
     pub fn sort_key(&self, c: Card) -> (u8, u8) {
-        (self.class[c.index()] as u8, 255 - self.power[c.index()])
+        (self.class[c.index()] as u8, 255 - self.power(c))
     }
 
     /// The cards of a hand sorted for display.
