@@ -276,10 +276,16 @@ struct RunResult {
     start: Instant,
 }
 
-/// An open-loop action answered late (see [`RunResult::late`]).
+/// An open-loop action answered late (see [`RunResult::late`]): when it
+/// was due; how long after that its table's previous action was answered
+/// (a table's next action is decided from the answer to its last, so a
+/// late answer makes the next action late before it is sent); how late
+/// the driver sent it beyond that (its thread or the runtime kept from
+/// running); how long the service took to answer it.
 #[derive(Clone, Copy)]
 struct Late {
     due: Duration,
+    waited: Duration,
     sent_late: Duration,
     answer: Duration,
 }
@@ -526,9 +532,10 @@ impl Others {
 
 /// What the open loop's late actions say about its tail: how many were
 /// answered over [`LATE`] after they were due, and the worst 100 ms
-/// windows (by when the actions were due) with how late their drivers
-/// sent them (the runtime did not run the driver's task: the process was
-/// busy or stalled) and how long the service took to answer them.
+/// windows (by when the actions were due) with how long they waited for
+/// their tables' previous answers, how late the driver sent them beyond
+/// that (its thread did not run) and how long the service took to
+/// answer them.
 /// With each window, the most cores that other processes on the machine
 /// (see [`Others`]) kept busy, and the most the host took, in a sample
 /// overlapping the window or the 100 ms after it.
@@ -550,10 +557,12 @@ fn late_windows(late: &[Late], others: &[Busy], start: Instant) -> String {
     for (w, ls) in windows.iter().take(3) {
         let max = |f: fn(&Late) -> Duration| ls.iter().map(f).max().map_or(0.0, ms);
         out.push_str(&format!(
-            "\n  due at {:.1} s: {} actions, up to {:.1} ms late; sent up to {:.1} ms late, answered in up to {:.1} ms",
+            "\n  due at {:.1} s: {} actions, up to {:.1} ms late; waited up to {:.1} ms for their tables' previous \
+             answers, sent up to {:.1} ms later than they could be, answered in up to {:.1} ms",
             *w as f64 / 10.0,
             ls.len(),
-            max(|l| l.sent_late + l.answer),
+            max(|l| l.waited + l.sent_late + l.answer),
+            max(|l| l.waited),
             max(|l| l.sent_late),
             max(|l| l.answer)
         ));
@@ -739,6 +748,9 @@ struct Driven {
     k: usize,
     /// Its next action, decided; and, once sent, when.
     next: Option<(Decided, Option<Instant>)>,
+    /// When its next action could be sent at the soonest: when its last
+    /// was answered, or its deal read.
+    ready: Option<Instant>,
 }
 
 /// How long the players wait for any answer before the run fails (a
@@ -780,7 +792,8 @@ fn paced<S: doko_bot::Store + 'static>(run: Paced<S>, first: Vec<Followed>) -> a
     let every = run.rate.map(|r| Duration::from_secs_f64(n / r));
     let start = Instant::now();
     let due = |i: usize, k: usize| every.map(|e| start + e.mul_f64(i as f64 / n) + e * k as u32);
-    let mut tables: Vec<Driven> = first.into_iter().map(|deal| Driven { deal, k: 0, next: None }).collect();
+    let mut tables: Vec<Driven> =
+        first.into_iter().map(|deal| Driven { deal, k: 0, next: None, ready: Some(start) }).collect();
     let mut waiting: BinaryHeap<Reverse<(Instant, usize)>> = BinaryHeap::new();
     let (mut lat, mut late) = (Vec::new(), Vec::new());
     let mut busy = 0usize;
@@ -877,6 +890,7 @@ fn paced<S: doko_bot::Store + 'static>(run: Paced<S>, first: Vec<Followed>) -> a
             Event::Followed { table: i, deal } => {
                 let t = &mut tables[i];
                 t.deal = *deal;
+                t.ready = Some(Instant::now());
                 if !over(&t.deal) {
                     plan(i, t, &mut waiting, &mut busy);
                 }
@@ -889,12 +903,15 @@ fn paced<S: doko_bot::Store + 'static>(run: Paced<S>, first: Vec<Followed>) -> a
                 if let Some(due) = due
                     && answered - due > LATE
                 {
+                    let ready = t.ready.map_or(due, |r| r.max(due));
                     late.push(Late {
                         due: due - start,
-                        sent_late: sent.saturating_duration_since(due),
+                        waited: ready - due,
+                        sent_late: sent.saturating_duration_since(ready),
                         answer: answered - sent,
                     });
                 }
+                t.ready = Some(answered);
                 t.k += 1;
                 let played = !refused && t.deal.as_mut().is_some_and(|(g, _)| g.act(d.seat, d.action).is_ok());
                 if !played {
@@ -1047,9 +1064,20 @@ mod tests {
     fn late_windows_name_the_fullest_windows_and_the_other_processes() {
         let start = Instant::now();
         let ms = Duration::from_millis;
-        let late = |due, sent, answer| Late { due: ms(due), sent_late: ms(sent), answer: ms(answer) };
+        let late = |due, waited, sent, answer| Late {
+            due: ms(due),
+            waited: ms(waited),
+            sent_late: ms(sent),
+            answer: ms(answer),
+        };
         // two in the window at 0.2 s, three in the one at 4.7 s
-        let lates = [late(210, 1, 5), late(290, 0, 7), late(4_700, 40, 60), late(4_750, 45, 20), late(4_799, 2, 9)];
+        let lates = [
+            late(210, 0, 1, 5),
+            late(290, 3, 0, 7),
+            late(4_700, 30, 10, 60),
+            late(4_750, 0, 45, 20),
+            late(4_799, 0, 2, 9),
+        ];
         let busy = |at, cores, stolen| Busy { at: start + ms(at), cores, stolen };
         let others = [
             busy(300, 0.2, 0.0),
@@ -1066,12 +1094,14 @@ mod tests {
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(
             lines[1],
-            "  due at 4.7 s: 3 actions, up to 100.0 ms late; sent up to 45.0 ms late, answered in up to 60.0 ms; \
+            "  due at 4.7 s: 3 actions, up to 100.0 ms late; waited up to 30.0 ms for their tables' previous answers, \
+             sent up to 45.0 ms later than they could be, answered in up to 60.0 ms; \
              other processes on the machine kept 100% of a core busy, the host took 50%"
         );
         assert_eq!(
             lines[2],
-            "  due at 0.2 s: 2 actions, up to 7.0 ms late; sent up to 1.0 ms late, answered in up to 7.0 ms; \
+            "  due at 0.2 s: 2 actions, up to 10.0 ms late; waited up to 3.0 ms for their tables' previous answers, \
+             sent up to 1.0 ms later than they could be, answered in up to 7.0 ms; \
              other processes on the machine kept 20% of a core busy, the host took 0%"
         );
         assert_eq!(

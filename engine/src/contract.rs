@@ -273,7 +273,8 @@ pub struct Order {
     dulle: bool,
 }
 
-/// A card's [`Order::base`]: its power, with bit 8 set for a trump.
+/// A card's entry in an order's `base`: its power, with bit 8 set for a
+/// trump.
 const fn base_of(class: Class, power: u8) -> u16 {
     power as u16 | ((class as u8 == Class::Trump as u8) as u16) << 8
 }
