@@ -750,7 +750,7 @@ struct Driven {
     next: Option<(Decided, Option<Instant>)>,
     /// When its next action could be sent at the soonest: when its last
     /// was answered, or its deal read.
-    ready: Option<Instant>,
+    ready: Instant,
 }
 
 /// How long the players wait for any answer before the run fails (a
@@ -793,7 +793,7 @@ fn paced<S: doko_bot::Store + 'static>(run: Paced<S>, first: Vec<Followed>) -> a
     let start = Instant::now();
     let due = |i: usize, k: usize| every.map(|e| start + e.mul_f64(i as f64 / n) + e * k as u32);
     let mut tables: Vec<Driven> =
-        first.into_iter().map(|deal| Driven { deal, k: 0, next: None, ready: Some(start) }).collect();
+        first.into_iter().map(|deal| Driven { deal, k: 0, next: None, ready: start }).collect();
     let mut waiting: BinaryHeap<Reverse<(Instant, usize)>> = BinaryHeap::new();
     let (mut lat, mut late) = (Vec::new(), Vec::new());
     let mut busy = 0usize;
@@ -890,7 +890,7 @@ fn paced<S: doko_bot::Store + 'static>(run: Paced<S>, first: Vec<Followed>) -> a
             Event::Followed { table: i, deal } => {
                 let t = &mut tables[i];
                 t.deal = *deal;
-                t.ready = Some(Instant::now());
+                t.ready = Instant::now();
                 if !over(&t.deal) {
                     plan(i, t, &mut waiting, &mut busy);
                 }
@@ -903,7 +903,7 @@ fn paced<S: doko_bot::Store + 'static>(run: Paced<S>, first: Vec<Followed>) -> a
                 if let Some(due) = due
                     && answered - due > LATE
                 {
-                    let ready = t.ready.map_or(due, |r| r.max(due));
+                    let ready = t.ready.max(due);
                     late.push(Late {
                         due: due - start,
                         waited: ready - due,
@@ -911,7 +911,7 @@ fn paced<S: doko_bot::Store + 'static>(run: Paced<S>, first: Vec<Followed>) -> a
                         answer: answered - sent,
                     });
                 }
-                t.ready = Some(answered);
+                t.ready = answered;
                 t.k += 1;
                 let played = !refused && t.deal.as_mut().is_some_and(|(g, _)| g.act(d.seat, d.action).is_ok());
                 if !played {

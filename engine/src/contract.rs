@@ -484,11 +484,9 @@ impl Order {
     /// first played wins (see [`Order::beats`] for the dulle exception).
     #[inline]
     pub fn trick_key(&self, c: Card, led: Class) -> u16 {
-        // without branches: which card wins is what random play cannot
-        // predict
         // a card counts where its class is the trumps' (0) or the led
-        // one: bit `class` of the two classes' bits
-        // (chosen without a branch: `select_unpredictable`)
+        // one: bit `class` of the two classes' bits. Chosen without a
+        // branch: which card wins is what random play cannot predict
         let i = c.index() & 31;
         let counts = ((1 | 1u32 << led as u32) >> self.class[i] as u32) & 1 != 0;
         std::hint::select_unpredictable(counts, self.base[i], 0)

@@ -1254,13 +1254,14 @@ impl Game {
     /// of phase and turn at every card (they hold here by construction);
     /// the same games as `legal_cards` and `play_legal` would play.
     ///
-    /// A trick's choices (for each card: a call or not, which call, which
-    /// card) are the digits of one draw ([`Digits`](crate::rng::Digits):
-    /// at most 32^4 · 6^4 · 12^4 < 2^45 choices, a relative bias under
-    /// 2^-19). A trick that starts with no announcement owed is played in
-    /// one go (its cards in registers, the follow mask found once):
-    /// nothing in it can owe one, since only a trick's end and the deal's
-    /// start do.
+    /// A trick that starts with no announcement owed is played in one go
+    /// (its cards in registers, the follow mask found once): nothing in
+    /// it can owe one, since only a trick's end and the deal's start do.
+    /// Its choices (for each card: a call or not, which call, which card)
+    /// are the digits of one draw ([`Digits`](crate::rng::Digits): at
+    /// most 32^4 · 6^4 · 12^4 < 2^45 choices, a relative bias under
+    /// 2^-19). Any other card, and an owed announcement, takes a draw of
+    /// its own.
     #[inline(always)]
     pub(crate) fn random_cards(&mut self, rng: &mut crate::rng::Rng, nth_bit: &impl Fn(Cards, usize) -> u64) {
         while self.phase == Phase::Playing {
