@@ -266,17 +266,31 @@ impl fmt::Display for Class {
 pub struct Order {
     // 32 entries so that `index & 31` needs no bounds check; 24..32 unused
     class: [Class; 32],
-    /// Each card's power, with bit 8 set for a trump: its
-    /// [`trick_key`](Order::trick_key) wherever it counts
+    /// Each card's power (bits 0-7) with its class's bit (bits 8-12:
+    /// [`class_bit`]): its [`trick_key`](Order::trick_key) wherever it
+    /// counts
     base: [u16; 32],
     masks: [Cards; 5],
     dulle: bool,
 }
 
-/// A card's entry in an order's `base`: its power, with bit 8 set for a
-/// trump.
+/// A card's entry in an order's `base`: its power, with its class's bit.
 const fn base_of(class: Class, power: u8) -> u16 {
-    power as u16 | ((class as u8 == Class::Trump as u8) as u16) << 8
+    power as u16 | class_bit(class)
+}
+
+/// A class's bit in a trick key: the trumps' highest (bit 12), then the
+/// fail suits (bits 11 to 8), each above every power (bits 0 to 7).
+const fn class_bit(class: Class) -> u16 {
+    0x1000 >> class as u8
+}
+
+/// The bits of a trick key that are kept in a trick whose led card has
+/// `led_base` (its entry in `base`): every power, the trumps' bit and the
+/// led class's bit.
+#[inline(always)]
+const fn counting_mask(led_base: u16) -> u16 {
+    led_base | class_bit(Class::Trump) | 0xFF
 }
 
 const FAIL_POWER: [u8; 6] = [60, 50, 40, 30, 20, 10]; // A 10 K Q J 9
@@ -480,16 +494,21 @@ impl Order {
     }
 
     /// The strength of a card in a trick whose led card has class `led`:
-    /// trumps above the led suit, other fail suits 0. Of equal keys the
-    /// first played wins (see [`Order::beats`] for the dulle exception).
+    /// trumps above the led suit, and a card of another fail suit below
+    /// both (its power alone, under 256). Of equal keys the first played
+    /// wins (see [`Order::beats`] for the dulle exception).
     #[inline]
     pub fn trick_key(&self, c: Card, led: Class) -> u16 {
-        // a card counts where its class is the trumps' (0) or the led
-        // one: bit `class` of the two classes' bits. Chosen without a
-        // branch: which card wins is what random play cannot predict
-        let i = c.index() & 31;
-        let counts = ((1 | 1u32 << led as u32) >> self.class[i] as u32) & 1 != 0;
-        std::hint::select_unpredictable(counts, self.base[i], 0)
+        self.key_in(c, counting_mask(class_bit(led)))
+    }
+
+    /// A card's trick key under a trick's [`counting_mask`]: its entry
+    /// with the bits of the classes that do not count cleared (one load
+    /// and one and, without a branch: which card wins is what random play
+    /// cannot predict).
+    #[inline(always)]
+    fn key_in(&self, c: Card, mask: u16) -> u16 {
+        self.base[c.index() & 31] & mask
     }
 
     /// The index (0..4) of the card that wins a trick.
@@ -502,8 +521,8 @@ impl Order {
     /// hearts ten wins only where a hearts ten would win the trick.
     #[inline(always)]
     pub(crate) fn trick_winner_by(&self, cards: &[Card; 4], second_wins_dulle: impl FnOnce() -> bool) -> usize {
-        let led = self.class(cards[0]);
-        let key = |c: Card| self.trick_key(c, led);
+        let mask = counting_mask(self.base[cards[0].index() & 31]);
+        let key = |c: Card| self.key_in(c, mask);
         let (k1, k2, k3) = (key(cards[1]), key(cards[2]), key(cards[3]));
         // the first of equal keys wins
         let (mut best, mut high) = (0, key(cards[0]));
@@ -635,17 +654,18 @@ mod tests {
         let mut rng = crate::rng::Rng::new(7);
         let mut tricks = 0;
         for o in every_order() {
-            // the key as defined: a trump 256 + its power, a card of the
-            // led suit its power, any other 0
+            // the key as defined: a trump 4096 + its power, a card of the
+            // led suit 256 << (4 - its class) + its power (clubs 2048,
+            // diamonds 256), any other its power alone
             for c in Card::all() {
                 for led in [Class::Trump, Class::Clubs, Class::Spades, Class::Hearts, Class::Diamonds] {
                     let p = u16::from(o.power(c));
                     let defined = if o.is_trump(c) {
-                        256 + p
+                        4096 + p
                     } else if o.class(c) == led {
-                        p
+                        (256 << (4 - led as u16)) + p
                     } else {
-                        0
+                        p
                     };
                     assert_eq!(o.trick_key(c, led), defined, "{c} led {led:?}");
                 }

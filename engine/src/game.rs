@@ -1257,11 +1257,12 @@ impl Game {
     /// A trick that starts with no announcement owed is played in one go
     /// (its cards in registers, the follow mask found once): nothing in
     /// it can owe one, since only a trick's end and the deal's start do.
-    /// Its choices (for each card: a call or not, which call, which card)
-    /// are the digits of one draw ([`Digits`](crate::rng::Digits): at
-    /// most 32^4 · 6^4 · 12^4 < 2^45 choices, a relative bias under
-    /// 2^-19). Any other card, and an owed announcement, takes a draw of
-    /// its own.
+    /// Its choices are the digits of one draw ([`Digits`](crate::rng::Digits)):
+    /// first, below 2^20, whether each card's seat calls (its digit in
+    /// base 32 is zero, the first card's highest), then for each card
+    /// which call (where it calls) and which card: at most
+    /// 32^4 · 6^4 · 12^4 < 2^45 choices, a relative bias under 2^-19.
+    /// Any other card, and an owed announcement, takes a draw of its own.
     #[inline(always)]
     pub(crate) fn random_cards(&mut self, rng: &mut crate::rng::Rng, nth_bit: &impl Fn(Cards, usize) -> u64) {
         while self.phase == Phase::Playing {
@@ -1292,13 +1293,33 @@ impl Game {
     /// the digits of its draw.
     #[inline(always)]
     fn random_trick(&mut self, d: &mut crate::rng::Digits, nth_bit: &impl Fn(Cards, usize) -> u64) {
+        // whether each seat calls before its card (one time in 32): four
+        // digits in base 32 of one, the first card's highest. Most tricks
+        // have no zero digit, and their cards are not asked
+        let calls = d.below(1 << 20) as u32;
+        if calls.wrapping_sub(0x8421) & !calls & 0x8_4210 == 0 {
+            self.random_trick_cards::<false>(d, calls, nth_bit);
+        } else {
+            self.random_trick_cards::<true>(d, calls, nth_bit);
+        }
+    }
+
+    /// [`random_trick`](Self::random_trick)'s four cards; `CALLS`: whether
+    /// some digit of `calls` is zero (a seat calls before its card).
+    #[inline(always)]
+    fn random_trick_cards<const CALLS: bool>(
+        &mut self,
+        d: &mut crate::rng::Digits,
+        calls: u32,
+        nth_bit: &impl Fn(Cards, usize) -> u64,
+    ) {
         let leader = self.to_act;
         let plays = self.plays;
         let mut cards = [Card::CQ; 4];
         let mut follow = Cards::EMPTY;
         for (i, slot) in cards.iter_mut().enumerate() {
             let s = leader.plus(i);
-            if d.below(32) == 0 {
+            if CALLS && (calls >> (15 - 5 * i)) & 31 == 0 {
                 self.random_call(s, plays + i as u8, d.below(6));
             }
             let hand = self.hands[s.index()];

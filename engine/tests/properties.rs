@@ -1049,8 +1049,10 @@ fn random_game_by_the_public_calls(rules: &Rules, rng: &mut Rng) -> Game {
     let hands = doko_engine::deal_random(rng, rules.nines);
     let dealer = Seat::ALL[rng.below(4)];
     let mut g = Game::new(*rules, dealer, hands).expect("one pack");
-    // the draw of the trick being played, where it has one
-    let mut trick_draw: Option<Digits> = None;
+    // the draw of the trick being played, where it has one, and its
+    // first digit (below 2^20): whether each card's seat calls before it
+    // (its card's digit in base 32 is zero, the first card's highest)
+    let mut trick_draw: Option<(Digits, usize)> = None;
     while let Some(s) = g.to_act() {
         match g.phase() {
             Phase::Playing => {
@@ -1060,15 +1062,24 @@ fn random_game_by_the_public_calls(rules: &Rules, rng: &mut Rng) -> Game {
                     g.act(s, Action::Announce(c)).expect("listed as legal");
                     continue;
                 }
-                if g.current_trick().len == 0 {
-                    trick_draw = g.mandatory_announcement().is_none().then(|| rng.digits());
+                let i = g.current_trick().len;
+                if i == 0 {
+                    trick_draw = g.mandatory_announcement().is_none().then(|| {
+                        let mut d = rng.digits();
+                        let calls = d.below(1 << 20);
+                        (d, calls)
+                    });
                 }
                 let mut own = None;
-                let d = match trick_draw.as_mut() {
-                    Some(d) => d,
-                    None => own.insert(rng.digits()),
+                let (d, calls) = match trick_draw.as_mut() {
+                    Some((d, calls)) => (d, (*calls >> (15 - 5 * i)) & 31),
+                    None => {
+                        let d = own.insert(rng.digits());
+                        let call = d.below(32);
+                        (d, call)
+                    }
                 };
-                if d.below(32) == 0 {
+                if calls == 0 {
                     let _ = g.act(s, Action::Announce(Call::ALL[d.below(6)]));
                 }
                 let legal = g.legal_cards(s);
