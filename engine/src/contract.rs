@@ -267,8 +267,8 @@ pub struct Order {
     // 32 entries so that `index & 31` needs no bounds check; 24..32 unused
     class: [Class; 32],
     /// Each card's power (bits 0-7) with its class's bit (bits 8-12:
-    /// [`class_bit`]): its [`trick_key`](Order::trick_key) wherever it
-    /// counts
+    /// [`class_bit`]): its key in a trick where it counts
+    /// ([`Order::key_in`])
     base: [u16; 32],
     masks: [Cards; 5],
     dulle: bool,
@@ -494,18 +494,26 @@ impl Order {
     }
 
     /// The strength of a card in a trick whose led card has class `led`:
-    /// trumps above the led suit, and a card of another fail suit below
-    /// both (its power alone, under 256). Of equal keys the first played
-    /// wins (see [`Order::beats`] for the dulle exception).
+    /// a trump 256 + its power, a card of the led suit its power, any
+    /// other 0. Of equal keys the first played wins (see [`Order::beats`]
+    /// for the dulle exception).
     #[inline]
     pub fn trick_key(&self, c: Card, led: Class) -> u16 {
-        self.key_in(c, counting_mask(class_bit(led)))
+        let i = c.index() & 31;
+        let power = self.base[i] & 0xFF;
+        match self.class[i] {
+            Class::Trump => 256 + power,
+            class if class == led => power,
+            _ => 0,
+        }
     }
 
-    /// A card's trick key under a trick's [`counting_mask`]: its entry
-    /// with the bits of the classes that do not count cleared (one load
-    /// and one and, without a branch: which card wins is what random play
-    /// cannot predict).
+    /// A card's key in a trick under the trick's [`counting_mask`]: its
+    /// entry in `base` with the bits of the classes that do not count
+    /// cleared, ordered as [`trick_key`](Self::trick_key) orders the cards
+    /// that count, and every card that does not below them (its power
+    /// alone). One load and one and, without a branch: which card wins is
+    /// what random play cannot predict.
     #[inline(always)]
     fn key_in(&self, c: Card, mask: u16) -> u16 {
         self.base[c.index() & 31] & mask
@@ -654,18 +662,17 @@ mod tests {
         let mut rng = crate::rng::Rng::new(7);
         let mut tricks = 0;
         for o in every_order() {
-            // the key as defined: a trump 4096 + its power, a card of the
-            // led suit 256 << (4 - its class) + its power (clubs 2048,
-            // diamonds 256), any other its power alone
+            // the key as defined: a trump 256 + its power, a card of the
+            // led suit its power, any other 0
             for c in Card::all() {
                 for led in [Class::Trump, Class::Clubs, Class::Spades, Class::Hearts, Class::Diamonds] {
                     let p = u16::from(o.power(c));
                     let defined = if o.is_trump(c) {
-                        4096 + p
+                        256 + p
                     } else if o.class(c) == led {
-                        (256 << (4 - led as u16)) + p
-                    } else {
                         p
+                    } else {
+                        0
                     };
                     assert_eq!(o.trick_key(c, led), defined, "{c} led {led:?}");
                 }
