@@ -473,13 +473,58 @@ struct Others {
 }
 
 /// One 100 ms sample of [`Others`]: when it ended, the cores that other
-/// processes kept busy over it, and the cores the machine's host took
-/// (steal time: a virtual machine's cores running the host's work).
+/// processes kept busy over it, the cores the machine's host took (steal
+/// time: a virtual machine's cores running the host's work), and the
+/// busiest other process.
 #[derive(Clone, Copy)]
 struct Busy {
     at: Instant,
     cores: f64,
     stolen: f64,
+    top: Top,
+}
+
+/// The busiest process of a sample but doko and its Redis server (a
+/// kernel thread too, such as the host's memory reclaim): its name as
+/// `/proc` gives it (at most 15 bytes) and the cores it kept busy.
+#[derive(Clone, Copy, Default)]
+struct Top {
+    name: [u8; 16],
+    len: u8,
+    cores: f64,
+}
+
+impl Top {
+    fn name(&self) -> &str {
+        std::str::from_utf8(&self.name[..usize::from(self.len)]).unwrap_or("?")
+    }
+}
+
+/// Each process's name and CPU ticks (user and system) from `/proc`, but
+/// those in `skip`.
+fn processes(skip: &[u32]) -> std::collections::HashMap<u32, ([u8; 16], u8, i64)> {
+    let mut out = std::collections::HashMap::new();
+    let Ok(dir) = std::fs::read_dir("/proc") else { return out };
+    for e in dir.flatten() {
+        let Some(pid) = e.file_name().to_str().and_then(|n| n.parse::<u32>().ok()) else { continue };
+        if skip.contains(&pid) {
+            continue;
+        }
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else { continue };
+        let (Some(open), Some((head, rest))) = (stat.find('('), stat.rsplit_once(')')) else { continue };
+        let f: Vec<&str> = rest.split_whitespace().collect();
+        let (Some(u), Some(k)) =
+            (f.get(11).and_then(|v| v.parse::<i64>().ok()), f.get(12).and_then(|v| v.parse::<i64>().ok()))
+        else {
+            continue;
+        };
+        let comm = head.get(open + 1..).unwrap_or("").as_bytes();
+        let mut name = [0u8; 16];
+        let len = comm.len().min(15);
+        name[..len].copy_from_slice(&comm[..len]);
+        out.insert(pid, (name, len as u8, u + k));
+    }
+    out
 }
 
 impl Others {
@@ -488,18 +533,26 @@ impl Others {
         let first = Self::ticks(redis)?;
         let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
         let stopped = stop.clone();
+        let skip = [std::process::id(), redis.unwrap_or(0)];
         let thread = std::thread::spawn(move || {
             let mut samples = Vec::new();
-            let (mut at, mut last) = (Instant::now(), first);
+            let (mut at, mut last, mut each) = (Instant::now(), first, processes(&skip));
             while !stopped.load(std::sync::atomic::Ordering::Relaxed) {
                 std::thread::sleep(Duration::from_millis(100));
                 let Some(ticks) = Self::ticks(redis) else { break };
+                let now = processes(&skip);
                 let t = Instant::now();
                 let others = (ticks.0 - last.0) - (ticks.1 - last.1);
                 // (/proc counts in USER_HZ, 100 a second on Linux)
                 let cores = |n: i64| n.max(0) as f64 / 100.0 / (t - at).as_secs_f64();
-                samples.push(Busy { at: t, cores: cores(others), stolen: cores(ticks.2 - last.2) });
-                (at, last) = (t, ticks);
+                let busiest = now
+                    .iter()
+                    .filter_map(|(pid, (name, len, ticks))| Some((*name, *len, ticks - each.get(pid)?.2)))
+                    .filter(|(_, _, d)| *d > 0)
+                    .max_by_key(|(_, _, d)| *d);
+                let top = busiest.map_or(Top::default(), |(name, len, d)| Top { name, len, cores: cores(d) });
+                samples.push(Busy { at: t, cores: cores(others), stolen: cores(ticks.2 - last.2), top });
+                (at, last, each) = (t, ticks, now);
             }
             samples
         });
@@ -538,7 +591,8 @@ impl Others {
 /// answer them.
 /// With each window, the most cores that other processes on the machine
 /// (see [`Others`]) kept busy, and the most the host took, in a sample
-/// overlapping the window or the 100 ms after it.
+/// overlapping the window or the 100 ms after it, and the busiest other
+/// process of those samples.
 fn late_windows(late: &[Late], others: &[Busy], start: Instant) -> String {
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
     let mut windows: Vec<(u128, Vec<Late>)> = Vec::new();
@@ -576,6 +630,11 @@ fn late_windows(late: &[Late], others: &[Busy], start: Instant) -> String {
                 b * 100.0,
                 h * 100.0
             ));
+        }
+        if let Some(top) =
+            near.iter().map(|b| b.top).filter(|t| t.cores > 0.0).max_by(|a, b| a.cores.total_cmp(&b.cores))
+        {
+            out.push_str(&format!(" (the busiest other process: {}, {:.0}% of a core)", top.name(), top.cores * 100.0));
         }
     }
     // (the samples from when the run's clock started: before it, the
@@ -1078,11 +1137,17 @@ mod tests {
             late(4_750, 0, 45, 20),
             late(4_799, 0, 2, 9),
         ];
-        let busy = |at, cores, stolen| Busy { at: start + ms(at), cores, stolen };
+        let busy = |at, cores, stolen| Busy { at: start + ms(at), cores, stolen, top: Top::default() };
+        // the busiest other process of a sample in the window at 4.7 s
+        let top = |name: &str, cores| {
+            let mut t = Top { cores, len: name.len() as u8, ..Top::default() };
+            t.name[..name.len()].copy_from_slice(name.as_bytes());
+            t
+        };
         let others = [
             busy(300, 0.2, 0.0),
-            busy(4_800, 0.9, 0.5),
-            busy(4_900, 1.0, 0.1),
+            Busy { top: top("kworker/u8:3", 0.1), ..busy(4_800, 0.9, 0.5) },
+            Busy { top: top("kdamond.0", 0.4), ..busy(4_900, 1.0, 0.1) },
             busy(5_100, 0.1, 0.0),
             busy(9_000, 0.3, 0.7),
         ];
@@ -1096,7 +1161,8 @@ mod tests {
             lines[1],
             "  due at 4.7 s: 3 actions, up to 100.0 ms late; waited up to 30.0 ms for their tables' previous answers, \
              sent up to 45.0 ms later than they could be, answered in up to 60.0 ms; \
-             other processes on the machine kept 100% of a core busy, the host took 50%"
+             other processes on the machine kept 100% of a core busy, the host took 50% \
+             (the busiest other process: kdamond.0, 40% of a core)"
         );
         assert_eq!(
             lines[2],
