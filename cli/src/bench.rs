@@ -510,21 +510,23 @@ fn processes(skip: &[u32]) -> std::collections::HashMap<u32, ([u8; 16], u8, i64)
         if skip.contains(&pid) {
             continue;
         }
-        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else { continue };
-        let (Some(open), Some((head, rest))) = (stat.find('('), stat.rsplit_once(')')) else { continue };
-        let f: Vec<&str> = rest.split_whitespace().collect();
-        let (Some(u), Some(k)) =
-            (f.get(11).and_then(|v| v.parse::<i64>().ok()), f.get(12).and_then(|v| v.parse::<i64>().ok()))
-        else {
-            continue;
-        };
-        let comm = head.get(open + 1..).unwrap_or("").as_bytes();
+        let Some((comm, ticks)) = proc_stat(&pid.to_string()) else { continue };
         let mut name = [0u8; 16];
         let len = comm.len().min(15);
-        name[..len].copy_from_slice(&comm[..len]);
-        out.insert(pid, (name, len as u8, u + k));
+        name[..len].copy_from_slice(&comm.as_bytes()[..len]);
+        out.insert(pid, (name, len as u8, ticks));
     }
     out
+}
+
+/// A process's name and CPU ticks (user and system) from
+/// `/proc/PID/stat` (`self`: this process).
+fn proc_stat(pid: &str) -> Option<(String, i64)> {
+    let s = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let (head, rest) = s.rsplit_once(')')?;
+    let name = head.split_once('(')?.1.to_string();
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    Some((name, f.get(11)?.parse::<i64>().ok()? + f.get(12)?.parse::<i64>().ok()?))
 }
 
 impl Others {
@@ -573,11 +575,7 @@ impl Others {
         let cpu: Vec<i64> = stat.lines().next()?.split_whitespace().skip(1).filter_map(|v| v.parse().ok()).collect();
         // user nice system idle iowait irq softirq steal ...
         let busy = cpu.get(..7)?.iter().sum::<i64>() - cpu[3] - cpu[4];
-        let own = |pid: &str| -> Option<i64> {
-            let s = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-            let f: Vec<&str> = s.rsplit_once(')')?.1.split_whitespace().collect();
-            Some(f.get(11)?.parse::<i64>().ok()? + f.get(12)?.parse::<i64>().ok()?)
-        };
+        let own = |pid: &str| proc_stat(pid).map(|(_, ticks)| ticks);
         let ours = own("self")? + redis.and_then(|p| own(&p.to_string())).unwrap_or(0);
         Some((busy, ours, cpu.get(7).copied().unwrap_or(0)))
     }
