@@ -88,6 +88,11 @@ pub struct Outbox {
     /// deduplicate (Matrix transaction ids, Discord nonces) use to drop a
     /// second copy.
     pub owed: Vec<u64>,
+    /// The salt of the table whose entries [`owed`](Self::owed) numbers
+    /// (see [`crate::table::Owed::salt`]); 0 where it is not known, and
+    /// their mark is then made at once rather than with the table's next
+    /// commit.
+    pub owed_salt: u64,
     /// At a table shared with channels on other platforms (`link`): what
     /// each of those channels gets of this change, one outbox per channel
     /// (this one is the channel the command came from). The service hands
@@ -271,6 +276,7 @@ impl Outbox {
             duplicate: false,
             unavailable: false,
             owed: Vec::new(),
+            owed_salt: 0,
             relay: Vec::new(),
         }
     }
@@ -398,8 +404,10 @@ pub trait App: Send + Sync {
     /// Notes that a person could not be reached privately; true the first
     /// time in a deal (the channel is told once per deal, not per message).
     async fn unreachable(&self, ch: &ChannelId, user: &UserId) -> bool;
-    /// Marks owed entries of a table as delivered (see [`Outbox::owed`]).
-    async fn delivered(&self, ch: &ChannelId, owed: &[u64]);
+    /// Marks owed entries of a table as delivered (see [`Outbox::owed`];
+    /// `salt`: [`Outbox::owed_salt`]). The mark may wait for the table's
+    /// next commit (see `Service::defer_marks`).
+    async fn delivered(&self, ch: &ChannelId, salt: u64, owed: &[u64]);
     /// The outboxes for this platform's channels that commands on other
     /// platforms make (a table shared across platforms, see
     /// [`Outbox::relay`]): a front end takes them once, at its start, and
@@ -495,7 +503,7 @@ pub async fn deliver(app: &dyn App, transport: &dyn Transport, out: &Outbox) -> 
     if !out.owed.is_empty() {
         #[cfg(feature = "failpoints")]
         crate::failpoint::hit("after-deliver");
-        app.delivered(ch, &out.owed).await;
+        app.delivered(ch, out.owed_salt, &out.owed).await;
     }
     report
 }

@@ -168,6 +168,36 @@ pub const STORE_BUDGET: Duration = Duration::from_secs(6);
 /// its first turn clock.
 pub const OWED_GRACE_MS: u64 = 30_000;
 
+/// How long a delivered entry's mark waits for its table's next commit
+/// to carry it (see [`Service::defer_marks`]) before it is committed on
+/// its own: at a table in play the next move comes sooner, and the mark
+/// costs no round trip of its own. Far below [`OWED_GRACE_MS`] (another
+/// process sends an entry after that) and the minutes in which Discord
+/// and Matrix drop a message sent again with the same key (what a crash
+/// before the mark leads to).
+pub const MARK_DELAY: Duration = Duration::from_secs(5);
+
+/// How often the marks that waited [`MARK_DELAY`] are committed.
+const MARK_FLUSH_EVERY: Duration = Duration::from_secs(1);
+
+/// A delivered entry's mark that waits for its table's next commit (see
+/// [`Service::defer_marks`]): the table's salt, the entries, when it was
+/// made, and a number to tell it from the others.
+#[derive(Clone, Debug)]
+struct Mark {
+    salt: u64,
+    seqs: Vec<u64>,
+    at: tokio::time::Instant,
+    id: u64,
+}
+
+/// The marks waiting, by the channel that delivered them.
+#[derive(Default)]
+struct Marks {
+    by_channel: std::collections::HashMap<ChannelId, Vec<Mark>>,
+    next: u64,
+}
+
 /// Exponential backoff with full jitter, a bounded number of tries and a
 /// deadline ([`STORE_BUDGET`]).
 struct Backoff {
@@ -401,6 +431,11 @@ pub struct Service<S: Store> {
     in_flight: std::sync::atomic::AtomicUsize,
     /// Told when the last command in flight ends.
     idle: tokio::sync::Notify,
+    /// Whether a delivered entry's mark waits for its table's next commit
+    /// (see [`Service::defer_marks`]).
+    defer: std::sync::atomic::AtomicBool,
+    /// The marks waiting.
+    marks: Mutex<Marks>,
 }
 
 /// A command in flight, counted while it lives.
@@ -442,6 +477,8 @@ impl<S: Store> Service<S> {
             closing: Default::default(),
             in_flight: Default::default(),
             idle: Default::default(),
+            defer: Default::default(),
+            marks: Default::default(),
         }
     }
 
@@ -502,6 +539,108 @@ impl<S: Store> Service<S> {
     pub fn with_durable_outbox(mut self) -> Service<S> {
         self.durable = true;
         self
+    }
+
+    /// Lets the mark of a delivered entry (see [`App::delivered`]) ride on
+    /// its table's next commit instead of a commit of its own: at a table
+    /// in play an action then costs one store round trip, where marking
+    /// at once took a second one for every action. A mark that waited
+    /// [`MARK_DELAY`] is committed on its own, by a task this starts (it
+    /// ends with the service); [`flush_marks`](Self::flush_marks) commits
+    /// the rest at a graceful stop. A process that dies with marks waiting
+    /// leaves their entries owed, as one that died between delivering and
+    /// marking always did: the next turn clock sends them again with the
+    /// same keys, and the platforms drop the second copy.
+    pub fn defer_marks(self: &Arc<Self>) -> tokio::task::JoinHandle<()> {
+        self.defer.store(true, std::sync::atomic::Ordering::SeqCst);
+        let service = Arc::downgrade(self);
+        tokio::spawn(async move {
+            let mut every = tokio::time::interval(MARK_FLUSH_EVERY);
+            every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            loop {
+                every.tick().await;
+                let Some(s) = service.upgrade() else { return };
+                s.flush_marks(MARK_DELAY).await;
+            }
+        })
+    }
+
+    /// Commits the marks (see [`defer_marks`](Self::defer_marks)) that
+    /// waited at least `age` (all of them with zero), each table's in one
+    /// commit; returns how many tables it committed. A mark that cannot be
+    /// committed (the store is away) is given up on, logged: its entries
+    /// are sent again later, with the same keys.
+    pub async fn flush_marks(&self, age: Duration) -> usize {
+        let now = tokio::time::Instant::now();
+        let due: Vec<(ChannelId, Vec<Mark>)> = {
+            let mut m = self.marks.lock().expect("marks lock");
+            let mut due = Vec::new();
+            m.by_channel.retain(|ch, marks| {
+                let (old, young): (Vec<Mark>, Vec<Mark>) = marks.drain(..).partition(|k| now - k.at >= age);
+                if !old.is_empty() {
+                    due.push((ch.clone(), old));
+                }
+                *marks = young;
+                !marks.is_empty()
+            });
+            due
+        };
+        let mut committed = 0;
+        for (ch, marks) in due {
+            match self.mark_delivered(&ch, marks).await {
+                Ok(true) => committed += 1,
+                Ok(false) => {}
+                Err(e) => {
+                    // sent again by a later turn clock (platforms that can
+                    // drop the second copy do)
+                    tracing::warn!(error = %e, channel = %ch, "marking messages delivered failed");
+                }
+            }
+        }
+        committed
+    }
+
+    /// Marks owed entries delivered in `ch` in one commit of their table
+    /// (none when nothing changes); whether it committed.
+    async fn mark_delivered(&self, ch: &ChannelId, marks: Vec<Mark>) -> Result<bool, ServiceError> {
+        let (_, changed) = self
+            .transact(ch, Once::Repeatable, move |table, ctx, _| {
+                // (each channel of a shared table delivers its part)
+                let by = ctx.via.as_ref().map(ChannelId::key).unwrap_or_default();
+                let all: Vec<String> =
+                    std::iter::once(String::new()).chain(table.links().map(ChannelId::key)).collect();
+                let mut changed = false;
+                for m in &marks {
+                    changed |= table.owed_mut().delivered_of(m.salt, &m.seqs, &by, &all);
+                }
+                (changed, changed)
+            })
+            .await?;
+        Ok(changed)
+    }
+
+    /// The marks waiting for a table's next commit that it can carry: those
+    /// its own channel delivered (a linked channel's are committed on their
+    /// own, through the link).
+    fn marks_for(&self, key: &ChannelId) -> Vec<Mark> {
+        if !self.defer.load(std::sync::atomic::Ordering::Relaxed) {
+            return Vec::new();
+        }
+        self.marks.lock().expect("marks lock").by_channel.get(key).cloned().unwrap_or_default()
+    }
+
+    /// Forgets the marks a commit of `key`'s table carried.
+    fn marks_carried(&self, key: &ChannelId, carried: &[Mark]) {
+        if carried.is_empty() {
+            return;
+        }
+        let mut m = self.marks.lock().expect("marks lock");
+        if let Some(marks) = m.by_channel.get_mut(key) {
+            marks.retain(|k| !carried.iter().any(|c| c.id == k.id));
+            if marks.is_empty() {
+                m.by_channel.remove(key);
+            }
+        }
     }
 
     /// What the service knows of its store now.
@@ -901,6 +1040,9 @@ impl<S: Store> Service<S> {
             // pictures) runs here: handing it to a blocking thread and
             // waking this task again cost more than the step itself
             let quick = cached.as_ref().is_some_and(|(_, t)| t.quick());
+            // delivered entries' marks that wait for this table's next
+            // commit: a commit carries them
+            let marks = self.marks_for(ch);
             let step = move || -> Result<_, ServiceError> {
                 let _span = span.enter();
                 let (mut table, _) = match cached {
@@ -913,13 +1055,24 @@ impl<S: Store> Service<S> {
                 let mut ctx = Ctx { seed: &mut next, new_records: Vec::new(), discard: false, now_ms, via: None };
                 let (result, commit) = w(&mut table, &mut ctx, &mut Rng::new(bots));
                 let (commit, discard) = (commit && !ctx.discard, ctx.discard);
+                // (a table linked elsewhere owes nothing of its own here)
+                let carried = if commit && !marks.is_empty() && table.linked_to().is_none() {
+                    let all: Vec<String> =
+                        std::iter::once(String::new()).chain(table.links().map(ChannelId::key)).collect();
+                    for m in &marks {
+                        table.owed_mut().delivered_of(m.salt, &m.seqs, "", &all);
+                    }
+                    marks
+                } else {
+                    Vec::new()
+                };
                 if commit {
                     table.bump_revision();
                 }
                 let records = std::mem::take(&mut ctx.new_records);
                 let json = if commit { Some(table_json(&table)?) } else { None };
                 let keep = Keep { durable: table.durable(), records: records_kept };
-                Ok((Arc::new(table), result, json, records, keep, discard))
+                Ok((Arc::new(table), result, json, records, keep, discard, carried))
             };
             let step = if quick {
                 // (a step that panics is a failed command here too, as a
@@ -929,7 +1082,7 @@ impl<S: Store> Service<S> {
             } else {
                 tokio::task::spawn_blocking(step).await.map_err(|e| ServiceError::Failed(e.to_string()))?
             };
-            let (table, result, json, records, keep, discard) = match step {
+            let (table, result, json, records, keep, discard, carried) = match step {
                 Ok(step) => step,
                 Err(ServiceError::Damaged(d)) => return Err(ServiceError::Damaged(self.set_aside(ch, d).await)),
                 Err(e) => return Err(e),
@@ -970,6 +1123,7 @@ impl<S: Store> Service<S> {
                     for r in &records {
                         crate::metrics::deal(doko_engine::Record::from_stored(r).is_ok_and(|r| r.aborted.is_some()));
                     }
+                    self.marks_carried(ch, &carried);
                     self.cache(ch, v, &table);
                     return Ok((table, result));
                 }
@@ -1923,6 +2077,7 @@ impl<S: Store> Service<S> {
             }
         }
         c.owed = left.iter().map(|e| e.seq).chain(out.owed.iter().copied()).collect();
+        c.owed_salt = t.owed().salt();
         let mut table = table_message(t, &[]);
         table.events = (!events.is_empty()).then(|| events.join("\n"));
         table.key = key;
@@ -2428,19 +2583,20 @@ impl<S: Store> App for Service<S> {
         &self.messages
     }
 
-    async fn delivered(&self, ch: &ChannelId, owed: &[u64]) {
-        let seqs = owed.to_vec();
-        let r = self
-            .transact(ch, Once::Repeatable, move |table, ctx, _| {
-                // (each channel of a shared table delivers its part)
-                let by = ctx.via.as_ref().map(ChannelId::key).unwrap_or_default();
-                let all: Vec<String> =
-                    std::iter::once(String::new()).chain(table.links().map(ChannelId::key)).collect();
-                let dropped = table.owed_mut().delivered(&seqs, &by, &all);
-                ((), dropped)
-            })
-            .await;
-        if let Err(e) = r {
+    async fn delivered(&self, ch: &ChannelId, salt: u64, owed: &[u64]) {
+        if owed.is_empty() {
+            return;
+        }
+        let mut mark = Mark { salt, seqs: owed.to_vec(), at: tokio::time::Instant::now(), id: 0 };
+        if salt != 0 && self.defer.load(std::sync::atomic::Ordering::Relaxed) {
+            // (waits for the table's next commit, or MARK_DELAY)
+            let mut m = self.marks.lock().expect("marks lock");
+            m.next += 1;
+            mark.id = m.next;
+            m.by_channel.entry(ch.clone()).or_default().push(mark);
+            return;
+        }
+        if let Err(e) = self.mark_delivered(ch, vec![mark]).await {
             // sent again by a later turn clock (platforms that can drop the
             // second copy do)
             tracing::warn!(error = %e, channel = %ch, "marking messages delivered failed");

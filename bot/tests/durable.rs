@@ -171,3 +171,149 @@ async fn the_outbox_is_bounded_and_off_unless_asked_for() {
     assert!(out.owed.is_empty() && out.table.as_ref().is_some_and(|t| t.key.is_none()));
     assert_eq!(plain.table(&ch).await.unwrap().0.owed().entries().count(), 0);
 }
+
+/// A service as the binary runs it: the durable outbox, each delivered
+/// entry's mark riding on the table's next commit.
+fn deferring(store: &MemoryStore, seed: u64) -> Arc<Service<MemoryStore>> {
+    let svc = Arc::new(Service::new(store.clone(), seed).with_durable_outbox());
+    svc.defer_marks();
+    svc
+}
+
+/// Plays `moves` moves at a dealt table, each delivered as a front end
+/// delivers it; returns the last move's outbox.
+async fn play_delivered(
+    svc: &Arc<Service<MemoryStore>>,
+    ch: &ChannelId,
+    t: &Recording,
+    mut out: Outbox,
+    moves: usize,
+) -> Outbox {
+    for i in 0..moves {
+        let (to, cmd) = next_move(&out);
+        let who = people().into_iter().find(|p| p.user == to).unwrap();
+        out = App::handle(&**svc, ch, &who, Input::Command(cmd), Some(&format!("move-{i}"))).await;
+        assert_eq!(out.owed.len(), 1, "{out:?}");
+        deliver(&**svc, t, &out).await;
+    }
+    out
+}
+
+#[tokio::test]
+async fn a_delivered_entrys_mark_rides_on_the_tables_next_commit() {
+    let ch = ChannelId::new(Platform::Terminal, "durable-marks");
+    let version = |svc: &Arc<Service<MemoryStore>>| {
+        let (svc, ch) = (svc.clone(), ch.clone());
+        async move { svc.table(&ch).await.unwrap().1 }
+    };
+    // marked at once: every move is two commits (the move, its mark)
+    let store = MemoryStore::default();
+    let svc = service(&store);
+    let t = Recording::default();
+    let out = seated_and_dealt(&*svc, &ch, &t).await;
+    let before = version(&svc).await;
+    play_delivered(&svc, &ch, &t, out, 8).await;
+    assert_eq!(version(&svc).await - before, 16);
+    assert_eq!(owes(&svc, &ch).await, 0);
+
+    // deferred: one commit a move, each carrying the mark of the move before
+    let store = MemoryStore::default();
+    let svc = deferring(&store, 7);
+    let t = Recording::default();
+    let out = seated_and_dealt(&*svc, &ch, &t).await;
+    let before = version(&svc).await;
+    let last = play_delivered(&svc, &ch, &t, out, 8).await;
+    assert_eq!(version(&svc).await - before, 8, "one commit a move");
+    // the last move's mark still waits; the store owes only that entry
+    let owed: Vec<u64> = svc.table(&ch).await.unwrap().0.owed().entries().map(|e| e.seq).collect();
+    assert_eq!(owed, last.owed, "only the last move's entry is owed in the store");
+    // its own turn clock does not send it again meanwhile
+    assert!(App::tick(&*svc, &ch).await.is_empty());
+    // a stop commits what waits, in one commit
+    assert_eq!(svc.flush_marks(std::time::Duration::ZERO).await, 1);
+    assert_eq!(owes(&svc, &ch).await, 0);
+    assert_eq!(version(&svc).await - before, 9);
+    assert_eq!(svc.flush_marks(std::time::Duration::ZERO).await, 0, "nothing waits any more");
+    // what reached the platform is what was played, each once
+    let sent = t.sent.lock().unwrap();
+    let keys: Vec<&String> = sent.iter().filter_map(|s| s.2.as_ref()).collect();
+    let mut unique = keys.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(keys.len(), unique.len(), "no message sent twice: {sent:#?}");
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_mark_no_commit_carries_is_committed_on_its_own_after_the_delay() {
+    let store = MemoryStore::default();
+    let svc = deferring(&store, 7);
+    let ch = ChannelId::new(Platform::Terminal, "durable-marks-late");
+    let t = Recording::default();
+    let out = seated_and_dealt(&*svc, &ch, &t).await;
+    play_delivered(&svc, &ch, &t, out, 1).await;
+    assert_eq!(owes(&svc, &ch).await, 1, "the mark waits");
+    tokio::time::sleep(doko_bot::service::MARK_DELAY / 2).await;
+    assert_eq!(owes(&svc, &ch).await, 1, "still within the delay");
+    tokio::time::sleep(doko_bot::service::MARK_DELAY).await;
+    assert_eq!(owes(&svc, &ch).await, 0, "committed on its own once it waited the delay");
+}
+
+#[tokio::test]
+async fn after_a_crash_with_marks_waiting_their_entries_are_sent_again_with_the_same_keys() {
+    let store = MemoryStore::default();
+    let ch = ChannelId::new(Platform::Terminal, "durable-marks-crash");
+    let t = Recording::default();
+    let last = {
+        let svc = deferring(&store, 7);
+        let out = seated_and_dealt(&*svc, &ch, &t).await;
+        // delivered; the process dies before the mark is committed
+        play_delivered(&svc, &ch, &t, out, 3).await
+    };
+    let first_keys: Vec<String> = t.sent.lock().unwrap().iter().filter_map(|s| s.2.clone()).collect();
+    tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    let svc = deferring(&store, 8);
+    let again = App::tick(&*svc, &ch).await;
+    assert_eq!(again.owed, last.owed, "only the entry whose mark was lost is sent again: {again:?}");
+    // the table message and notices of the entry go out with the keys they
+    // had (the platforms drop the second copy); the hands and the prompt
+    // are made afresh for where the table stands
+    let table_key = again.table.as_ref().and_then(|m| m.key.clone()).expect("a key");
+    assert!(first_keys.contains(&table_key), "{table_key} among {first_keys:?}");
+    for n in again.notices.iter().filter(|n| n.kind != Kind::Events || n.mention.is_none()) {
+        let k = n.key.as_ref().expect("a key");
+        assert!(first_keys.contains(k), "{k} among {first_keys:?}");
+    }
+    deliver(&*svc, &t, &again).await;
+    svc.flush_marks(std::time::Duration::ZERO).await;
+    assert_eq!(owes(&svc, &ch).await, 0);
+}
+
+#[tokio::test]
+async fn a_waiting_mark_never_drops_the_entry_of_a_table_made_anew() {
+    use doko_bot::Store;
+    let store = MemoryStore::default();
+    let ch = ChannelId::new(Platform::Terminal, "durable-marks-anew");
+    let t = Recording::default();
+    let svc = deferring(&store, 7);
+    let out = seated_and_dealt(&*svc, &ch, &t).await;
+    let last = play_delivered(&svc, &ch, &t, out, 2).await;
+    let seq = *last.owed.last().unwrap();
+    // the channel's table made anew elsewhere (as a damaged table's reset
+    // does): its entries are numbered from 0 again, up to and past `seq`
+    let other = MemoryStore::default();
+    let svc2 = Service::new(other.clone(), 99).with_durable_outbox();
+    let p = &people()[0];
+    for i in 0..=seq {
+        let cmd = if i % 2 == 0 { "join" } else { "leave" };
+        App::handle(&svc2, &ch, p, Input::Text(cmd.into()), Some(&format!("anew-{i}"))).await;
+    }
+    let fresh = other.load(&ch).await.unwrap().unwrap();
+    let owed_fresh: Vec<u64> = svc2.table(&ch).await.unwrap().0.owed().entries().map(|e| e.seq).collect();
+    assert!(owed_fresh.contains(&seq), "{owed_fresh:?}");
+    let now = store.load(&ch).await.unwrap().unwrap().version;
+    store.commit(&ch, now, &fresh.json, &[]).await.unwrap();
+    // the waiting mark (of the table before) is committed: it changes nothing
+    svc.flush_marks(std::time::Duration::ZERO).await;
+    let left: Vec<u64> = svc.table(&ch).await.unwrap().0.owed().entries().map(|e| e.seq).collect();
+    assert_eq!(left, owed_fresh, "the new table's entries are all still owed");
+}

@@ -179,9 +179,9 @@ async fn a_room_and_a_channel_share_one_table_and_each_sees_its_own_part() {
     let seq = *out.owed.first().expect("owed");
     let owes = |t: &doko_bot::Table| t.owed().entries().any(|e| e.seq == seq);
     let other = &out.relay[0];
-    App::delivered(&svc, &out.channel, &out.owed).await;
+    App::delivered(&svc, &out.channel, out.owed_salt, &out.owed).await;
     assert!(owes(&svc.table(&room).await.unwrap().0), "the other channel has not had it yet");
-    App::delivered(&svc, &other.channel, &other.owed).await;
+    App::delivered(&svc, &other.channel, other.owed_salt, &other.owed).await;
     assert!(!owes(&svc.table(&room).await.unwrap().0), "both channels had it");
     ok(&svc, &room, &alice, "abort").await;
 
@@ -236,7 +236,7 @@ async fn another_process_follows_a_link_and_its_end() {
 async fn delivered_all(svc: &Service<MemoryStore>, out: &Outbox) {
     for p in parts(out) {
         if !p.owed.is_empty() {
-            App::delivered(svc, &p.channel, &p.owed).await;
+            App::delivered(svc, &p.channel, p.owed_salt, &p.owed).await;
         }
     }
 }

@@ -328,6 +328,10 @@ pub async fn tables(o: TablesOpts) -> anyhow::Result<()> {
         Counting { inner: RedisStore::connect(&url, 3600).await?, calls: calls.clone(), commits: commits.clone() };
     let svc = Service::new(store, 5);
     let svc = Arc::new(if o.durable { svc.with_durable_outbox() } else { svc });
+    if o.durable {
+        // as the bot runs: a delivered entry's mark rides on the next commit
+        svc.defer_marks();
+    }
     // the driver reads the tables (at each deal's start) through a service
     // of its own: its reads are not doko's round trips
     let reader = Arc::new(Service::new(RedisStore::connect(&url, 3600).await?, 6));
@@ -369,6 +373,8 @@ pub async fn tables(o: TablesOpts) -> anyhow::Result<()> {
     let calls_before = calls.load(Ordering::Relaxed);
     let commits_before = commits.read();
     let closed = drive(&svc, &reader, &tables, o.actions, None, o.durable, false).await?;
+    // (the marks still waiting are the closed loop's to commit)
+    svc.flush_marks(Duration::ZERO).await;
     // Redis alone commits tables of the size doko committed in the closed
     // loop (on average; a table grows by its first deal's statistics and
     // months), not of the size a table has when it opens, and as Redis
@@ -1049,7 +1055,7 @@ async fn command<S: doko_bot::Store>(
     let cmd = doko_bot::command::Command::from_action(action);
     let msgs = svc.execute_delivery(ch, actor, cmd, Some(&id)).await?;
     if durable && !msgs.owed.is_empty() {
-        doko_bot::App::delivered(svc, ch, &msgs.owed).await;
+        doko_bot::App::delivered(svc, ch, msgs.owed_salt, &msgs.owed).await;
     }
     Ok(msgs)
 }

@@ -377,6 +377,8 @@ async fn play(cli: &Cli, set: &config::Settings) -> anyhow::Result<()> {
             .with_new_tables(rules, lang)
             .with_durable_outbox(),
     );
+    // a delivered entry's mark rides on its table's next commit
+    service.defer_marks();
     let app: std::sync::Arc<dyn doko_bot::App> = service.clone();
     if let Some(listen) = set.get("DOKO_METRICS_LISTEN") {
         let handle = observe::install()?;
@@ -443,7 +445,7 @@ async fn play(cli: &Cli, set: &config::Settings) -> anyhow::Result<()> {
     let name = cli.name.clone().or_else(|| set.get("DOKO_NAME")).unwrap_or_else(login_name);
     let term = doko_terminal::run(&*app, stdin, tokio::io::stdout(), &name);
     tokio::pin!(term);
-    tokio::select! {
+    let r = tokio::select! {
         r = &mut term => r,
         _ = shutdown_signal() => {
             // the command in flight is finished and its answer printed;
@@ -459,7 +461,10 @@ async fn play(cli: &Cli, set: &config::Settings) -> anyhow::Result<()> {
             println!("\ndoko stopped; the table is kept.");
             Ok(())
         }
-    }
+    };
+    // (what was delivered and waits to be marked is marked before the end)
+    service.flush_marks(std::time::Duration::ZERO).await;
+    r
 }
 
 /// How long a graceful shutdown waits for the commands in flight.
@@ -499,6 +504,8 @@ async fn graceful<S: doko_bot::Store>(service: &Service<S>) {
             "commands still in flight after {DRAIN:?}; stopping anyway (their changes are committed or not, never half)"
         );
     }
+    // what was delivered and waits to be marked (see Service::defer_marks)
+    service.flush_marks(std::time::Duration::ZERO).await;
 }
 
 /// `doko store inspect`: what was set aside, for the operator.

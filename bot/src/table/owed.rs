@@ -92,6 +92,13 @@ impl Owed {
         !self.entries.is_empty()
     }
 
+    /// The table's salt (0 until it first owes something): which table
+    /// an entry's number belongs to, since a table made anew (`reset`)
+    /// numbers its entries from 0 again.
+    pub fn salt(&self) -> u64 {
+        self.salt
+    }
+
     /// The key of a message: the table's salt, the entry, the place in it
     /// (at most 25 characters, Discord's limit for a nonce).
     pub fn key(&self, seq: u64, part: &str) -> String {
@@ -140,6 +147,7 @@ impl Owed {
             done: Vec::new(),
         });
         out.owed.push(seq);
+        out.owed_salt = self.salt;
         while let Some(first) = self.entries.front() {
             let old = now_ms.saturating_sub(first.at_ms) > OWED_MAX_AGE_MS;
             if self.entries.len() <= OWED_KEPT && !old {
@@ -167,6 +175,14 @@ impl Owed {
         let before = self.entries.len();
         self.entries.retain(|e| !all.iter().all(|c| e.done.contains(c)));
         changed || self.entries.len() != before
+    }
+
+    /// As [`delivered`](Self::delivered), for entries of the table with
+    /// this `salt` only (0: whichever table this is): a mark made for a
+    /// table that was made anew since (whose entries are numbered from 0
+    /// again) changes nothing.
+    pub fn delivered_of(&mut self, salt: u64, seqs: &[u64], by: &str, all: &[String]) -> bool {
+        (salt == 0 || salt == self.salt) && self.delivered(seqs, by, all)
     }
 
     /// The entries another process left (committed before `started_ms`,
