@@ -223,6 +223,107 @@ async fn script_baseline(url: &str, tasks: usize, calls: usize, bytes: usize) ->
     Ok((tasks * calls) as f64 / secs)
 }
 
+/// Redis alone in the open loop, beside doko's: `tasks` keys, each with
+/// `calls` compare-and-set script calls (EVALSHA, a table of `bytes`
+/// bytes) due at the same times as doko's open loop's actions at `rate`
+/// (key `i`'s k-th call at its share of the first interval plus k
+/// intervals), each sent when due once the key's last call was answered,
+/// from a thread of its own as the open loop's players are. Latencies
+/// count from when each call was due: what the machine gives Redis alone
+/// at that rate, next to what doko gets.
+fn script_open_loop(
+    rt: tokio::runtime::Handle,
+    url: &str,
+    tasks: usize,
+    calls: usize,
+    bytes: usize,
+    rate: f64,
+) -> anyhow::Result<RunResult> {
+    use std::cmp::Reverse;
+    use std::collections::BinaryHeap;
+
+    let client = redis::Client::open(url)?;
+    let conn = rt.block_on(client.get_multiplexed_async_connection())?;
+    let script = std::sync::Arc::new(redis::Script::new(doko_bot::store::CAS));
+    // (loaded before the clock starts: the first calls are not a load)
+    rt.block_on(script.load_async(&mut conn.clone()))?;
+    let payload: std::sync::Arc<str> = "x".repeat(bytes).into();
+    let (tx, rx) = std::sync::mpsc::channel::<anyhow::Result<(usize, Instant, i64)>>();
+    let n = tasks.max(1) as f64;
+    let every = Duration::from_secs_f64(n / rate);
+    let start = Instant::now();
+    let due = |i: usize, k: usize| start + every.mul_f64(i as f64 / n) + every * k as u32;
+    // each key's calls answered, its version, when its last answer came
+    // and when its call in flight was sent
+    let mut keys: Vec<(usize, i64, Instant, Instant)> = vec![(0, 0, start, start); tasks];
+    let mut waiting: BinaryHeap<Reverse<(Instant, usize)>> = (0..tasks).map(|i| Reverse((due(i, 0), i))).collect();
+    let (mut lat, mut late) = (Vec::with_capacity(tasks * calls), Vec::new());
+    let mut busy = 0usize;
+    let send = |i: usize, v: i64, busy: &mut usize| {
+        let (tx, mut c, script, payload) = (tx.clone(), conn.clone(), script.clone(), payload.clone());
+        *busy += 1;
+        rt.spawn(async move {
+            let (key, recs) = (format!("bench-open:{{{i}}}:t"), format!("bench-open:{{{i}}}:r"));
+            let r: redis::RedisResult<i64> =
+                script.key(&key).key(&recs).arg(v).arg(&*payload).arg(0).arg(0).invoke_async(&mut c).await;
+            let answered = Instant::now();
+            let _ = tx.send(match r {
+                Ok(v) if v > 0 => Ok((i, answered, v)),
+                Ok(_) => Err(anyhow::anyhow!("the compare-and-set failed")),
+                Err(e) => Err(e.into()),
+            });
+        });
+    };
+    loop {
+        while let Some(&Reverse((at, i))) = waiting.peek() {
+            if at > Instant::now() {
+                break;
+            }
+            waiting.pop();
+            keys[i].3 = Instant::now();
+            send(i, keys[i].1, &mut busy);
+        }
+        if busy == 0 && waiting.is_empty() {
+            break;
+        }
+        let wait = waiting.peek().map_or(SILENCE, |Reverse((at, _))| at.saturating_duration_since(Instant::now()));
+        let (i, answered, version) = match rx.recv_timeout(wait) {
+            Ok(r) => r?,
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) if !waiting.is_empty() => continue,
+            Err(_) => anyhow::bail!("no answer from Redis in {} s", SILENCE.as_secs()),
+        };
+        busy -= 1;
+        let (k, _, ready, sent) = keys[i];
+        let due_at = due(i, k);
+        lat.push(answered - due_at);
+        if answered - due_at > LATE {
+            let ready = ready.max(due_at);
+            late.push(Late {
+                due: due_at - start,
+                waited: ready - due_at,
+                sent_late: sent.saturating_duration_since(ready),
+                answer: answered - sent,
+            });
+        }
+        keys[i] = (k + 1, version, answered, answered);
+        if k + 1 < calls {
+            let next = due(i, k + 1);
+            if next <= Instant::now() {
+                keys[i].3 = Instant::now();
+                send(i, keys[i].1, &mut busy);
+            } else {
+                waiting.push(Reverse((next, i)));
+            }
+        }
+    }
+    let secs = start.elapsed().as_secs_f64();
+    let mut c = conn.clone();
+    let _: () = rt.block_on(redis::cmd("FLUSHDB").query_async(&mut c)).unwrap_or(());
+    lat.sort();
+    late.sort_by_key(|l| l.due);
+    Ok(RunResult { lat, secs, late, start })
+}
+
 /// A Discord-like id (19 digits) for table `t`, part `i`.
 fn snowflake(t: usize, i: usize) -> String {
     format!("{}", 1_180_000_000_000_000_000u64 + (t as u64) * 16 + i as u64)
@@ -455,6 +556,24 @@ pub async fn tables(o: TablesOpts) -> anyhow::Result<()> {
         open.pct(0.99)
     );
     println!("{}", late_windows(&open.late, &others, open.start));
+
+    // Redis alone at the same offered rate, the same keys' worth of calls
+    // due at the same times: what the machine gives a store call alone
+    let others = Others::watch(redis_pid(&url).await);
+    let (rt, tables_n, actions, u) = (tokio::runtime::Handle::current(), o.tables, o.actions, url.clone());
+    let alone =
+        tokio::task::spawn_blocking(move || script_open_loop(rt, &u, tables_n, actions, bytes, offered)).await??;
+    let others = others.map(Others::stop).unwrap_or_default();
+    println!(
+        "Redis alone in the open loop at {offered:.0} calls/s offered: {} calls in {:.2} s = {:.0} calls/s; \
+         latency from when each was due: median {:.2} ms, p99 {:.2} ms",
+        alone.lat.len(),
+        alone.secs,
+        alone.lat.len() as f64 / alone.secs,
+        alone.pct(0.5),
+        alone.pct(0.99)
+    );
+    println!("{}", late_windows(&alone.late, &others, alone.start).replace("open loop", "Redis alone's open loop"));
     Ok(())
 }
 
