@@ -614,15 +614,16 @@ impl Game {
         let forehand = self.forehand();
         match best {
             None => {
-                let mut re = 0u8;
-                let mut silent = None;
+                // the seats with one queen of clubs and the one with both,
+                // each seat's count read without a branch (they are dealt
+                // at random)
+                let (mut re, mut both) = (0u8, 0u8);
                 for s in Seat::ALL {
-                    match self.hands[s.index()].count(Card::CQ) {
-                        2 => silent = Some(s),
-                        1 => re |= 1 << s.index(),
-                        _ => {}
-                    }
+                    let n = self.hands[s.index()].count(Card::CQ);
+                    re |= u8::from(n == 1) << s.index();
+                    both |= u8::from(n == 2) << s.index();
                 }
+                let silent = (both != 0).then(|| Seat::new(both.trailing_zeros() as usize));
                 if let Some(s) = silent {
                     self.contract = Contract::SilentSolo;
                     self.declarer = Some(s);
@@ -1117,9 +1118,53 @@ impl Game {
         Ok(late)
     }
 
+    /// Whether a seat may make a call now, as
+    /// [`check_announce`](Self::check_announce) decides (`Some(late)` for
+    /// its `Ok(late)`), without its order of refusals: each condition is
+    /// found and all are and-ed, with no branch between them. Random
+    /// games' calls are legal or not at random, and each early refusal of
+    /// `check_announce` is a branch the CPU cannot foresee.
+    ///
+    /// Of the levels from the party's next one up to the call's, Re or
+    /// Kontra (where among them) must be in time, or a reply in time for
+    /// it (which makes the call late); every higher level must not follow
+    /// a late reply and must be in time, and the lowest of them has the
+    /// latest deadline of all (a deadline is one card earlier per level).
+    #[inline(always)]
+    pub(crate) fn announce_allowed(&self, seat: Seat, call: Call) -> Option<bool> {
+        let party = self.party(seat);
+        let (pi, oi) = (party.index(), party.other().index());
+        let target = call.level() as usize;
+        let start = self.level[pi].map_or(0, |l| l as usize + 1);
+        let cards = self.hands[seat.index()].len();
+        let with_win = start == 0;
+        let in_time = (cards >= self.deadline(Level::Win)) | (self.mandatory == Some(seat));
+        let other = self.level[oi];
+        let reply = other.is_some() & (cards >= self.deadline(other.unwrap_or(Level::Win)).saturating_sub(1));
+        let late = self.late[pi] | (with_win & !in_time);
+        let lowest = start.max(1);
+        let higher_ok = (target < lowest) | (!late & (cards >= self.deadline(Level::from_index(lowest.min(4)))));
+        let ok = (self.phase == Phase::Playing)
+            & self.clarified
+            & (!self.rules.announce_on_turn | (self.to_act == seat))
+            & call.party().is_none_or(|named| named == party)
+            & (start <= target)
+            & (!with_win | in_time | reply)
+            & higher_ok;
+        ok.then_some(late)
+    }
+
     /// Announces for the seat's own party.
     pub fn announce(&mut self, seat: Seat, call: Call) -> Result<(), ActionError> {
         let late = self.check_announce(seat, call)?;
+        self.announce_checked(seat, call, late);
+        Ok(())
+    }
+
+    /// [`announce`](Self::announce) of a call found legal (`late` as
+    /// [`check_announce`](Self::check_announce) gives it).
+    #[inline(always)]
+    fn announce_checked(&mut self, seat: Seat, call: Call, late: bool) {
         let party = self.party(seat);
         self.level[party.index()] = Some(call.level());
         self.late[party.index()] = late;
@@ -1136,7 +1181,6 @@ impl Game {
             self.mandatory = None;
             self.piglets_owed = false;
         }
-        Ok(())
     }
 
     /// The calls a seat may make now, lowest first.
@@ -1346,7 +1390,12 @@ impl Game {
     fn random_call(&mut self, s: Seat, plays: u8, which: usize) {
         self.to_act = s;
         self.plays = plays;
-        let _ = self.announce(s, Call::ALL[which]);
+        let call = Call::ALL[which];
+        let allowed = self.announce_allowed(s, call);
+        debug_assert_eq!(allowed, self.check_announce(s, call).ok(), "{call:?} of {s:?}");
+        if let Some(late) = allowed {
+            self.announce_checked(s, call, late);
+        }
     }
 
     /// [`random_playout`](Self::random_playout) compiled for CPUs with

@@ -112,6 +112,62 @@ mod tests {
     use super::*;
     use crate::rules::Preset;
 
+    /// The random games' branch-light legality of a call
+    /// (`Game::announce_allowed`) says what `check_announce` says, for
+    /// every seat and call at every step of random deals, under every
+    /// preset with and without nines and the house rules that move
+    /// deadlines or restrict calls (calls on one's turn, Re before the
+    /// first card, mandatory announcements). Calls are made often, so
+    /// that late replies and levels already announced are common.
+    #[test]
+    fn a_calls_legality_without_branches_is_check_announces() {
+        use crate::announce::Call;
+        use crate::game::Action;
+        use crate::rules::{Preset, ReDeadline};
+        let mut compared = 0u64;
+        let mut allowed = 0u64;
+        let mut late = 0u64;
+        for preset in Preset::ALL {
+            for nines in [true, false] {
+                for house in 0..4 {
+                    let mut rules = Rules { nines, ..Rules::preset(preset) };
+                    rules.announce_on_turn = house & 1 != 0;
+                    if house & 2 != 0 {
+                        rules.re_deadline = ReDeadline::BeforeFirstCard;
+                        rules.mandatory_announcement = Some(30);
+                    }
+                    for seed in 0..60 {
+                        let mut rng = Rng::new(seed);
+                        let mut g = random_deal(&rules, &mut rng);
+                        while let Some(s) = g.to_act() {
+                            if g.phase() == Phase::Playing {
+                                for seat in Seat::ALL {
+                                    for call in Call::ALL {
+                                        let checked = g.check_announce(seat, call).ok();
+                                        assert_eq!(g.announce_allowed(seat, call), checked, "{call:?} of {seat:?}");
+                                        compared += 1;
+                                        allowed += u64::from(checked.is_some());
+                                        late += u64::from(checked == Some(true));
+                                    }
+                                }
+                            }
+                            let acts = g.legal_actions(s);
+                            let calls: Vec<Action> =
+                                acts.iter().copied().filter(|a| matches!(a, Action::Announce(_))).collect();
+                            let a = if !calls.is_empty() && rng.below(3) == 0 {
+                                calls[rng.below(calls.len())]
+                            } else {
+                                acts[rng.below(acts.len())]
+                            };
+                            g.act(s, a).expect("listed as legal");
+                        }
+                    }
+                }
+            }
+        }
+        assert!(compared > 1_000_000 && allowed > 50_000 && late > 500, "{compared} {allowed} {late}");
+    }
+
     /// Where the CPU has BMI2, its loop plays the same games as the
     /// portable one (and `Game::random_playout` the same playouts).
     #[test]

@@ -189,6 +189,14 @@ impl Breakdown {
 trait Items {
     /// One item: `points` for `party`.
     fn push(&mut self, reason: Reason, party: Party, points: i32);
+    /// One item of one point for `party` where `cond` holds: a net value
+    /// adds it without a branch (the thresholds are met or not at random).
+    #[inline(always)]
+    fn push_if(&mut self, cond: bool, reason: Reason, party: Party) {
+        if cond {
+            self.push(reason, party, 1);
+        }
+    }
     /// The points of the items so far, whoever they are for (what
     /// `re_kontra doubles` doubles).
     fn total(&self) -> i32;
@@ -222,6 +230,10 @@ impl Items for Net {
         self.total += points;
         self.value += if party == self.persp { points } else { -points };
     }
+    #[inline(always)]
+    fn push_if(&mut self, cond: bool, reason: Reason, party: Party) {
+        self.push(reason, party, i32::from(cond));
+    }
     #[inline]
     fn total(&self) -> i32 {
         self.total
@@ -233,6 +245,14 @@ impl Items for Net {
 trait ExtraItems {
     /// One extra point for a party.
     fn push(&mut self, reason: Reason, party: Party);
+    /// One extra point for a party where `cond` holds: a count adds it
+    /// without a branch.
+    #[inline(always)]
+    fn push_if(&mut self, cond: bool, reason: Reason, party: Party) {
+        if cond {
+            self.push(reason, party);
+        }
+    }
 }
 
 impl ExtraItems for Extras {
@@ -246,6 +266,10 @@ impl ExtraItems for [i32; 2] {
     #[inline]
     fn push(&mut self, _: Reason, party: Party) {
         self[party.index()] += 1;
+    }
+    #[inline(always)]
+    fn push_if(&mut self, cond: bool, _: Reason, party: Party) {
+        self[party.index()] += i32::from(cond);
     }
 }
 
@@ -546,18 +570,10 @@ fn items<I: Items>(f: &Facts, winner: Option<Party>, b: &mut I) {
     let thresholds = |b: &mut I, p: Party| {
         let (i, o) = (p.index(), p.other().index());
         let opp = card_points[o];
-        if opp < 90 {
-            b.push(Reason::Under90, p, 1);
-        }
-        if opp < 60 {
-            b.push(Reason::Under60, p, 1);
-        }
-        if opp < 30 {
-            b.push(Reason::Under30, p, 1);
-        }
-        if tricks_won[o] == 0 {
-            b.push(Reason::Schwarz, p, 1);
-        }
+        b.push_if(opp < 90, Reason::Under90, p);
+        b.push_if(opp < 60, Reason::Under60, p);
+        b.push_if(opp < 30, Reason::Under30, p);
+        b.push_if(tricks_won[o] == 0, Reason::Schwarz, p);
         let own = card_points[i];
         if let Some(ol) = levels[o] {
             let against = [
@@ -566,13 +582,9 @@ fn items<I: Items>(f: &Facts, winner: Option<Party>, b: &mut I) {
                 (Level::No30, 60, Reason::Reached60AgainstNo30),
             ];
             for (l, need, r) in against {
-                if ol >= l && own >= need {
-                    b.push(r, p, 1);
-                }
+                b.push_if((ol >= l) & (own >= need), r, p);
             }
-            if ol >= Level::Schwarz && own >= 30 {
-                b.push(Reason::Reached30AgainstSchwarz, p, 1);
-            }
+            b.push_if((ol >= Level::Schwarz) & (own >= 30), Reason::Reached30AgainstSchwarz, p);
         }
     };
 
@@ -652,8 +664,8 @@ fn trick_extras(g: &Game, b: &mut impl ExtraItems) {
     for (ti, t) in tricks.iter().enumerate() {
         let wp = g.party(t.winner);
         let last = ti + 1 == n;
-        if doppelkopf && t.points() >= 40 {
-            b.push(Reason::Doppelkopf, wp);
+        if doppelkopf {
+            b.push_if(t.points() >= 40, Reason::Doppelkopf, wp);
         }
         let held = bit(t.cards[0]) | bit(t.cards[1]) | bit(t.cards[2]) | bit(t.cards[3]);
         let watched = if last { in_last } else { every };
@@ -695,8 +707,8 @@ fn trick_extras(g: &Game, b: &mut impl ExtraItems) {
         {
             b.push(Reason::HeartTrick, wp);
         }
-        if last && charlie && t.winning_card() == Card::CJ {
-            b.push(Reason::Charlie, wp);
+        if last && charlie {
+            b.push_if(t.winning_card() == Card::CJ, Reason::Charlie, wp);
         }
     }
 }
