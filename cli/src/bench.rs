@@ -8,27 +8,163 @@ use doko_engine::{Rng, Rules, playouts};
 /// of each core the machine's host took meanwhile (a virtual machine's
 /// steal time: a figure from a host that takes a fifth of a core is a
 /// figure of the host, not of the engine).
-pub fn run(games: u64, seed: u64, nines: bool) {
+///
+/// With `runs` over one, the timed run is repeated (each from where the
+/// last left the generator: other games, the same kind) and the median of
+/// the runs is printed against the target of 2,000,000 games a second.
+pub fn run(games: u64, seed: u64, nines: bool, runs: usize) {
     let rules = Rules { nines, ..Rules::default() };
     let mut rng = Rng::new(seed);
     // warm-up
     let mut checksum = playouts(&rules, &mut rng, games / 20);
-    let before = std::fs::read_to_string("/proc/stat").ok();
-    let start = Instant::now();
-    checksum += playouts(&rules, &mut rng, games);
-    let secs = start.elapsed().as_secs_f64();
-    let after = std::fs::read_to_string("/proc/stat").ok();
-    println!(
-        "{games} random games ({} cards) in {secs:.3} s: {:.0} games/s, {:.0} ns/game (checksum {checksum})",
-        if nines { 48 } else { 40 },
-        games as f64 / secs,
-        secs * 1e9 / games as f64
-    );
-    if let (Some(b), Some(a)) = (before, after)
-        && let Some(stolen) = stolen_per_core(&b, &a)
-    {
-        println!("the host took over the run: {stolen}");
+    let mut rates = Vec::new();
+    for _ in 0..runs.max(1) {
+        let before = std::fs::read_to_string("/proc/stat").ok();
+        let start = Instant::now();
+        checksum += playouts(&rules, &mut rng, games);
+        let secs = start.elapsed().as_secs_f64();
+        let after = std::fs::read_to_string("/proc/stat").ok();
+        println!(
+            "{games} random games ({} cards) in {secs:.3} s: {:.0} games/s, {:.0} ns/game (checksum {checksum})",
+            if nines { 48 } else { 40 },
+            games as f64 / secs,
+            secs * 1e9 / games as f64
+        );
+        if let (Some(b), Some(a)) = (before, after)
+            && let Some(stolen) = stolen_per_core(&b, &a)
+        {
+            println!("the host took over the run: {stolen}");
+        }
+        rates.push(games as f64 / secs);
     }
+    if runs > 1 {
+        let target = Target::AtLeast(2_000_000.0);
+        let met = rates.iter().filter(|r| target.met(**r)).count();
+        println!("{}, met in {met} of {}", Spread::of(&rates).line("games/s", 0, target), rates.len());
+    }
+}
+
+/// The median, least and most of one figure over several runs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Spread {
+    median: f64,
+    least: f64,
+    most: f64,
+    /// How many runs gave a figure.
+    of: usize,
+}
+
+/// What a figure is held against.
+#[derive(Clone, Copy, Debug)]
+enum Target {
+    /// At least this much.
+    AtLeast(f64),
+    /// Less than this.
+    Below(f64),
+    /// No target: only reported.
+    None,
+}
+
+impl Target {
+    fn met(self, x: f64) -> bool {
+        match self {
+            Target::AtLeast(t) => x >= t,
+            Target::Below(t) => x < t,
+            Target::None => true,
+        }
+    }
+}
+
+impl Spread {
+    /// Of the figures given (a median of an even count is the mean of the
+    /// middle two); None for none.
+    fn of(xs: &[f64]) -> Option<Spread> {
+        let mut v: Vec<f64> = xs.iter().copied().filter(|x| x.is_finite()).collect();
+        if v.is_empty() {
+            return None;
+        }
+        v.sort_by(f64::total_cmp);
+        let n = v.len();
+        let median = if n % 2 == 1 { v[n / 2] } else { (v[n / 2 - 1] + v[n / 2]) / 2.0 };
+        Some(Spread { median, least: v[0], most: v[n - 1], of: n })
+    }
+}
+
+/// A figure's line in a summary: "name: median X (least-most over N runs)",
+/// with its target and how many runs met it.
+trait SpreadLine {
+    fn line(&self, name: &str, decimals: usize, target: Target) -> String;
+}
+
+impl SpreadLine for Option<Spread> {
+    fn line(&self, name: &str, decimals: usize, target: Target) -> String {
+        let f = |x: f64| format!("{x:.decimals$}");
+        let Some(s) = self else { return format!("{name}: no run gave it") };
+        let aim = match target {
+            Target::AtLeast(t) => format!("; target at least {}", f(t)),
+            Target::Below(t) => format!("; target under {}", f(t)),
+            Target::None => String::new(),
+        };
+        format!(
+            "{name}: median {} ({}-{} over {} run{}){aim}",
+            f(s.median),
+            f(s.least),
+            f(s.most),
+            s.of,
+            if s.of == 1 { "" } else { "s" },
+        )
+    }
+}
+
+/// The figures of one `doko bench-tables` run that its summary over
+/// several runs takes up.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct TablesFigures {
+    /// The closed loop's actions a second.
+    pub closed: f64,
+    /// Redis alone's script calls a second (the same server, the same run).
+    pub alone: f64,
+    /// The closed loop as a share of Redis alone divided by the round
+    /// trips an action (percent).
+    pub share: f64,
+    /// The open loop's offered rate, its median and p99 latency (ms) from
+    /// when each action was due; None with no open loop.
+    pub open: Option<(f64, f64, f64)>,
+    /// Redis alone's p99 (ms) at the open loop's offered rate and times.
+    pub alone_p99: Option<f64>,
+    /// Redis `MEMORY USAGE` per table and per table's records (bytes).
+    pub table_bytes: f64,
+    /// See `table_bytes`.
+    pub record_bytes: f64,
+}
+
+/// The summary of several `doko bench-tables` runs: each figure's median,
+/// least and most, its target (issue 19) and how many runs met it.
+pub fn tables_summary(runs: &[TablesFigures]) -> String {
+    /// How one figure is read off a run (None: that run did not give it).
+    type Figure<'a> = &'a dyn Fn(&TablesFigures) -> Option<f64>;
+    let each = |f: Figure| runs.iter().filter_map(f).collect::<Vec<f64>>();
+    let count = |f: Figure, t: Target| each(f).iter().filter(|x| t.met(**x)).count();
+    let mut out = format!("summary of {} runs:\n", runs.len());
+    let lines: [(&str, usize, Target, Figure); 8] = [
+        ("closed loop, actions/s", 0, Target::None, &|r| Some(r.closed)),
+        ("Redis alone, calls/s", 0, Target::None, &|r| Some(r.alone)),
+        ("closed loop, % of Redis alone", 1, Target::AtLeast(50.0), &|r| Some(r.share)),
+        ("open loop offered, actions/s", 0, Target::None, &|r| r.open.map(|o| o.0)),
+        ("open loop median, ms", 2, Target::None, &|r| r.open.map(|o| o.1)),
+        ("open loop p99, ms", 2, Target::Below(5.0), &|r| r.open.map(|o| o.2)),
+        ("Redis alone's open loop p99, ms", 2, Target::None, &|r| r.alone_p99),
+        ("Redis per table with its records, bytes", 0, Target::None, &|r| Some(r.table_bytes + r.record_bytes)),
+    ];
+    for (name, decimals, target, f) in lines {
+        out.push_str("  ");
+        out.push_str(&Spread::of(&each(f)).line(name, decimals, target));
+        if !matches!(target, Target::None) {
+            out.push_str(&format!(", met in {} of {}", count(f, target), each(f).len()));
+        }
+        out.push('\n');
+    }
+    out
 }
 
 /// Each core's share of time the host took (steal) between two readings
@@ -59,6 +195,7 @@ fn stolen_per_core(before: &str, after: &str) -> Option<String> {
 }
 
 /// Options of the table benchmark.
+#[derive(Clone, Debug)]
 pub struct TablesOpts {
     /// Redis URL; none: start a redis-server of our own.
     pub redis: Option<String>,
@@ -407,7 +544,7 @@ impl RunResult {
 /// a fraction of it per round trip, and an open loop at a fixed offered
 /// rate (latency below saturation, measured from when each action was
 /// due).
-pub async fn tables(o: TablesOpts) -> anyhow::Result<()> {
+pub async fn tables(o: TablesOpts) -> anyhow::Result<TablesFigures> {
     use std::sync::Arc;
     use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -529,9 +666,19 @@ pub async fn tables(o: TablesOpts) -> anyhow::Result<()> {
         100.0 * rate / allowed
     );
 
+    let mut figures = TablesFigures {
+        closed: rate,
+        alone: base,
+        share: 100.0 * rate / allowed,
+        open: None,
+        alone_p99: None,
+        table_bytes: per_table,
+        record_bytes: per_records,
+    };
+
     // the open loop: a fixed offered rate over all tables, below saturation
     if o.actions == 0 {
-        return Ok(());
+        return Ok(figures);
     }
     let offered = o.rate.unwrap_or(rate / 2.0);
     let mut more: Vec<BenchTable> = Vec::new();
@@ -574,7 +721,9 @@ pub async fn tables(o: TablesOpts) -> anyhow::Result<()> {
         alone.pct(0.99)
     );
     println!("{}", late_windows(&alone.late, &others, alone.start).replace("open loop", "Redis alone's open loop"));
-    Ok(())
+    figures.open = Some((offered, open.pct(0.5), open.pct(0.99)));
+    figures.alone_p99 = Some(alone.pct(0.99));
+    Ok(figures)
 }
 
 /// The process id of the Redis server at `url` (`INFO server`), to tell
@@ -1303,5 +1452,57 @@ mod tests {
             "the host in the open loop: 0.3 cores on average, at most 70% of a core over 100 ms (at 9.0 s)"
         );
         assert_eq!(late_windows(&[], &[], start), "open loop: 0 actions answered over 5 ms after due");
+    }
+
+    /// A spread's median is the middle figure of an odd count and the mean
+    /// of the middle two of an even one; figures that are not finite are
+    /// left out, and nothing gives no spread.
+    #[test]
+    fn spread_takes_the_middle_and_the_ends() {
+        let s = Spread::of(&[3.0, 1.0, 2.0]).unwrap();
+        assert_eq!(s, Spread { median: 2.0, least: 1.0, most: 3.0, of: 3 });
+        let s = Spread::of(&[4.0, 1.0, f64::NAN, 2.0, 10.0]).unwrap();
+        assert_eq!(s, Spread { median: 3.0, least: 1.0, most: 10.0, of: 4 });
+        assert_eq!(Spread::of(&[]), None);
+        assert_eq!(Spread::of(&[f64::INFINITY]), None);
+        assert_eq!(Some(s).line("x", 1, Target::Below(5.0)), "x: median 3.0 (1.0-10.0 over 4 runs); target under 5.0");
+        assert_eq!(None.line("x", 1, Target::None), "x: no run gave it");
+    }
+
+    /// The summary of several bench-tables runs holds each figure against
+    /// its target and counts the runs that met it: the closed loop's share
+    /// at least 50%, the open loop's p99 under 5 ms.
+    #[test]
+    fn tables_summary_counts_the_runs_that_met_each_target() {
+        let run = |share, p99| TablesFigures {
+            closed: 20_000.0,
+            alone: 70_000.0,
+            share,
+            open: Some((10_000.0, 1.0, p99)),
+            alone_p99: Some(1.5),
+            table_bytes: 1_400.0,
+            record_bytes: 300.0,
+        };
+        let text = tables_summary(&[run(52.0, 4.0), run(49.0, 6.0), run(55.0, 4.5)]);
+        assert!(text.starts_with("summary of 3 runs:\n"), "{text}");
+        assert!(
+            text.contains(
+                "  closed loop, % of Redis alone: median 52.0 (49.0-55.0 over 3 runs); target at least 50.0, met in 2 of 3\n"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains(
+                "  open loop p99, ms: median 4.50 (4.00-6.00 over 3 runs); target under 5.00, met in 2 of 3\n"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains("  Redis per table with its records, bytes: median 1700 (1700-1700 over 3 runs)\n"),
+            "{text}"
+        );
+        // a run with no open loop gives no open-loop figure
+        let text = tables_summary(&[TablesFigures { open: None, alone_p99: None, ..run(51.0, 0.0) }]);
+        assert!(text.contains("  open loop p99, ms: no run gave it, met in 0 of 0\n"), "{text}");
     }
 }

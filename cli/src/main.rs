@@ -83,6 +83,11 @@ enum Cmd {
         /// Play without nines (40 cards).
         #[arg(long)]
         no_nines: bool,
+        /// Timed runs, one after the other (after one warm-up): each is
+        /// printed, then their median against the target of 2,000,000
+        /// games a second.
+        #[arg(long, default_value_t = 1)]
+        runs: usize,
     },
     /// Measure the service: many tables at once on Redis (actions per
     /// second, latency, Redis memory per table). Starts its own
@@ -103,6 +108,12 @@ enum Cmd {
         /// tables (default: half the closed loop's).
         #[arg(long)]
         rate: Option<f64>,
+        /// Whole measurements, one after the other (each with its own
+        /// redis-server unless --redis is given): each is printed, then
+        /// the median, least and most of each figure with the target it
+        /// is held against and how many runs met it.
+        #[arg(long, default_value_t = 1)]
+        runs: usize,
     },
     /// Measure the card pictures: time to draw and size of a hand, a trick
     /// and a whole deal (median over the runs, on one core).
@@ -634,8 +645,8 @@ fn main() -> ExitCode {
             }
         }
         Some(Cmd::Replay { file, json }) => replay(file, *json),
-        Some(Cmd::Bench { games, seed, no_nines }) => {
-            bench::run(*games, *seed, !no_nines);
+        Some(Cmd::Bench { games, seed, no_nines, runs }) => {
+            bench::run(*games, *seed, !no_nines, *runs);
             ExitCode::SUCCESS
         }
         Some(Cmd::BenchPictures { runs }) => match bench::pictures(*runs) {
@@ -645,7 +656,7 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
-        Some(Cmd::BenchTables { tables, actions, durable, rate }) => {
+        Some(Cmd::BenchTables { tables, actions, durable, rate, runs }) => {
             let rt = runtime();
             let opts = bench::TablesOpts {
                 redis: cli.redis.clone(),
@@ -654,13 +665,23 @@ fn main() -> ExitCode {
                 durable: *durable,
                 rate: *rate,
             };
-            match rt.block_on(bench::tables(opts)) {
-                Ok(()) => ExitCode::SUCCESS,
-                Err(e) => {
-                    eprintln!("doko: {e:#}");
-                    ExitCode::FAILURE
+            let mut figures = Vec::new();
+            for run in 1..=(*runs).max(1) {
+                if *runs > 1 {
+                    println!("== run {run} of {runs}");
+                }
+                match rt.block_on(bench::tables(opts.clone())) {
+                    Ok(f) => figures.push(f),
+                    Err(e) => {
+                        eprintln!("doko: {e:#}");
+                        return ExitCode::FAILURE;
+                    }
                 }
             }
+            if *runs > 1 {
+                print!("{}", bench::tables_summary(&figures));
+            }
+            ExitCode::SUCCESS
         }
         Some(Cmd::Arena { a, b, deals, seed, budget_ms, worlds, threads, seat_timeout_ms, rules }) => {
             use doko_bot::arena;
