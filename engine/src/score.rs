@@ -670,34 +670,37 @@ fn trick_extras(g: &Game, b: &mut impl ExtraItems) {
         let held = bit(t.cards[0]) | bit(t.cards[1]) | bit(t.cards[2]) | bit(t.cards[3]);
         let watched = if last { in_last } else { every };
         for (i, c) in t.cards.iter().enumerate().filter(|_| held & watched != 0) {
-            let owner = g.party(t.player(i));
-            if *c == Card::DA && owner != wp {
-                if ex.contains(Extra::Fox) {
-                    b.push(Reason::Fox, wp);
-                }
-                // in the last (first) trick: 2 in all, one more than `fox`,
-                // or both where `fox` is not scored
-                for (here, extra, reason) in [
-                    (last, Extra::FoxLastTrick, Reason::FoxLastTrick),
-                    (ti == 0, Extra::FoxFirstTrick, Reason::FoxFirstTrick),
-                ] {
-                    if here && ex.contains(extra) {
-                        b.push(reason, wp);
-                        if !ex.contains(Extra::Fox) {
-                            b.push(reason, wp);
-                        }
+            // whether this card is caught is as random as the cards: each
+            // item is pushed where it holds (a count adds it without a
+            // branch), in the order a breakdown lists them
+            let caught = g.party(t.player(i)) != wp;
+            let fox = (*c == Card::DA) & caught;
+            if ex.contains(Extra::Fox) {
+                b.push_if(fox, Reason::Fox, wp);
+            }
+            // in the last (first) trick: 2 in all, one more than `fox`,
+            // or both where `fox` is not scored
+            for (here, extra, reason) in [
+                (last, Extra::FoxLastTrick, Reason::FoxLastTrick),
+                (ti == 0, Extra::FoxFirstTrick, Reason::FoxFirstTrick),
+            ] {
+                if here && ex.contains(extra) {
+                    b.push_if(fox, reason, wp);
+                    if !ex.contains(Extra::Fox) {
+                        b.push_if(fox, reason, wp);
                     }
                 }
             }
-            if *c == Card::H10 && owner != wp && ex.contains(Extra::DulleCaught) && g.order().has_dulle() {
-                b.push(Reason::DulleCaught, wp);
+            if dullen {
+                b.push_if((*c == Card::H10) & caught, Reason::DulleCaught, wp);
             }
-            if last && *c == Card::CJ && owner != wp {
+            if last {
+                let charlie_caught = (*c == Card::CJ) & caught;
                 if ex.contains(Extra::CharlieCaught) {
-                    b.push(Reason::CharlieCaught, wp);
+                    b.push_if(charlie_caught, Reason::CharlieCaught, wp);
                 }
-                if ex.contains(Extra::LizzieMiller) && t.winning_card() == Card::DQ {
-                    b.push(Reason::LizzieMiller, wp);
+                if ex.contains(Extra::LizzieMiller) {
+                    b.push_if(charlie_caught && t.winning_card() == Card::DQ, Reason::LizzieMiller, wp);
                 }
             }
         }
