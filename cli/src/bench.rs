@@ -38,10 +38,19 @@ pub fn run(games: u64, seed: u64, nines: bool, runs: usize) {
         rates.push(games as f64 / secs);
     }
     if runs > 1 {
-        let target = Target::AtLeast(2_000_000.0);
-        let met = rates.iter().filter(|r| target.met(**r)).count();
-        println!("{}, met in {met} of {}", Spread::of(&rates).line("games/s", 0, target), rates.len());
+        println!("{}", summary_line("games/s", 0, Target::AtLeast(2_000_000.0), &rates));
     }
+}
+
+/// One figure's line in a summary over several runs: its spread
+/// ([`SpreadLine::line`]) and, where it has a target, how many of the runs
+/// met it.
+fn summary_line(name: &str, decimals: usize, target: Target, xs: &[f64]) -> String {
+    let line = Spread::of(xs).line(name, decimals, target);
+    if matches!(target, Target::None) {
+        return line;
+    }
+    format!("{line}, met in {} of {}", xs.iter().filter(|x| target.met(**x)).count(), xs.len())
 }
 
 /// The median, least and most of one figure over several runs.
@@ -143,8 +152,6 @@ pub struct TablesFigures {
 pub fn tables_summary(runs: &[TablesFigures]) -> String {
     /// How one figure is read off a run (None: that run did not give it).
     type Figure<'a> = &'a dyn Fn(&TablesFigures) -> Option<f64>;
-    let each = |f: Figure| runs.iter().filter_map(f).collect::<Vec<f64>>();
-    let count = |f: Figure, t: Target| each(f).iter().filter(|x| t.met(**x)).count();
     let mut out = format!("summary of {} runs:\n", runs.len());
     let lines: [(&str, usize, Target, Figure); 8] = [
         ("closed loop, actions/s", 0, Target::None, &|r| Some(r.closed)),
@@ -157,11 +164,9 @@ pub fn tables_summary(runs: &[TablesFigures]) -> String {
         ("Redis per table with its records, bytes", 0, Target::None, &|r| Some(r.table_bytes + r.record_bytes)),
     ];
     for (name, decimals, target, f) in lines {
+        let xs: Vec<f64> = runs.iter().filter_map(f).collect();
         out.push_str("  ");
-        out.push_str(&Spread::of(&each(f)).line(name, decimals, target));
-        if !matches!(target, Target::None) {
-            out.push_str(&format!(", met in {} of {}", count(f, target), each(f).len()));
-        }
+        out.push_str(&summary_line(name, decimals, target, &xs));
         out.push('\n');
     }
     out
