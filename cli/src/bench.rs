@@ -751,6 +751,55 @@ struct Others {
     thread: std::thread::JoinHandle<Vec<Busy>>,
 }
 
+/// The longest a sleeper woke late since it was last read, in
+/// microseconds: a thread of its own sleeping 1 ms at a time (how long the
+/// kernel, or the host under it, kept a ready thread of this process from
+/// running) and a task on the service's runtime doing the same (how long
+/// the runtime's workers were busy or stopped).
+#[derive(Default)]
+struct Lags {
+    thread: std::sync::atomic::AtomicU64,
+    runtime: std::sync::atomic::AtomicU64,
+}
+
+impl Lags {
+    /// Starts the two sleepers; each stops when `stop` is set.
+    fn start(stop: &std::sync::Arc<std::sync::atomic::AtomicBool>) -> std::sync::Arc<Lags> {
+        use std::sync::atomic::Ordering;
+        let lags = std::sync::Arc::new(Lags::default());
+        let (l, s) = (lags.clone(), stop.clone());
+        std::thread::spawn(move || {
+            while !s.load(Ordering::Relaxed) {
+                let t = Instant::now();
+                std::thread::sleep(Duration::from_millis(1));
+                let late = t.elapsed().saturating_sub(Duration::from_millis(1));
+                l.thread.fetch_max(late.as_micros() as u64, Ordering::Relaxed);
+            }
+        });
+        if let Ok(rt) = tokio::runtime::Handle::try_current() {
+            let (l, s) = (lags.clone(), stop.clone());
+            rt.spawn(async move {
+                while !s.load(Ordering::Relaxed) {
+                    let t = Instant::now();
+                    tokio::time::sleep(Duration::from_millis(1)).await;
+                    // (tokio's timer ticks by the millisecond: up to 1 ms
+                    // more is its own rounding)
+                    let late = t.elapsed().saturating_sub(Duration::from_millis(2));
+                    l.runtime.fetch_max(late.as_micros() as u64, Ordering::Relaxed);
+                }
+            });
+        }
+        lags
+    }
+
+    /// The longest lags (thread, runtime) since the last take.
+    fn take(&self) -> (Duration, Duration) {
+        use std::sync::atomic::Ordering;
+        let us = |a: &std::sync::atomic::AtomicU64| Duration::from_micros(a.swap(0, Ordering::Relaxed));
+        (us(&self.thread), us(&self.runtime))
+    }
+}
+
 /// One 100 ms sample of [`Others`]: when it ended, the cores that other
 /// processes kept busy over it, the cores the machine's host took (steal
 /// time: a virtual machine's cores running the host's work), and the
@@ -761,6 +810,12 @@ struct Busy {
     cores: f64,
     stolen: f64,
     top: Top,
+    /// This process's minor page faults over the sample.
+    faults: u64,
+    /// The longest a thread of this process sleeping 1 ms woke late.
+    lag: Duration,
+    /// The longest the service runtime's 1 ms timer fired late.
+    runtime_lag: Duration,
 }
 
 /// The busiest process of a sample but doko and its Redis server (a
@@ -798,6 +853,12 @@ fn processes(skip: &[u32]) -> std::collections::HashMap<u32, ([u8; 16], u8, i64)
     out
 }
 
+/// This process's minor page faults so far (`/proc/self/stat`).
+fn own_faults() -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/self/stat").ok()?;
+    s.rsplit_once(')')?.1.split_whitespace().nth(7)?.parse().ok()
+}
+
 /// A process's name and CPU ticks (user and system) from
 /// `/proc/PID/stat` (`self`: this process).
 fn proc_stat(pid: &str) -> Option<(String, i64)> {
@@ -815,13 +876,18 @@ impl Others {
         let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
         let stopped = stop.clone();
         let skip = [std::process::id(), redis.unwrap_or(0)];
+        let lags = Lags::start(&stop);
         let thread = std::thread::spawn(move || {
             let mut samples = Vec::new();
             let (mut at, mut last, mut each) = (Instant::now(), first, processes(&skip));
+            let mut faults = own_faults().unwrap_or(0);
+            lags.take();
             while !stopped.load(std::sync::atomic::Ordering::Relaxed) {
                 std::thread::sleep(Duration::from_millis(100));
                 let Some(ticks) = Self::ticks(redis) else { break };
                 let now = processes(&skip);
+                let (lag, runtime_lag) = lags.take();
+                let f = own_faults().unwrap_or(faults);
                 let t = Instant::now();
                 let others = (ticks.0 - last.0) - (ticks.1 - last.1);
                 // (/proc counts in USER_HZ, 100 a second on Linux)
@@ -832,8 +898,16 @@ impl Others {
                     .filter(|(_, _, d)| *d > 0)
                     .max_by_key(|(_, _, d)| *d);
                 let top = busiest.map_or(Top::default(), |(name, len, d)| Top { name, len, cores: cores(d) });
-                samples.push(Busy { at: t, cores: cores(others), stolen: cores(ticks.2 - last.2), top });
-                (at, last, each) = (t, ticks, now);
+                samples.push(Busy {
+                    at: t,
+                    cores: cores(others),
+                    stolen: cores(ticks.2 - last.2),
+                    top,
+                    faults: f.saturating_sub(faults),
+                    lag,
+                    runtime_lag,
+                });
+                (at, last, each, faults) = (t, ticks, now, f);
             }
             samples
         });
@@ -913,6 +987,16 @@ fn late_windows(late: &[Late], others: &[Busy], start: Instant) -> String {
         {
             out.push_str(&format!(" (the busiest other process: {}, {:.0}% of a core)", top.name(), top.cores * 100.0));
         }
+        if !near.is_empty() {
+            let longest = |f: fn(&Busy) -> Duration| near.iter().map(|b| f(b)).max().map_or(0.0, ms);
+            out.push_str(&format!(
+                "; doko took {} page faults, its sleeping thread woke up to {:.1} ms late, its runtime's timer up to \
+                 {:.1} ms",
+                near.iter().map(|b| b.faults).sum::<u64>(),
+                longest(|b| b.lag),
+                longest(|b| b.runtime_lag)
+            ));
+        }
     }
     // (the samples from when the run's clock started: before it, the
     // driver played the tables' first actions untimed)
@@ -929,6 +1013,18 @@ fn late_windows(late: &[Late], others: &[Busy], start: Instant) -> String {
                 most.at.saturating_duration_since(start).as_secs_f64()
             ));
         }
+    }
+    if let Some(most) = others.iter().max_by_key(|b| b.faults) {
+        let longest = |f: fn(&Busy) -> Duration| others.iter().map(f).max().map_or(0.0, ms);
+        out.push_str(&format!(
+            "\ndoko in the open loop: {:.0} page faults per 100 ms on average, at most {} (at {:.1} s); its sleeping \
+             thread woke at most {:.1} ms late, its runtime's timer at most {:.1} ms",
+            others.iter().map(|b| b.faults).sum::<u64>() as f64 / n,
+            most.faults,
+            most.at.saturating_duration_since(start).as_secs_f64(),
+            longest(|b| b.lag),
+            longest(|b| b.runtime_lag)
+        ));
     }
     out
 }
@@ -1414,7 +1510,15 @@ mod tests {
             late(4_750, 0, 45, 20),
             late(4_799, 0, 2, 9),
         ];
-        let busy = |at, cores, stolen| Busy { at: start + ms(at), cores, stolen, top: Top::default() };
+        let busy = |at, cores, stolen| Busy {
+            at: start + ms(at),
+            cores,
+            stolen,
+            top: Top::default(),
+            faults: 0,
+            lag: Duration::ZERO,
+            runtime_lag: Duration::ZERO,
+        };
         // the busiest other process of a sample in the window at 4.7 s
         let top = |name: &str, cores| {
             let mut t = Top { cores, len: name.len() as u8, ..Top::default() };
@@ -1423,8 +1527,8 @@ mod tests {
         };
         let others = [
             busy(300, 0.2, 0.0),
-            Busy { top: top("kworker/u8:3", 0.1), ..busy(4_800, 0.9, 0.5) },
-            Busy { top: top("kdamond.0", 0.4), ..busy(4_900, 1.0, 0.1) },
+            Busy { top: top("kworker/u8:3", 0.1), faults: 120, lag: ms(2), ..busy(4_800, 0.9, 0.5) },
+            Busy { top: top("kdamond.0", 0.4), faults: 30, runtime_lag: ms(40), ..busy(4_900, 1.0, 0.1) },
             busy(5_100, 0.1, 0.0),
             busy(9_000, 0.3, 0.7),
         ];
@@ -1439,13 +1543,15 @@ mod tests {
             "  due at 4.7 s: 3 actions, up to 100.0 ms late; waited up to 30.0 ms for their tables' previous answers, \
              sent up to 45.0 ms later than they could be, answered in up to 60.0 ms; \
              other processes on the machine kept 100% of a core busy, the host took 50% \
-             (the busiest other process: kdamond.0, 40% of a core)"
+             (the busiest other process: kdamond.0, 40% of a core); doko took 150 page faults, its sleeping thread \
+             woke up to 2.0 ms late, its runtime's timer up to 40.0 ms"
         );
         assert_eq!(
             lines[2],
             "  due at 0.2 s: 2 actions, up to 10.0 ms late; waited up to 3.0 ms for their tables' previous answers, \
              sent up to 1.0 ms later than they could be, answered in up to 7.0 ms; \
-             other processes on the machine kept 20% of a core busy, the host took 0%"
+             other processes on the machine kept 20% of a core busy, the host took 0%; doko took 0 page faults, its \
+             sleeping thread woke up to 0.0 ms late, its runtime's timer up to 0.0 ms"
         );
         assert_eq!(
             lines[3],
@@ -1455,6 +1561,11 @@ mod tests {
         assert_eq!(
             lines[4],
             "the host in the open loop: 0.3 cores on average, at most 70% of a core over 100 ms (at 9.0 s)"
+        );
+        assert_eq!(
+            lines[5],
+            "doko in the open loop: 30 page faults per 100 ms on average, at most 120 (at 4.8 s); its sleeping thread \
+             woke at most 2.0 ms late, its runtime's timer at most 40.0 ms"
         );
         assert_eq!(late_windows(&[], &[], start), "open loop: 0 actions answered over 5 ms after due");
     }
