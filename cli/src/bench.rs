@@ -579,32 +579,49 @@ pub async fn tables(o: TablesOpts) -> anyhow::Result<TablesFigures> {
     // of its own: its reads are not doko's round trips
     let reader = Arc::new(Service::new(RedisStore::connect(&url, 3600).await?, 6));
     let setup = Instant::now();
-    let mut handles = Vec::new();
-    // (tables are opened 256 at a time: the store's own timeout is for
-    // one command, not for ten thousand queued behind each other)
-    let opening = Arc::new(tokio::sync::Semaphore::new(256));
-    for t in 0..o.tables {
-        let svc = svc.clone();
-        let opening = opening.clone();
-        handles.push(tokio::spawn(async move {
-            let _permit = opening.acquire_owned().await?;
-            // ids as long as Discord's (snowflakes of 19 digits), names
-            // of an everyday length
-            let ch = ChannelId::new(Platform::Discord, snowflake(t, 9));
-            let people: Vec<Actor> = (0..4)
-                .map(|i| Actor::new(UserId::new(Platform::Discord, snowflake(t, i)), format!("Player {i}"), i == 0))
-                .collect();
-            for p in &people {
-                svc.execute(&ch, p, Command::Join).await?;
+    // (tables are opened by 256 workers, each taking the next table when
+    // its last is open: the store's own timeout is for one command, not
+    // for ten thousand queued behind each other, and ten thousand tasks
+    // spawned at once would hold ten thousand futures' memory)
+    let next = Arc::new(AtomicU64::new(0));
+    let mut workers = tokio::task::JoinSet::new();
+    for _ in 0..256.min(o.tables) {
+        let (svc, next, n) = (svc.clone(), next.clone(), o.tables as u64);
+        workers.spawn(async move {
+            let mut opened = Vec::new();
+            loop {
+                let t = next.fetch_add(1, Ordering::Relaxed);
+                if t >= n {
+                    break;
+                }
+                // ids as long as Discord's (snowflakes of 19 digits),
+                // names of an everyday length
+                let ch = ChannelId::new(Platform::Discord, snowflake(t as usize, 9));
+                let people: Vec<Actor> = (0..4)
+                    .map(|i| {
+                        Actor::new(
+                            UserId::new(Platform::Discord, snowflake(t as usize, i)),
+                            format!("Player {i}"),
+                            i == 0,
+                        )
+                    })
+                    .collect();
+                for p in &people {
+                    svc.execute(&ch, p, Command::Join).await?;
+                }
+                svc.execute(&ch, &people[0], Command::Start).await?;
+                opened.push((t, (ch, people)));
             }
-            svc.execute(&ch, &people[0], Command::Start).await?;
-            Ok::<_, anyhow::Error>((ch, people))
-        }));
+            Ok::<_, anyhow::Error>(opened)
+        });
     }
-    let mut tables: Vec<BenchTable> = Vec::new();
-    for h in handles {
-        tables.push(h.await??);
+    let mut opened = Vec::with_capacity(o.tables);
+    while let Some(done) = workers.join_next().await {
+        opened.extend(done??);
     }
+    // (in the order of their numbers, as the open loop's skew counts them)
+    opened.sort_unstable_by_key(|(t, _)| *t);
+    let tables: Vec<BenchTable> = opened.into_iter().map(|(_, table)| table).collect();
     let setup_s = setup.elapsed().as_secs_f64();
     let at_start = match tables.first() {
         Some((ch, _)) => {
@@ -844,7 +861,7 @@ fn processes(skip: &[u32]) -> std::collections::HashMap<u32, ([u8; 16], u8, i64)
         if skip.contains(&pid) {
             continue;
         }
-        let Some((comm, ticks)) = proc_stat(&pid.to_string()) else { continue };
+        let Some((comm, ticks, _)) = proc_stat(&pid.to_string()) else { continue };
         let mut name = [0u8; 16];
         let len = comm.len().min(15);
         name[..len].copy_from_slice(&comm.as_bytes()[..len]);
@@ -853,20 +870,15 @@ fn processes(skip: &[u32]) -> std::collections::HashMap<u32, ([u8; 16], u8, i64)
     out
 }
 
-/// This process's minor page faults so far (`/proc/self/stat`).
-fn own_faults() -> Option<u64> {
-    let s = std::fs::read_to_string("/proc/self/stat").ok()?;
-    s.rsplit_once(')')?.1.split_whitespace().nth(7)?.parse().ok()
-}
-
-/// A process's name and CPU ticks (user and system) from
-/// `/proc/PID/stat` (`self`: this process).
-fn proc_stat(pid: &str) -> Option<(String, i64)> {
+/// A process's name, CPU ticks (user and system) and minor page faults
+/// so far, from `/proc/PID/stat` (`self`: this process).
+fn proc_stat(pid: &str) -> Option<(String, i64, u64)> {
     let s = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
     let (head, rest) = s.rsplit_once(')')?;
     let name = head.split_once('(')?.1.to_string();
     let f: Vec<&str> = rest.split_whitespace().collect();
-    Some((name, f.get(11)?.parse::<i64>().ok()? + f.get(12)?.parse::<i64>().ok()?))
+    let ticks = f.get(11)?.parse::<i64>().ok()? + f.get(12)?.parse::<i64>().ok()?;
+    Some((name, ticks, f.get(7)?.parse().ok()?))
 }
 
 impl Others {
@@ -880,14 +892,12 @@ impl Others {
         let thread = std::thread::spawn(move || {
             let mut samples = Vec::new();
             let (mut at, mut last, mut each) = (Instant::now(), first, processes(&skip));
-            let mut faults = own_faults().unwrap_or(0);
             lags.take();
             while !stopped.load(std::sync::atomic::Ordering::Relaxed) {
                 std::thread::sleep(Duration::from_millis(100));
                 let Some(ticks) = Self::ticks(redis) else { break };
                 let now = processes(&skip);
                 let (lag, runtime_lag) = lags.take();
-                let f = own_faults().unwrap_or(faults);
                 let t = Instant::now();
                 let others = (ticks.0 - last.0) - (ticks.1 - last.1);
                 // (/proc counts in USER_HZ, 100 a second on Linux)
@@ -903,11 +913,11 @@ impl Others {
                     cores: cores(others),
                     stolen: cores(ticks.2 - last.2),
                     top,
-                    faults: f.saturating_sub(faults),
+                    faults: ticks.3.saturating_sub(last.3),
                     lag,
                     runtime_lag,
                 });
-                (at, last, each, faults) = (t, ticks, now, f);
+                (at, last, each) = (t, ticks, now);
             }
             samples
         });
@@ -921,16 +931,16 @@ impl Others {
     }
 
     /// The machine's busy ticks (all cores, without idle, I/O wait and
-    /// time the host took), those of this process and of `redis`, and
-    /// the ticks the host took (steal).
-    fn ticks(redis: Option<u32>) -> Option<(i64, i64, i64)> {
+    /// time the host took), those of this process and of `redis`, the
+    /// ticks the host took (steal) and this process's minor page faults.
+    fn ticks(redis: Option<u32>) -> Option<(i64, i64, i64, u64)> {
         let stat = std::fs::read_to_string("/proc/stat").ok()?;
         let cpu: Vec<i64> = stat.lines().next()?.split_whitespace().skip(1).filter_map(|v| v.parse().ok()).collect();
         // user nice system idle iowait irq softirq steal ...
         let busy = cpu.get(..7)?.iter().sum::<i64>() - cpu[3] - cpu[4];
-        let own = |pid: &str| proc_stat(pid).map(|(_, ticks)| ticks);
-        let ours = own("self")? + redis.and_then(|p| own(&p.to_string())).unwrap_or(0);
-        Some((busy, ours, cpu.get(7).copied().unwrap_or(0)))
+        let (_, own, faults) = proc_stat("self")?;
+        let ours = own + redis.and_then(|p| proc_stat(&p.to_string())).map_or(0, |(_, ticks, _)| ticks);
+        Some((busy, ours, cpu.get(7).copied().unwrap_or(0), faults))
     }
 }
 
@@ -988,13 +998,12 @@ fn late_windows(late: &[Late], others: &[Busy], start: Instant) -> String {
             out.push_str(&format!(" (the busiest other process: {}, {:.0}% of a core)", top.name(), top.cores * 100.0));
         }
         if !near.is_empty() {
-            let longest = |f: fn(&Busy) -> Duration| near.iter().map(|b| f(b)).max().map_or(0.0, ms);
             out.push_str(&format!(
                 "; doko took {} page faults, its sleeping thread woke up to {:.1} ms late, its runtime's timer up to \
                  {:.1} ms",
                 near.iter().map(|b| b.faults).sum::<u64>(),
-                longest(|b| b.lag),
-                longest(|b| b.runtime_lag)
+                longest(near.iter().copied(), |b| b.lag),
+                longest(near.iter().copied(), |b| b.runtime_lag)
             ));
         }
     }
@@ -1015,18 +1024,22 @@ fn late_windows(late: &[Late], others: &[Busy], start: Instant) -> String {
         }
     }
     if let Some(most) = others.iter().max_by_key(|b| b.faults) {
-        let longest = |f: fn(&Busy) -> Duration| others.iter().map(f).max().map_or(0.0, ms);
         out.push_str(&format!(
             "\ndoko in the open loop: {:.0} page faults per 100 ms on average, at most {} (at {:.1} s); its sleeping \
              thread woke at most {:.1} ms late, its runtime's timer at most {:.1} ms",
             others.iter().map(|b| b.faults).sum::<u64>() as f64 / n,
             most.faults,
             most.at.saturating_duration_since(start).as_secs_f64(),
-            longest(|b| b.lag),
-            longest(|b| b.runtime_lag)
+            longest(others.iter(), |b| b.lag),
+            longest(others.iter(), |b| b.runtime_lag)
         ));
     }
     out
+}
+
+/// The longest of one lag of `samples`, in milliseconds (0 for none).
+fn longest<'a>(samples: impl Iterator<Item = &'a Busy>, lag: fn(&Busy) -> Duration) -> f64 {
+    samples.map(lag).max().map_or(0.0, |d| d.as_secs_f64() * 1e3)
 }
 
 /// A deal as the bench's players follow it, from the table read through
@@ -1227,7 +1240,10 @@ fn paced<S: doko_bot::Store + 'static>(run: Paced<S>, first: Vec<Followed>) -> a
     let mut tables: Vec<Driven> =
         first.into_iter().map(|deal| Driven { deal, k: 0, next: None, ready: start }).collect();
     let mut waiting: BinaryHeap<Reverse<(Instant, usize)>> = BinaryHeap::new();
-    let (mut lat, mut late) = (Vec::new(), Vec::new());
+    // (room for every latency and late action up front: a vector that
+    // doubles mid-run copies megabytes into fresh pages on this thread)
+    let total = run.tables.len() * run.actions;
+    let (mut lat, mut late) = (Vec::with_capacity(total), Vec::with_capacity(total));
     let mut busy = 0usize;
 
     let read = |i: usize, busy: &mut usize| {
