@@ -817,6 +817,21 @@ impl Lags {
     }
 }
 
+/// The counters [`Others`] reads at each sample, all since boot or the
+/// process's start.
+#[derive(Clone, Copy)]
+struct Ticks {
+    /// The machine's busy ticks (all cores, without idle, I/O wait and
+    /// time the host took).
+    busy: i64,
+    /// The ticks of this process and of its Redis server.
+    ours: i64,
+    /// The ticks the host took (steal).
+    steal: i64,
+    /// This process's minor page faults.
+    faults: u64,
+}
+
 /// One 100 ms sample of [`Others`]: when it ended, the cores that other
 /// processes kept busy over it, the cores the machine's host took (steal
 /// time: a virtual machine's cores running the host's work), and the
@@ -899,7 +914,7 @@ impl Others {
                 let now = processes(&skip);
                 let (lag, runtime_lag) = lags.take();
                 let t = Instant::now();
-                let others = (ticks.0 - last.0) - (ticks.1 - last.1);
+                let others = (ticks.busy - last.busy) - (ticks.ours - last.ours);
                 // (/proc counts in USER_HZ, 100 a second on Linux)
                 let cores = |n: i64| n.max(0) as f64 / 100.0 / (t - at).as_secs_f64();
                 let busiest = now
@@ -911,9 +926,9 @@ impl Others {
                 samples.push(Busy {
                     at: t,
                     cores: cores(others),
-                    stolen: cores(ticks.2 - last.2),
+                    stolen: cores(ticks.steal - last.steal),
                     top,
-                    faults: ticks.3.saturating_sub(last.3),
+                    faults: ticks.faults.saturating_sub(last.faults),
                     lag,
                     runtime_lag,
                 });
@@ -930,17 +945,15 @@ impl Others {
         self.thread.join().unwrap_or_default()
     }
 
-    /// The machine's busy ticks (all cores, without idle, I/O wait and
-    /// time the host took), those of this process and of `redis`, the
-    /// ticks the host took (steal) and this process's minor page faults.
-    fn ticks(redis: Option<u32>) -> Option<(i64, i64, i64, u64)> {
+    /// The counters a sample is the difference of ([`Ticks`]).
+    fn ticks(redis: Option<u32>) -> Option<Ticks> {
         let stat = std::fs::read_to_string("/proc/stat").ok()?;
         let cpu: Vec<i64> = stat.lines().next()?.split_whitespace().skip(1).filter_map(|v| v.parse().ok()).collect();
         // user nice system idle iowait irq softirq steal ...
         let busy = cpu.get(..7)?.iter().sum::<i64>() - cpu[3] - cpu[4];
         let (_, own, faults) = proc_stat("self")?;
         let ours = own + redis.and_then(|p| proc_stat(&p.to_string())).map_or(0, |(_, ticks, _)| ticks);
-        Some((busy, ours, cpu.get(7).copied().unwrap_or(0), faults))
+        Some(Ticks { busy, ours, steal: cpu.get(7).copied().unwrap_or(0), faults })
     }
 }
 
