@@ -10,58 +10,11 @@
 use std::fmt;
 
 use doko_engine::{Bid, Call, Card, Declaration, Preset, Rank, Reservation, SoloKind, Suit, WeddingRule};
+use doko_players::BotLevel;
 use serde::{Deserialize, Serialize};
 
 use crate::lang::Lang;
 use crate::tr;
-
-/// The strength of a computer player (also the arena's kinds).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
-#[serde(rename_all = "lowercase")]
-pub enum BotLevel {
-    /// Rule-following conventions (the default).
-    #[default]
-    Basic,
-    /// Random legal actions (for tests and beginners' tables).
-    Random,
-    /// Determinized Monte Carlo within a time budget.
-    Strong,
-    /// Search over information sets: worlds weighted by the plays seen,
-    /// UCT trees with heuristic playouts, an exact end solver.
-    Expert,
-    /// Ensemble UCT after Sievers and Helmert (an arena anchor).
-    Uct,
-}
-
-impl BotLevel {
-    /// Every level.
-    pub const ALL: [BotLevel; 5] =
-        [BotLevel::Basic, BotLevel::Strong, BotLevel::Expert, BotLevel::Uct, BotLevel::Random];
-
-    /// The level's name.
-    pub const fn name(self) -> &'static str {
-        match self {
-            BotLevel::Basic => "basic",
-            BotLevel::Random => "random",
-            BotLevel::Strong => "strong",
-            BotLevel::Expert => "expert",
-            BotLevel::Uct => "uct",
-        }
-    }
-
-    /// The level for a word, English or German (`strong`, `stark`): the one
-    /// place computer-player kinds are read, for commands and the arena.
-    pub fn from_name(word: &str) -> Option<BotLevel> {
-        Some(match word.to_lowercase().as_str() {
-            "basic" | "einfach" => BotLevel::Basic,
-            "random" | "zufall" => BotLevel::Random,
-            "strong" | "stark" => BotLevel::Strong,
-            "expert" | "experte" => BotLevel::Expert,
-            "uct" => BotLevel::Uct,
-            _ => return None,
-        })
-    }
-}
 
 /// What happens to a player whose time runs out.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
@@ -1952,12 +1905,6 @@ impl fmt::Display for Command {
     }
 }
 
-impl fmt::Display for BotLevel {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -2303,7 +2250,7 @@ mod tests {
     fn computer_levels_are_read_in_one_place() {
         for l in BotLevel::ALL {
             assert_eq!(BotLevel::from_name(l.name()), Some(l));
-            assert_eq!(crate::arena::Kind::from_name(l.name()), Some(l));
+            assert_eq!(doko_players::arena::Kind::from_name(l.name()), Some(l));
         }
         assert_eq!(parse("bot stark"), Ok(Command::AddBot(BotLevel::Strong)));
         assert_eq!(BotLevel::from_name("grandmaster"), None);

@@ -2,15 +2,14 @@
 //!
 //! The platform-neutral Doppelkopf bot: one table per channel, seats and
 //! sessions with their score sheet, commands parsed from text, rendering
-//! for the table and for each player privately (English and German), the
-//! stores (Redis, and an embedded file store for a single process), and
-//! computer players. Adapters (terminal, Discord, Matrix) only translate
-//! transport to and from [`service::Service`].
+//! for the table and for each player privately (English and German) and
+//! the stores (Redis, and an embedded file store for a single process);
+//! the computer players come from `doko-players`. Adapters (terminal,
+//! Discord, Matrix) only translate transport to and from
+//! [`service::Service`].
 
 #![warn(missing_docs)]
 
-pub mod analysis;
-pub mod arena;
 pub mod authority;
 pub mod command;
 #[cfg(feature = "failpoints")]
@@ -24,14 +23,10 @@ pub mod limits;
 pub mod metrics;
 pub mod outbox;
 pub mod picture;
-pub mod player;
 pub mod render;
-pub mod search;
-pub mod seat;
 pub mod server;
 pub mod service;
 pub mod store;
-pub mod strong;
 pub mod table;
 
 pub use command::{Command, ParseError, parse};

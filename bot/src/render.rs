@@ -410,7 +410,7 @@ pub fn last_trick(t: &Table) -> String {
 }
 
 /// What `analysis` found in deal `record` for one person.
-pub fn analysis(l: Lang, record: u32, a: &crate::analysis::Analysis) -> String {
+pub fn analysis(l: Lang, record: u32, a: &doko_players::analysis::Analysis) -> String {
     if a.examined == 0 {
         return tr!(l, "analysis-nothing", record = record);
     }
@@ -418,7 +418,7 @@ pub fn analysis(l: Lang, record: u32, a: &crate::analysis::Analysis) -> String {
         return tr!(l, "analysis-none", record = record, examined = a.examined);
     }
     let mut out = tr!(l, "analysis-head", record = record, examined = a.examined);
-    use crate::analysis::Choice;
+    use doko_players::analysis::Choice;
     let bid = |b: Bid| match b {
         Bid::Healthy => l.bid_said(false),
         Bid::Reserve(r) => l.reservation(r),

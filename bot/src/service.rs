@@ -21,12 +21,12 @@ use crate::ids::{Actor, ChannelId, Platform, ServerId, UserId};
 use crate::lang::Lang;
 use crate::limits::{Admit, Limits, RateLimiter};
 use crate::outbox::{App, HandModel, Input, Notice, Outbox, Private, TableMessage};
-use crate::player;
 use crate::render::{self, Kind};
 use crate::server::ServerSettings;
 use crate::store::{Commit, Keep, Quarantined, STORE_FORMAT, Store, StoreError, Stored};
 use crate::table::{CommandError, Ctx, Event, OwedEntry, ServerLayer, Table};
 use crate::tr;
+use doko_players::player;
 
 /// A failure of the service itself (not a refused command).
 #[derive(Debug, thiserror::Error)]
@@ -406,7 +406,7 @@ pub struct Service<S: Store> {
     /// clock (which tests can pause and advance).
     base_ms: u64,
     base: tokio::time::Instant,
-    strong: crate::strong::StrongConfig,
+    strong: doko_players::strong::StrongConfig,
     messages: crate::outbox::TableMessages,
     limits: Limits,
     limiter: RateLimiter,
@@ -718,7 +718,7 @@ impl<S: Store> Service<S> {
 
     /// Sets the strong computer player's budget (time and samples per
     /// decision).
-    pub fn with_strong(mut self, strong: crate::strong::StrongConfig) -> Service<S> {
+    pub fn with_strong(mut self, strong: doko_players::strong::StrongConfig) -> Service<S> {
         self.strong = strong;
         self
     }
@@ -2019,10 +2019,12 @@ impl<S: Store> Service<S> {
                 Some(r) => match doko_engine::Record::from_stored(&r) {
                     Ok(rec) => {
                         let seed = u64::from(number) << 8 | seat.index() as u64;
-                        let cfg = crate::analysis::AnalysisConfig::default();
-                        let a = tokio::task::spawn_blocking(move || crate::analysis::analyse(&rec, seat, &cfg, seed))
-                            .await
-                            .map_err(|e| ServiceError::Failed(e.to_string()))?;
+                        let cfg = doko_players::analysis::AnalysisConfig::default();
+                        let a = tokio::task::spawn_blocking(move || {
+                            doko_players::analysis::analyse(&rec, seat, &cfg, seed)
+                        })
+                        .await
+                        .map_err(|e| ServiceError::Failed(e.to_string()))?;
                         render::analysis(l, number, &a)
                     }
                     Err(_) => tr!(l, "no-such-record"),

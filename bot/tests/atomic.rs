@@ -6,10 +6,11 @@
 //! people joining, leaving, watching and showing their hand) under random
 //! house rules; every refused move is compared with the table before it.
 
-use doko_bot::command::{BotLevel, Command, PovertyStep, RulesCmd};
+use doko_bot::command::{Command, PovertyStep, RulesCmd};
 use doko_bot::table::Ctx;
 use doko_bot::{Actor, CommandError, Event, Platform, Table, UserId};
 use doko_engine::{Action, Bid, Call, Card, Declaration, Reservation, Rng, SeatView, SoloKind};
+use doko_players::BotLevel;
 
 const PEOPLE: [&str; 6] = ["Anna", "Ben", "Clara", "Dieter", "Eva", "Finn"];
 

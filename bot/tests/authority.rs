@@ -9,11 +9,12 @@
 //! allows exactly the game moves, which they make on their turns.
 
 use doko_bot::authority::{self, Access, ActorKind, CommandKind, Refusal};
-use doko_bot::command::{BotLevel, CardStyle, Command, Period, PovertyStep, RulesCmd, ServerCmd, TimeoutPolicy};
+use doko_bot::command::{CardStyle, Command, Period, PovertyStep, RulesCmd, ServerCmd, TimeoutPolicy};
 use doko_bot::{
     Actor, Audience, ChannelId, CommandError, Kind, Lang, MemoryStore, Message, Platform, Service, UserId, render, tr,
 };
 use doko_engine::{Action, Bid, Call, Card, Phase};
+use doko_players::BotLevel;
 
 /// Where a command is tried.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

@@ -6,9 +6,9 @@
 //! channel its own table back.
 
 use doko_bot::command::Command;
-use doko_bot::player::{BasicPlayer, Player};
 use doko_bot::{Actor, App, ChannelId, CommandError, Kind, MemoryStore, Outbox, Platform, Service, UserId};
 use doko_engine::{Action, Bid};
+use doko_players::player::{BasicPlayer, Player};
 
 fn room() -> ChannelId {
     ChannelId::new(Platform::Matrix, "!table:hs.test")

@@ -334,7 +334,8 @@ async fn a_thousand_deals_leave_no_card_in_the_log() {
     assert!(hits("channel=discord:d12 user=u1 command=play delivery=dl-x-12", &n).is_empty());
 
     let start = std::time::Instant::now();
-    let strong = doko_bot::strong::StrongConfig { worlds: 2, playouts: 1, budget: std::time::Duration::from_millis(2) };
+    let strong =
+        doko_players::strong::StrongConfig { worlds: 2, playouts: 1, budget: std::time::Duration::from_millis(2) };
     let limits = Limits { records_kept: 0, ..Default::default() };
     let svc = Service::new(MemoryStore::default(), 7).with_strong(strong).with_limits(limits);
     let mut by_computers = 0;

@@ -4,13 +4,14 @@
 //! engine's rules, parse errors), help, and the summary of scored deals.
 //! A wording change shows up here as a diff to review.
 
-use doko_bot::command::{ArgType, BotLevel, Command, ParseError, RulesCmd};
+use doko_bot::command::{ArgType, Command, ParseError, RulesCmd};
 use doko_bot::table::{Ctx, PovertyMove, Summary};
 use doko_bot::{Actor, CommandError, Event, Lang, Platform, Table, UserId, parse, render};
 use doko_engine::{
     Action, ActionError, Bid, Call, Card, Class, Contract, Declaration, Item, Party, Phase, Player, Reason,
     RedealReason, Reservation, RuleError, Seat, SessionError, SoloKind,
 };
+use doko_players::BotLevel;
 
 const NAMES: [&str; 4] = ["Anna", "Ben", "Clara", "Dieter"];
 
@@ -190,7 +191,7 @@ fn computer_session(lang: Lang) -> (Table, Vec<Event>) {
         ev.extend(t.apply(&actor(0), &Command::Start, &mut ctx).unwrap());
         ev.extend(
             t.run_computers(&mut ctx, &mut |level, view| {
-                doko_bot::player::decide(level, view, &mut rng, Default::default())
+                doko_players::player::decide(level, view, &mut rng, Default::default())
             })
             .unwrap(),
         );

@@ -6,9 +6,9 @@
 //! the table's history) and removes computers.
 
 use doko_bot::command::Command;
-use doko_bot::player::{BasicPlayer, Player};
 use doko_bot::{Actor, ChannelId, CommandError, Kind, Lang, MemoryStore, Message, Platform, Service, Store, UserId};
 use doko_engine::{Action, Bid};
+use doko_players::player::{BasicPlayer, Player};
 
 fn person(id: &str, name: &str, admin: bool) -> Actor {
     Actor::new(UserId::new(Platform::Discord, id), name, admin)

@@ -5,10 +5,10 @@
 //! one's own figures.
 
 use doko_bot::command::Command;
-use doko_bot::player::{BasicPlayer, Player};
 use doko_bot::table::Source;
 use doko_bot::{Actor, ChannelId, CommandError, Kind, Lang, MemoryStore, Message, Platform, ServerId, Service, UserId};
 use doko_engine::{Action, Bid};
+use doko_players::player::{BasicPlayer, Player};
 
 /// 2026-10-15 and 2026-11-10, 12:00 UTC.
 const OCTOBER: u64 = 1_792_065_600_000;

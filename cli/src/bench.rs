@@ -1224,7 +1224,7 @@ fn over(deal: &Followed) -> bool {
 /// The next action at a followed deal, as the basic computer plays it;
 /// None when nobody the driver seated is to act.
 fn decide(deal: &Followed) -> Option<Decided> {
-    use doko_bot::player::{BasicPlayer, Player};
+    use doko_players::player::{BasicPlayer, Player};
     let (g, seated) = deal.as_ref()?;
     let seat = g.mandatory_announcement().or(g.to_act())?;
     let actor = seated[seat.index()]?;

@@ -366,7 +366,7 @@ async fn open_store(cli: &Cli, set: &config::Settings) -> anyhow::Result<AnyStor
 async fn play(cli: &Cli, set: &config::Settings) -> anyhow::Result<()> {
     let budget = cli.bot_budget_ms.or_else(|| set.get("DOKO_BOT_BUDGET_MS").and_then(|v| v.parse().ok())).unwrap_or(60);
     let strong =
-        doko_bot::strong::StrongConfig { budget: std::time::Duration::from_millis(budget), ..Default::default() };
+        doko_players::strong::StrongConfig { budget: std::time::Duration::from_millis(budget), ..Default::default() };
     let var = |k: &str| set.get(k);
     let discord = doko_discord::run::DiscordConfig::from_vars(&var)?;
     let matrix = doko_matrix::MatrixConfig::from_vars(&var, data_dir(cli, set).join("matrix"))?;
@@ -684,7 +684,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some(Cmd::Arena { a, b, deals, seed, budget_ms, worlds, threads, seat_timeout_ms, rules }) => {
-            use doko_bot::arena;
+            use doko_players::arena;
             let (Some(sa), Some(sb)) = (arena::Side::from_name(a), arena::Side::from_name(b)) else {
                 eprintln!("doko: sides are random, basic, strong, expert, uct or cmd:PROGRAM");
                 return ExitCode::from(2);
@@ -712,7 +712,7 @@ fn main() -> ExitCode {
             let per = deals.div_ceil(threads);
             let timeout = std::time::Duration::from_millis(*seat_timeout_ms);
             let start = std::time::Instant::now();
-            let parts: Vec<Result<arena::ArenaResult, doko_bot::seat::SeatError>> = std::thread::scope(|sc| {
+            let parts: Vec<Result<arena::ArenaResult, doko_players::seat::SeatError>> = std::thread::scope(|sc| {
                 let hs: Vec<_> = (0..threads)
                     .map(|t| {
                         let n = per.min(deals.saturating_sub(t * per));
@@ -771,14 +771,14 @@ fn main() -> ExitCode {
             if all.failures.is_empty() { ExitCode::SUCCESS } else { ExitCode::FAILURE }
         }
         Some(Cmd::Seat { kind, budget_ms, worlds, strict }) => {
-            let Some(level) = doko_bot::command::BotLevel::from_name(kind) else {
+            let Some(level) = doko_players::BotLevel::from_name(kind) else {
                 eprintln!("doko: kinds are random, basic, strong, expert, uct");
                 return ExitCode::from(2);
             };
             let cfg = strong_config(*budget_ms, *worlds);
             let stdin = std::io::stdin();
-            let r = doko_bot::seat::serve(
-                |seed| doko_bot::arena::kind_player(level, seed, cfg),
+            let r = doko_players::seat::serve(
+                |seed| doko_players::arena::kind_player(level, seed, cfg),
                 &format!("doko-{} {}", level.name(), env!("CARGO_PKG_VERSION")),
                 *strict,
                 stdin.lock(),
@@ -889,8 +889,12 @@ fn wire_capped(target: &str, level: &tracing::Level) -> bool {
 
 /// The strong player's budget from the command line (`--budget-ms`,
 /// `--worlds`).
-fn strong_config(budget_ms: u64, worlds: usize) -> doko_bot::strong::StrongConfig {
-    doko_bot::strong::StrongConfig { worlds, budget: std::time::Duration::from_millis(budget_ms), ..Default::default() }
+fn strong_config(budget_ms: u64, worlds: usize) -> doko_players::strong::StrongConfig {
+    doko_players::strong::StrongConfig {
+        worlds,
+        budget: std::time::Duration::from_millis(budget_ms),
+        ..Default::default()
+    }
 }
 
 /// The log filter: the directives of `DOKO_LOG` (as

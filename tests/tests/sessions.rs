@@ -6,12 +6,13 @@
 mod common;
 
 use common::{RedisServer, act_once};
-use doko_bot::command::{BotLevel, Command, RulesCmd};
+use doko_bot::command::{Command, RulesCmd};
 use doko_bot::render::Audience;
 use doko_bot::{
     Actor, AnyStore, ChannelId, EmbeddedStore, Kind, MemoryStore, Platform, RedisStore, Service, Store, UserId,
 };
 use doko_engine::{Card, Record};
+use doko_players::BotLevel;
 
 fn people(n: usize, platform: Platform) -> Vec<Actor> {
     ["Anna", "Ben", "Cleo", "Dirk", "Emil"]

@@ -15,7 +15,8 @@ use serde::{Deserialize, Serialize};
 
 use super::seats::PlayerKey;
 use super::{CommandError, Ctx, Event, Table};
-use crate::command::{BotLevel, TimeoutPolicy};
+use crate::command::TimeoutPolicy;
+use doko_players::BotLevel;
 
 /// Which person must act and since when.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -3,7 +3,7 @@
 use doko_engine::{Action, Bid, SeatView};
 
 use super::{CommandError, Ctx, Event, Table};
-use crate::command::BotLevel;
+use doko_players::BotLevel;
 
 /// At most this many computer steps per call (a session of computers only
 /// ends long before).

@@ -48,10 +48,11 @@ pub use stats::{PlayerStats, Stats, date_of, month_of};
 pub use watch::{MAX_SPECTATORS, Spectator};
 
 use crate::authority::{self, ActorKind, CommandKind, Refusal};
-use crate::command::{BotLevel, CardStyle, Command, PovertyStep, RulesCmd, ServerCmd, TimeoutPolicy};
+use crate::command::{CardStyle, Command, PovertyStep, RulesCmd, ServerCmd, TimeoutPolicy};
 use crate::ids::{Actor, UserId};
 use crate::lang::Lang;
 use doko_engine::Shared;
+use doko_players::BotLevel;
 
 /// How many delivery ids a table remembers.
 pub const DELIVERIES_KEPT: usize = 256;

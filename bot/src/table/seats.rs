@@ -5,9 +5,9 @@ use std::ops::{Index, IndexMut};
 
 use serde::{Deserialize, Serialize};
 
-use crate::command::BotLevel;
 use crate::ids::UserId;
 use doko_engine::Shared;
+use doko_players::BotLevel;
 
 /// The most seats at a table.
 pub const MAX_SEATS: usize = 5;

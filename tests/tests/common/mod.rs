@@ -7,9 +7,9 @@
 pub mod contract;
 
 use doko_bot::command::Command;
-use doko_bot::player::{BasicPlayer, Player};
 use doko_bot::{Actor, ChannelId, Kind, Message, Service, Store};
 use doko_engine::Action;
+use doko_players::player::{BasicPlayer, Player};
 
 /// A redis-server started for one test, stopped when dropped.
 pub struct RedisServer(doko_system_tests::LocalRedis);

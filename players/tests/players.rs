@@ -4,11 +4,11 @@
 
 use std::time::Duration;
 
-use doko_bot::arena::{self, Kind};
-use doko_bot::player::Player;
-use doko_bot::search::{SearchConfig, SearchPlayer};
-use doko_bot::strong::{StrongConfig, StrongPlayer};
 use doko_engine::{Game, Rules, Seat};
+use doko_players::arena::{self, Kind};
+use doko_players::player::Player;
+use doko_players::search::{SearchConfig, SearchPlayer};
+use doko_players::strong::{StrongConfig, StrongPlayer};
 
 #[test]
 fn no_player_ever_chooses_an_illegal_action() {

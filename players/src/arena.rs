@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use doko_engine::{Action, Game, Rng, Rules, Seat};
 
-use crate::command::BotLevel;
+use crate::level::BotLevel;
 use crate::player::{BasicPlayer, Player, RandomPlayer};
 use crate::search::SearchPlayer;
 use crate::seat::{Program, ProgramPlayer, SeatError};

@@ -7,7 +7,7 @@ use doko_engine::{
     SoloKind, Suit, Trick, normal_game_trumps,
 };
 
-use crate::command::BotLevel;
+use crate::level::BotLevel;
 
 /// A computer player: a decision from a view.
 pub trait Player {

@@ -4,8 +4,8 @@
 //! state from the events alone knows its hand, the plays and calls in
 //! order, the tricks, bids, contract and parties.
 
-use doko_bot::seat::{Tracker, end_line, events};
 use doko_engine::{Action, Bid, Game, Phase, Rng, Rules, Seat, SeatView};
+use doko_players::seat::{Tracker, end_line, events};
 use proptest::prelude::*;
 
 /// House rules that reach every kind of event: poverty (and its

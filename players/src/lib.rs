@@ -1,0 +1,26 @@
+//! # doko-players
+//!
+//! Computer players for the Doppelkopf engine, on the floor between the
+//! engine and the bot: they see a seat's view and choose an action, and
+//! know nothing of tables, commands or rendering.
+//!
+//! - [`player`]: the [`Player`](player::Player) trait, the basic and the
+//!   random player, and [`decide`](player::decide) by [`BotLevel`];
+//! - [`strong`]: determinized Monte Carlo within a time budget;
+//! - [`search`]: the expert (weighted worlds, UCT trees, an end solver)
+//!   and the plain ensemble UCT it is measured against;
+//! - [`analysis`]: what a seat could have done better in a finished deal;
+//! - [`seat`]: an outside program seated through the seat protocol;
+//! - [`arena`]: players against each other over duplicate deals.
+
+#![warn(missing_docs)]
+
+pub mod analysis;
+pub mod arena;
+pub mod level;
+pub mod player;
+pub mod search;
+pub mod seat;
+pub mod strong;
+
+pub use level::BotLevel;
