@@ -245,7 +245,7 @@ impl Preset {
         Preset::ALL
             .into_iter()
             .find(|p| p.name().eq_ignore_ascii_case(name.trim()))
-            .ok_or_else(|| RuleError::UnknownPreset(crate::quoted(name)))
+            .ok_or_else(|| RuleError::UnknownPreset(crate::quote::quoted(name)))
     }
 }
 
@@ -836,9 +836,9 @@ impl Rules {
     /// ```
     pub fn set(&mut self, key: &str, value: &str) -> Result<(), RuleError> {
         let key_l = key.trim().to_ascii_lowercase().replace('-', "_");
-        let info = KeyInfo::named(&key_l).ok_or_else(|| RuleError::UnknownKey { key: crate::quoted(key) })?;
+        let info = KeyInfo::named(&key_l).ok_or_else(|| RuleError::UnknownKey { key: crate::quote::quoted(key) })?;
         let v = value.trim().to_ascii_lowercase();
-        let bad = || RuleError::BadValue { key: info.name, value: crate::quoted(value), allowed: info.allowed };
+        let bad = || RuleError::BadValue { key: info.name, value: crate::quote::quoted(value), allowed: info.allowed };
         let boolean = |v: &str| match v {
             "true" | "on" | "yes" | "1" => Ok(true),
             "false" | "off" | "no" | "0" => Ok(false),
@@ -1018,7 +1018,7 @@ impl Rules {
                 BockStacking::Stack => "stack",
             }
             .to_string(),
-            _ => return Err(RuleError::UnknownKey { key: crate::quoted(key) }),
+            _ => return Err(RuleError::UnknownKey { key: crate::quote::quoted(key) }),
         })
     }
 

@@ -42,9 +42,9 @@ pub fn bid_of(text: &str) -> Result<Bid, WireError> {
         None => (text, false),
     };
     if duty && !name.starts_with("solo-") {
-        return err(format!("only a solo is compulsory, not '{}'", crate::quoted(name)));
+        return err(format!("only a solo is compulsory, not '{}'", crate::quote::quoted(name)));
     }
-    Bid::from_name(name, duty).ok_or_else(|| WireError(format!("unknown bid '{}'", crate::quoted(name))))
+    Bid::from_name(name, duty).ok_or_else(|| WireError(format!("unknown bid '{}'", crate::quote::quoted(name))))
 }
 
 /// Cards as card codes joined by commas (empty for none).
@@ -69,7 +69,7 @@ pub fn seat_of_text(text: &str) -> Result<Seat, WireError> {
     text.parse::<u64>()
         .ok()
         .and_then(Seat::try_new)
-        .ok_or_else(|| WireError(format!("'{}' is not a seat 0 to 3", crate::quoted(text))))
+        .ok_or_else(|| WireError(format!("'{}' is not a seat 0 to 3", crate::quote::quoted(text))))
 }
 
 impl Action {
@@ -96,7 +96,7 @@ impl Action {
     /// in any case).
     pub fn from_token(token: &str) -> Result<Action, WireError> {
         let Some((verb, arg)) = token.split_once(':') else {
-            return err(format!("'{}' is not an action (verb:argument)", crate::quoted(token)));
+            return err(format!("'{}' is not an action (verb:argument)", crate::quote::quoted(token)));
         };
         Ok(match verb {
             "bid" => Action::Bid(bid_of(arg)?),
@@ -105,7 +105,7 @@ impl Action {
             "poverty" => match arg {
                 "accept" => Action::Answer(true),
                 "decline" => Action::Answer(false),
-                _ => return err(format!("poverty:{} is neither accept nor decline", crate::quoted(arg))),
+                _ => return err(format!("poverty:{} is neither accept nor decline", crate::quote::quoted(arg))),
             },
             "play" => Action::Play(arg.parse().map_err(|e: crate::card::ParseCardError| WireError(e.to_string()))?),
             "announce" => {
@@ -113,10 +113,10 @@ impl Action {
             }
             "say" => Action::Say(
                 Declaration::from_name(arg)
-                    .ok_or_else(|| WireError(format!("unknown declaration '{}'", crate::quoted(arg))))?,
+                    .ok_or_else(|| WireError(format!("unknown declaration '{}'", crate::quote::quoted(arg))))?,
             ),
             "genscher" => Action::Genscher(seat_of_text(arg)?),
-            _ => return err(format!("unknown action '{}'", crate::quoted(verb))),
+            _ => return err(format!("unknown action '{}'", crate::quote::quoted(verb))),
         })
     }
 }
@@ -151,7 +151,7 @@ fn phase_of(text: &str) -> Result<Phase, WireError> {
     ];
     all.into_iter()
         .find(|p| phase_token(*p) == text)
-        .ok_or_else(|| WireError(format!("unknown phase '{}'", crate::quoted(text))))
+        .ok_or_else(|| WireError(format!("unknown phase '{}'", crate::quote::quoted(text))))
 }
 
 /// Reads a contract's record name ([`Contract::name`]).
@@ -164,7 +164,7 @@ pub fn contract_of(text: &str) -> Result<Contract, WireError> {
     }
     all.into_iter()
         .find(|c| c.name() == text)
-        .ok_or_else(|| WireError(format!("unknown contract '{}'", crate::quoted(text))))
+        .ok_or_else(|| WireError(format!("unknown contract '{}'", crate::quote::quoted(text))))
 }
 
 /// Reads `re` or `kontra`.
@@ -172,7 +172,7 @@ pub fn party_of(text: &str) -> Result<Party, WireError> {
     match text {
         "re" => Ok(Party::Re),
         "kontra" => Ok(Party::Kontra),
-        _ => err(format!("'{}' is neither re nor kontra", crate::quoted(text))),
+        _ => err(format!("'{}' is neither re nor kontra", crate::quote::quoted(text))),
     }
 }
 
@@ -344,7 +344,7 @@ impl SeatView {
             said.push(Said {
                 seat: s.seat("seat")?,
                 what: Declaration::from_name(what)
-                    .ok_or_else(|| WireError(format!("unknown declaration '{}'", crate::quoted(what))))?,
+                    .ok_or_else(|| WireError(format!("unknown declaration '{}'", crate::quote::quoted(what))))?,
                 after_plays: s.num("after_plays", 48)? as u8,
                 after_anns: s.num("after_anns", 255)? as u8,
             });
@@ -446,7 +446,7 @@ fn order_of(v: &Value) -> Result<Order, WireError> {
         class[i] = CLASSES
             .into_iter()
             .find(|c| c.name() == cl)
-            .ok_or_else(|| WireError(format!("order: unknown class '{}'", crate::quoted(cl))))?;
+            .ok_or_else(|| WireError(format!("order: unknown class '{}'", crate::quote::quoted(cl))))?;
         power[i] = pw
             .as_u64()
             .and_then(|n| u8::try_from(n).ok())
