@@ -42,6 +42,7 @@ mod score;
 mod seat;
 mod session;
 mod shared;
+mod solo;
 mod view;
 pub mod wire;
 
@@ -49,7 +50,7 @@ pub use announce::{Announcement, Call, Declaration, Level, ParseCallError, Said}
 pub use card::{Card, ParseCardError, Rank, Suit};
 pub use cards::Cards;
 pub use compact::COMPACT_VERSION;
-pub use contract::{Bid, Class, Contract, Order, Reservation, SoloKind, Trumps};
+pub use contract::{Bid, Class, Contract, Order, Reservation};
 pub use error::ActionError;
 pub use game::{
     Action, CurrentTrick, DealError, Game, Genscher, Phase, Poverty, RedealReason, Trick, combinations,
@@ -69,5 +70,6 @@ pub use session::{
     Deal, DealStart, NextDeal, Outcome, Scored, Session, SessionError, SheetRow, bock_factor, triggers_bock,
 };
 pub use shared::Shared;
+pub use solo::{SoloKind, Trumps};
 pub use view::{HandView, PublicView, SeatView, SeenBid, SeenPoverty};
 pub use wire::WireError;

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::contract::SoloKind;
+use crate::solo::SoloKind;
 
 /// Which of two hearts tens in one trick wins.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]

@@ -11,10 +11,11 @@ use serde_json::{Map, Value, json};
 use crate::announce::{Announcement, Call, Declaration, Said};
 use crate::card::Card;
 use crate::cards::Cards;
-use crate::contract::{Bid, Class, Contract, Order, Reservation, SoloKind};
+use crate::contract::{Bid, Class, Contract, Order, Reservation};
 use crate::game::{Action, CurrentTrick, Genscher, Phase, RedealReason, Trick};
 use crate::record::{rules_from_json, rules_to_json};
 use crate::seat::{Party, Seat};
+use crate::solo::SoloKind;
 use crate::view::{PublicView, SeatView, SeenBid, SeenPoverty};
 
 /// A token or a view that does not read: what is wrong, in words.
