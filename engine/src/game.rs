@@ -8,7 +8,6 @@ use crate::cards::Cards;
 use crate::contract::{Bid, Contract, Order, Reservation};
 use crate::error::ActionError;
 use crate::rules::{Dulle, PigletsWhen, ReDeadline, Rules, SoloPriority, WeddingRule};
-use crate::score::{self, Score};
 use crate::seat::{Party, Seat};
 
 /// Where a deal stands.
@@ -433,17 +432,8 @@ impl Game {
     pub fn fox_played(&self) -> bool {
         self.tricks().iter().any(|t| t.cards.contains(&Card::DA))
     }
-    /// The score, once all tricks are played.
-    #[inline]
-    pub fn score(&self) -> Option<Score> {
-        if self.phase == Phase::Finished { Some(score::score(self)) } else { None }
-    }
-    /// One seat's points once the game is finished: `score()`'s
-    /// `scores[seat]`, found without writing the score's breakdown (for
-    /// random playouts and searches, which read only the points).
-    pub fn seat_score(&self, seat: Seat) -> Option<i32> {
-        if self.phase == Phase::Finished { Some(score::seat_score(self, seat)) } else { None }
-    }
+    // (`score` and `seat_score` are in score.rs: scoring reads the game,
+    // the game needs nothing of scoring)
 
     // ----- acting -----
 
