@@ -275,131 +275,7 @@ impl SeatView {
     /// every field, not whether the view could come from a deal.
     pub fn from_json(v: &Value) -> Result<SeatView, WireError> {
         let o = Obj::of(v, "the view")?;
-        let p = Obj::of(o.get("public")?, "public")?;
-        let bids = p.four("bids")?;
-        let mut seen = [None; 4];
-        for (i, b) in bids.iter().enumerate() {
-            seen[i] = match b {
-                Value::Null => None,
-                Value::String(s) if s == "healthy" => Some(SeenBid::Healthy),
-                Value::String(s) if s == "reserved" => Some(SeenBid::Reserved),
-                Value::String(s) => match bid_of(s)? {
-                    Bid::Reserve(r) => Some(SeenBid::Decided(r)),
-                    Bid::Healthy => return err("bids: healthy is not a reservation"),
-                },
-                _ => return err("bids: a bid is a name or null"),
-            };
-        }
-        let poverty = match p.get("poverty")? {
-            Value::Null => None,
-            x => {
-                let x = Obj::of(x, "poverty")?;
-                Some(SeenPoverty {
-                    pauper: x.seat("pauper")?,
-                    given: x.num("given", 12)? as usize,
-                    declined: x.num("declined", 3)? as u8,
-                    acceptor: x.opt_seat("acceptor")?,
-                    returned: x.num("returned", 12)? as usize,
-                })
-            }
-        };
-        let mut tricks = Vec::new();
-        for t in p.list("tricks")? {
-            let t = Obj::of(t, "a trick")?;
-            let cards = t.card_list("cards")?;
-            let cards: [Card; 4] = cards.try_into().map_err(|_| WireError("a trick has four cards".into()))?;
-            tricks.push(Trick {
-                leader: t.seat("leader")?,
-                cards,
-                winner: t.seat("winner")?,
-                points: t.num("points", 120)? as u8,
-            });
-        }
-        if tricks.len() > 12 {
-            return err("tricks: at most 12");
-        }
-        let tr = Obj::of(p.get("trick")?, "trick")?;
-        let played = tr.card_list("cards")?;
-        if played.len() > 3 {
-            return err("trick: at most three cards before it is complete");
-        }
-        let mut trick = CurrentTrick { leader: tr.seat("leader")?, cards: [Card::CQ; 4], len: played.len() as u8 };
-        trick.cards[..played.len()].copy_from_slice(&played);
-        let mut announcements = Vec::new();
-        for a in p.list("announcements")? {
-            let a = Obj::of(a, "an announcement")?;
-            let call: Call =
-                a.str("call")?.parse().map_err(|e: crate::announce::ParseCallError| WireError(e.to_string()))?;
-            announcements.push(Announcement {
-                seat: a.seat("seat")?,
-                party: party_of(a.str("party")?)?,
-                level: call.level(),
-                cards_in_hand: a.num("cards_in_hand", 12)? as u8,
-                after_plays: a.num("after_plays", 48)? as u8,
-            });
-        }
-        let mut said = Vec::new();
-        for s in p.list("said")? {
-            let s = Obj::of(s, "a declaration")?;
-            let what = s.str("what")?;
-            said.push(Said {
-                seat: s.seat("seat")?,
-                what: Declaration::from_name(what)
-                    .ok_or_else(|| WireError(format!("unknown declaration '{}'", crate::quote::quoted(what))))?,
-                after_plays: s.num("after_plays", 48)? as u8,
-                after_anns: s.num("after_anns", 255)? as u8,
-            });
-        }
-        let genscher = match p.get("genscher")? {
-            Value::Null => None,
-            x => {
-                let x = Obj::of(x, "genscher")?;
-                Some(Genscher {
-                    seat: x.seat("seat")?,
-                    partner: x.seat("partner")?,
-                    at_play: x.num("at_play", 48)? as u8,
-                })
-            }
-        };
-        let parties_v = p.four("parties")?;
-        let mut parties = [None; 4];
-        for (i, x) in parties_v.iter().enumerate() {
-            parties[i] = match x {
-                Value::Null => None,
-                Value::String(s) => Some(party_of(s)?),
-                _ => return err("parties: re, kontra or null"),
-            };
-        }
-        let sizes = p.four("hand_sizes")?;
-        let mut hand_sizes = [0usize; 4];
-        for (i, x) in sizes.iter().enumerate() {
-            hand_sizes[i] =
-                x.as_u64().filter(|n| *n <= 24).ok_or_else(|| WireError("hand_sizes: numbers".into()))? as usize;
-        }
-        let public = PublicView {
-            rules: rules_from_json(Some(p.get("rules")?)).map_err(|e| WireError(e.to_string()))?,
-            dealer: p.seat("dealer")?,
-            phase: phase_of(p.str("phase")?)?,
-            to_act: p.opt_seat("to_act")?,
-            bids: seen,
-            contract: match p.get("contract")? {
-                Value::Null => None,
-                Value::String(s) => Some(contract_of(s)?),
-                _ => return err("contract: a name or null"),
-            },
-            declarer: p.opt_seat("declarer")?,
-            poverty,
-            tricks,
-            trick,
-            announcements,
-            said,
-            genscher,
-            parties,
-            hand_sizes,
-            mandatory: p.opt_seat("mandatory")?,
-            clarified: p.bool("clarified")?,
-            order: order_of(p.get("order")?)?,
-        };
+        let public = public_view_of(&Obj::of(o.get("public")?, "public")?)?;
         let poverty_cards = match o.get("poverty_cards")? {
             Value::Null => None,
             x => {
@@ -431,6 +307,160 @@ impl SeatView {
             legal,
         })
     }
+}
+
+/// The view's `public` object, read back.
+fn public_view_of(p: &Obj) -> Result<PublicView, WireError> {
+    let seen = seen_bids_of(p)?;
+    let poverty = match p.get("poverty")? {
+        Value::Null => None,
+        x => {
+            let x = Obj::of(x, "poverty")?;
+            Some(SeenPoverty {
+                pauper: x.seat("pauper")?,
+                given: x.num("given", 12)? as usize,
+                declined: x.num("declined", 3)? as u8,
+                acceptor: x.opt_seat("acceptor")?,
+                returned: x.num("returned", 12)? as usize,
+            })
+        }
+    };
+    let tricks = tricks_of(p)?;
+    let trick = current_trick_of(p)?;
+    let announcements = announcements_of(p)?;
+    let said = said_of(p)?;
+    let genscher = match p.get("genscher")? {
+        Value::Null => None,
+        x => {
+            let x = Obj::of(x, "genscher")?;
+            Some(Genscher { seat: x.seat("seat")?, partner: x.seat("partner")?, at_play: x.num("at_play", 48)? as u8 })
+        }
+    };
+    let parties_v = p.four("parties")?;
+    let mut parties = [None; 4];
+    for (i, x) in parties_v.iter().enumerate() {
+        parties[i] = match x {
+            Value::Null => None,
+            Value::String(s) => Some(party_of(s)?),
+            _ => return err("parties: re, kontra or null"),
+        };
+    }
+    let sizes = p.four("hand_sizes")?;
+    let mut hand_sizes = [0usize; 4];
+    for (i, x) in sizes.iter().enumerate() {
+        hand_sizes[i] =
+            x.as_u64().filter(|n| *n <= 24).ok_or_else(|| WireError("hand_sizes: numbers".into()))? as usize;
+    }
+    Ok(PublicView {
+        rules: rules_from_json(Some(p.get("rules")?)).map_err(|e| WireError(e.to_string()))?,
+        dealer: p.seat("dealer")?,
+        phase: phase_of(p.str("phase")?)?,
+        to_act: p.opt_seat("to_act")?,
+        bids: seen,
+        contract: match p.get("contract")? {
+            Value::Null => None,
+            Value::String(s) => Some(contract_of(s)?),
+            _ => return err("contract: a name or null"),
+        },
+        declarer: p.opt_seat("declarer")?,
+        poverty,
+        tricks,
+        trick,
+        announcements,
+        said,
+        genscher,
+        parties,
+        hand_sizes,
+        mandatory: p.opt_seat("mandatory")?,
+        clarified: p.bool("clarified")?,
+        order: order_of(p.get("order")?)?,
+    })
+}
+
+/// The public view's `bids`: one per seat, a bid as the table sees it.
+fn seen_bids_of(p: &Obj) -> Result<[Option<SeenBid>; 4], WireError> {
+    let bids = p.four("bids")?;
+    let mut seen = [None; 4];
+    for (i, b) in bids.iter().enumerate() {
+        seen[i] = match b {
+            Value::Null => None,
+            Value::String(s) if s == "healthy" => Some(SeenBid::Healthy),
+            Value::String(s) if s == "reserved" => Some(SeenBid::Reserved),
+            Value::String(s) => match bid_of(s)? {
+                Bid::Reserve(r) => Some(SeenBid::Decided(r)),
+                Bid::Healthy => return err("bids: healthy is not a reservation"),
+            },
+            _ => return err("bids: a bid is a name or null"),
+        };
+    }
+    Ok(seen)
+}
+
+/// The public view's completed `tricks`.
+fn tricks_of(p: &Obj) -> Result<Vec<Trick>, WireError> {
+    let mut tricks = Vec::new();
+    for t in p.list("tricks")? {
+        let t = Obj::of(t, "a trick")?;
+        let cards = t.card_list("cards")?;
+        let cards: [Card; 4] = cards.try_into().map_err(|_| WireError("a trick has four cards".into()))?;
+        tricks.push(Trick {
+            leader: t.seat("leader")?,
+            cards,
+            winner: t.seat("winner")?,
+            points: t.num("points", 120)? as u8,
+        });
+    }
+    if tricks.len() > 12 {
+        return err("tricks: at most 12");
+    }
+    Ok(tricks)
+}
+
+/// The public view's `trick` being played.
+fn current_trick_of(p: &Obj) -> Result<CurrentTrick, WireError> {
+    let tr = Obj::of(p.get("trick")?, "trick")?;
+    let played = tr.card_list("cards")?;
+    if played.len() > 3 {
+        return err("trick: at most three cards before it is complete");
+    }
+    let mut trick = CurrentTrick { leader: tr.seat("leader")?, cards: [Card::CQ; 4], len: played.len() as u8 };
+    trick.cards[..played.len()].copy_from_slice(&played);
+    Ok(trick)
+}
+
+/// The public view's `announcements`.
+fn announcements_of(p: &Obj) -> Result<Vec<Announcement>, WireError> {
+    let mut announcements = Vec::new();
+    for a in p.list("announcements")? {
+        let a = Obj::of(a, "an announcement")?;
+        let call: Call =
+            a.str("call")?.parse().map_err(|e: crate::announce::ParseCallError| WireError(e.to_string()))?;
+        announcements.push(Announcement {
+            seat: a.seat("seat")?,
+            party: party_of(a.str("party")?)?,
+            level: call.level(),
+            cards_in_hand: a.num("cards_in_hand", 12)? as u8,
+            after_plays: a.num("after_plays", 48)? as u8,
+        });
+    }
+    Ok(announcements)
+}
+
+/// The public view's `said` declarations.
+fn said_of(p: &Obj) -> Result<Vec<Said>, WireError> {
+    let mut said = Vec::new();
+    for s in p.list("said")? {
+        let s = Obj::of(s, "a declaration")?;
+        let what = s.str("what")?;
+        said.push(Said {
+            seat: s.seat("seat")?,
+            what: Declaration::from_name(what)
+                .ok_or_else(|| WireError(format!("unknown declaration '{}'", crate::quote::quoted(what))))?,
+            after_plays: s.num("after_plays", 48)? as u8,
+            after_anns: s.num("after_anns", 255)? as u8,
+        });
+    }
+    Ok(said)
 }
 
 fn order_of(v: &Value) -> Result<Order, WireError> {
