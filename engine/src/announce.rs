@@ -123,7 +123,10 @@ pub struct ParseCallError(pub String);
 impl FromStr for Call {
     type Err = ParseCallError;
     fn from_str(s: &str) -> Result<Call, ParseCallError> {
-        Call::ALL.into_iter().find(|c| c.name().eq_ignore_ascii_case(s)).ok_or_else(|| ParseCallError(crate::quoted(s)))
+        Call::ALL
+            .into_iter()
+            .find(|c| c.name().eq_ignore_ascii_case(s))
+            .ok_or_else(|| ParseCallError(crate::quote::quoted(s)))
     }
 }
 

@@ -251,7 +251,7 @@ impl FromStr for Card {
     /// assert!("X7".parse::<Card>().is_err());
     /// ```
     fn from_str(s: &str) -> Result<Card, ParseCardError> {
-        let err = || ParseCardError(crate::quoted(s));
+        let err = || ParseCardError(crate::quote::quoted(s));
         let mut chars = s.chars();
         let suit = chars.next().and_then(Suit::from_letter).ok_or_else(err)?;
         let rest = chars.as_str();

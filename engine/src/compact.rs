@@ -38,11 +38,12 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use crate::announce::{Call, Declaration};
 use crate::card::Card;
 use crate::cards::Cards;
-use crate::contract::{Bid, Reservation, SoloKind};
+use crate::contract::{Bid, Reservation};
 use crate::game::{Action, Game};
 use crate::record::{Record, RecordError};
 use crate::rules::{KEYS, Preset, Rules, WeddingRule};
 use crate::seat::Seat;
+use crate::solo::SoloKind;
 
 /// The version byte this build writes (and the newest it reads).
 pub const COMPACT_VERSION: u8 = 1;

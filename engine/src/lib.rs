@@ -34,6 +34,7 @@ pub mod fuzzing;
 mod game;
 mod player;
 mod playout;
+mod quote;
 pub mod record;
 mod rng;
 mod rules;
@@ -41,33 +42,15 @@ mod score;
 mod seat;
 mod session;
 mod shared;
+mod solo;
 mod view;
 pub mod wire;
-
-/// The most characters of someone's text an error message repeats: enough
-/// to recognise a typo, never a long line from a long input.
-const QUOTED_MAX_CHARS: usize = 40;
-
-/// `text` cut to [`QUOTED_MAX_CHARS`] characters (`…` marks a cut), for an
-/// error message that repeats it; control characters escaped.
-pub(crate) fn quoted(text: &str) -> String {
-    cut(&text.escape_debug().to_string())
-}
-
-/// `text` cut to [`QUOTED_MAX_CHARS`] characters (`…` marks a cut), as it is
-/// (for JSON, which is escaped already).
-pub(crate) fn cut(text: &str) -> String {
-    match text.char_indices().nth(QUOTED_MAX_CHARS) {
-        Some((at, _)) => format!("{}…", &text[..at]),
-        None => text.to_string(),
-    }
-}
 
 pub use announce::{Announcement, Call, Declaration, Level, ParseCallError, Said};
 pub use card::{Card, ParseCardError, Rank, Suit};
 pub use cards::Cards;
 pub use compact::COMPACT_VERSION;
-pub use contract::{Bid, Class, Contract, Order, Reservation, SoloKind, Trumps};
+pub use contract::{Bid, Class, Contract, Order, Reservation};
 pub use error::ActionError;
 pub use game::{
     Action, CurrentTrick, DealError, Game, Genscher, Phase, Poverty, RedealReason, Trick, combinations,
@@ -87,5 +70,6 @@ pub use session::{
     Deal, DealStart, NextDeal, Outcome, Scored, Session, SessionError, SheetRow, bock_factor, triggers_bock,
 };
 pub use shared::Shared;
+pub use solo::{SoloKind, Trumps};
 pub use view::{HandView, PublicView, SeatView, SeenBid, SeenPoverty};
 pub use wire::WireError;

@@ -84,7 +84,7 @@ fn play(g: &mut Game, rng: &mut Rng, nth_bit: impl Fn(Cards, usize) -> u64) {
 /// The most bids a seat can have: healthy, six reservations (the wedding
 /// with its three chosen tricks, poverty, throwing in) and each solo with
 /// and without duty.
-const MAX_BIDS: usize = 7 + 2 * crate::contract::SoloKind::ALL.len();
+const MAX_BIDS: usize = 7 + 2 * crate::solo::SoloKind::ALL.len();
 
 /// Plays one random deal (see [`random_game`]) and scores it; returns the
 /// score of seat 0 (0 for a void deal).

@@ -79,7 +79,7 @@ fn value_text(key: &str, v: &Value) -> Result<String, RecordError> {
     let refused = || {
         rec_err(format!(
             "rules: {} is not a value of {key} (a {}); allowed: {}",
-            crate::cut(&v.to_string()),
+            crate::quote::cut(&v.to_string()),
             info.kind.json().replace('`', ""),
             info.allowed
         ))
@@ -169,7 +169,7 @@ pub fn rules_to_json(r: &Rules) -> Value {
 fn seat_of(v: Option<&Value>) -> Result<Seat, String> {
     match v {
         Some(Value::Number(n)) => n.as_u64().and_then(Seat::try_new).ok_or_else(|| format!("seat {n} is not 0 to 3")),
-        Some(other) => Err(format!("seat must be a number 0 to 3, not {}", crate::cut(&other.to_string()))),
+        Some(other) => Err(format!("seat must be a number 0 to 3, not {}", crate::quote::cut(&other.to_string()))),
         None => Err("missing seat".into()),
     }
 }
@@ -178,7 +178,9 @@ fn cards_of(v: &Value) -> Result<Cards, String> {
     let Value::Array(a) = v else { return Err("cards must be a list of card codes".into()) };
     let mut out = Cards::EMPTY;
     for x in a {
-        let Value::String(s) = x else { return Err(format!("{} is not a card code", crate::cut(&x.to_string()))) };
+        let Value::String(s) = x else {
+            return Err(format!("{} is not a card code", crate::quote::cut(&x.to_string())));
+        };
         let c: Card = s.parse().map_err(|e: crate::card::ParseCardError| e.to_string())?;
         if !out.insert(c) {
             return Err(format!("{c} occurs more than twice"));
@@ -190,7 +192,7 @@ fn cards_of(v: &Value) -> Result<Cards, String> {
 fn check_fields(m: &Map<String, Value>, allowed: &[&str]) -> Result<(), String> {
     for k in m.keys() {
         if !allowed.contains(&k.as_str()) {
-            return Err(format!("unknown field '{}' (allowed: {})", crate::quoted(k), allowed.join(", ")));
+            return Err(format!("unknown field '{}' (allowed: {})", crate::quote::quoted(k), allowed.join(", ")));
         }
     }
     Ok(())
@@ -218,7 +220,10 @@ fn action_of(v: &Value) -> Result<(Seat, Action), String> {
         "say" => {
             let name = text()?;
             Action::Say(crate::announce::Declaration::from_name(name).ok_or_else(|| {
-                format!("unknown declaration '{}'; allowed: half-chicken, piglets, superpiglets", crate::quoted(name))
+                format!(
+                    "unknown declaration '{}'; allowed: half-chicken, piglets, superpiglets",
+                    crate::quote::quoted(name)
+                )
             })?)
         }
         "genscher" => Action::Genscher(seat_of(Some(val)).map_err(|e| format!("genscher: {e}"))?),
@@ -226,12 +231,14 @@ fn action_of(v: &Value) -> Result<(Seat, Action), String> {
         "return" => Action::Return(cards_of(val)?),
         "bid" => {
             let name = text()?;
-            Action::Bid(Bid::from_name(name, false).ok_or_else(|| format!("unknown bid '{}'", crate::quoted(name)))?)
+            Action::Bid(
+                Bid::from_name(name, false).ok_or_else(|| format!("unknown bid '{}'", crate::quote::quoted(name)))?,
+            )
         }
         _ => match text()? {
             "accept" => Action::Answer(true),
             "decline" => Action::Answer(false),
-            other => return Err(format!("poverty must be accept or decline, not '{}'", crate::quoted(other))),
+            other => return Err(format!("poverty must be accept or decline, not '{}'", crate::quote::quoted(other))),
         },
     };
     Ok((seat, action))
@@ -252,7 +259,10 @@ impl Record {
         match m.get("format") {
             Some(Value::String(f)) if f == FORMAT => {}
             Some(other) => {
-                return Err(rec_err(format!("format must be \"{FORMAT}\", not {}", crate::cut(&other.to_string()))));
+                return Err(rec_err(format!(
+                    "format must be \"{FORMAT}\", not {}",
+                    crate::quote::cut(&other.to_string())
+                )));
             }
             None => return Err(rec_err(format!("missing format \"{FORMAT}\""))),
         }
@@ -287,7 +297,7 @@ impl Record {
                     let bid = Bid::from_name(name, duty).ok_or_else(|| {
                         rec_err(format!(
                             "bids: bid {i}: unknown bid '{}'{} (healthy, wedding, poverty, throw-in, solo-<kind>)",
-                            crate::quoted(name),
+                            crate::quote::quoted(name),
                             if duty { " with duty (only solos can be compulsory)" } else { "" }
                         ))
                     })?;

@@ -24,7 +24,7 @@ use std::fmt;
 use crate::announce::Level;
 use crate::card::Card;
 use crate::contract::Contract;
-use crate::game::Game;
+use crate::game::{Game, Phase};
 use crate::rules::{Extra, ReKontra};
 use crate::seat::{Party, Seat};
 
@@ -388,6 +388,20 @@ impl Facts {
             against_the_elders: true,
             extras: Extras::default(),
         }
+    }
+}
+
+impl Game {
+    /// The score, once all tricks are played.
+    #[inline]
+    pub fn score(&self) -> Option<Score> {
+        if self.phase() == Phase::Finished { Some(score(self)) } else { None }
+    }
+    /// One seat's points once the game is finished: `score()`'s
+    /// `scores[seat]`, found without writing the score's breakdown (for
+    /// random playouts and searches, which read only the points).
+    pub fn seat_score(&self, seat: Seat) -> Option<i32> {
+        if self.phase() == Phase::Finished { Some(seat_score(self, seat)) } else { None }
     }
 }
 

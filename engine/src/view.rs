@@ -214,8 +214,52 @@ impl Game {
     /// The view of the whole table.
     pub fn public_view(&self) -> PublicView {
         let bidding = self.phase() == Phase::Bidding;
+        let silent = self.contract() == Contract::SilentSolo;
+        // parties from public facts only
+        let cq_by = self.queens_of_clubs_played();
+        let silent_revealed = silent && cq_by.contains(&2);
+        let contract = if bidding {
+            None
+        } else if silent && !silent_revealed {
+            Some(Contract::Normal)
+        } else {
+            Some(self.contract())
+        };
+        let declarer = if bidding || (silent && !silent_revealed) { None } else { self.declarer() };
+        let poverty = self.poverty().map(|p| SeenPoverty {
+            pauper: p.pauper,
+            given: p.given.len(),
+            declined: p.declined,
+            acceptor: p.acceptor,
+            returned: p.returned.len(),
+        });
+        PublicView {
+            rules: *self.rules(),
+            dealer: self.dealer(),
+            phase: self.phase(),
+            to_act: self.to_act(),
+            bids: self.seen_bids(),
+            contract,
+            declarer,
+            poverty,
+            tricks: self.tricks().to_vec(),
+            trick: *self.current_trick(),
+            announcements: self.announcements().to_vec(),
+            said: self.said().to_vec(),
+            genscher: self.genscher(),
+            parties: self.public_parties(contract, &cq_by),
+            hand_sizes: Seat::ALL.map(|s| self.hand(s).len()),
+            mandatory: self.mandatory_announcement(),
+            clarified: self.is_clarified(),
+            order: self.public_order(),
+        }
+    }
+
+    /// The bids as the table sees them: a reservation is named only where
+    /// it decided the contract (and never a silent solo's).
+    fn seen_bids(&self) -> [Option<SeenBid>; 4] {
         let mut bids = [None; 4];
-        let decided = if bidding {
+        let decided = if self.phase() == Phase::Bidding {
             None
         } else if matches!(self.contract(), Contract::BlackSow(_)) {
             // the reservation that decided was the pauper's, whoever
@@ -232,24 +276,26 @@ impl Game {
                 Bid::Reserve(_) => SeenBid::Reserved,
             });
         }
-        // parties from public facts only
-        let mut parties = [None; 4];
+        bids
+    }
+
+    /// How many queens of clubs each seat has played.
+    fn queens_of_clubs_played(&self) -> [u8; 4] {
         let mut cq_by: [u8; 4] = [0; 4];
         for (s, c) in played(self) {
             if c == Card::CQ {
                 cq_by[s.index()] += 1;
             }
         }
-        let silent_revealed = silent && cq_by.contains(&2);
+        cq_by
+    }
+
+    /// Each seat's party as far as the table knows it: from the contract
+    /// as publicly known, the queens of clubs played (`cq_by`), the
+    /// announcements and a Genscher.
+    fn public_parties(&self, contract: Option<Contract>, cq_by: &[u8; 4]) -> [Option<Party>; 4] {
+        let mut parties = [None; 4];
         let in_play = matches!(self.phase(), Phase::Playing | Phase::SowChoice | Phase::Finished);
-        let contract = if bidding {
-            None
-        } else if silent && !silent_revealed {
-            Some(Contract::Normal)
-        } else {
-            Some(self.contract())
-        };
-        let declarer = if bidding || (silent && !silent_revealed) { None } else { self.declarer() };
         match contract {
             Some(Contract::Solo(_)) | Some(Contract::SilentSolo) if in_play => {
                 for s in Seat::ALL {
@@ -287,55 +333,31 @@ impl Game {
         if let Some(gs) = self.genscher()
             && matches!(contract, Some(Contract::Normal))
         {
-            // after a Genscher the pair is open; its party name is known
-            // from the holder's queen of clubs or announcements, or from an
-            // announcement made after it
-            let pair = |s: Seat| s == gs.seat || s == gs.partner;
-            let after = |a: &Announcement| a.after_plays > gs.at_play;
-            let known = if cq_by[gs.seat.index()] > 0 {
-                Some(Party::Re)
-            } else {
-                self.announcements().iter().find_map(|a| {
-                    if a.seat == gs.seat || (a.seat == gs.partner && after(a)) {
-                        Some(a.party)
-                    } else if !pair(a.seat) && after(a) {
-                        Some(a.party.other())
-                    } else {
-                        None
-                    }
-                })
-            };
-            for s in Seat::ALL {
-                parties[s.index()] = known.map(|p| if pair(s) { p } else { p.other() });
-            }
+            parties = self.parties_after_genscher(gs, cq_by);
         }
-        let poverty = self.poverty().map(|p| SeenPoverty {
-            pauper: p.pauper,
-            given: p.given.len(),
-            declined: p.declined,
-            acceptor: p.acceptor,
-            returned: p.returned.len(),
-        });
-        PublicView {
-            rules: *self.rules(),
-            dealer: self.dealer(),
-            phase: self.phase(),
-            to_act: self.to_act(),
-            bids,
-            contract,
-            declarer,
-            poverty,
-            tricks: self.tricks().to_vec(),
-            trick: *self.current_trick(),
-            announcements: self.announcements().to_vec(),
-            said: self.said().to_vec(),
-            genscher: self.genscher(),
-            parties,
-            hand_sizes: Seat::ALL.map(|s| self.hand(s).len()),
-            mandatory: self.mandatory_announcement(),
-            clarified: self.is_clarified(),
-            order: self.public_order(),
-        }
+        parties
+    }
+
+    /// After a Genscher the pair is open; its party name is known from the
+    /// holder's queen of clubs or announcements, or from an announcement
+    /// made after it.
+    fn parties_after_genscher(&self, gs: Genscher, cq_by: &[u8; 4]) -> [Option<Party>; 4] {
+        let pair = |s: Seat| s == gs.seat || s == gs.partner;
+        let after = |a: &Announcement| a.after_plays > gs.at_play;
+        let known = if cq_by[gs.seat.index()] > 0 {
+            Some(Party::Re)
+        } else {
+            self.announcements().iter().find_map(|a| {
+                if a.seat == gs.seat || (a.seat == gs.partner && after(a)) {
+                    Some(a.party)
+                } else if !pair(a.seat) && after(a) {
+                    Some(a.party.other())
+                } else {
+                    None
+                }
+            })
+        };
+        Seat::ALL.map(|s| known.map(|p| if pair(s) { p } else { p.other() }))
     }
 
     /// The card order as the table knows it: piglets once said or played.

@@ -11,10 +11,11 @@ use serde_json::{Map, Value, json};
 use crate::announce::{Announcement, Call, Declaration, Said};
 use crate::card::Card;
 use crate::cards::Cards;
-use crate::contract::{Bid, Class, Contract, Order, Reservation, SoloKind};
+use crate::contract::{Bid, Class, Contract, Order, Reservation};
 use crate::game::{Action, CurrentTrick, Genscher, Phase, RedealReason, Trick};
 use crate::record::{rules_from_json, rules_to_json};
 use crate::seat::{Party, Seat};
+use crate::solo::SoloKind;
 use crate::view::{PublicView, SeatView, SeenBid, SeenPoverty};
 
 /// A token or a view that does not read: what is wrong, in words.
@@ -42,9 +43,9 @@ pub fn bid_of(text: &str) -> Result<Bid, WireError> {
         None => (text, false),
     };
     if duty && !name.starts_with("solo-") {
-        return err(format!("only a solo is compulsory, not '{}'", crate::quoted(name)));
+        return err(format!("only a solo is compulsory, not '{}'", crate::quote::quoted(name)));
     }
-    Bid::from_name(name, duty).ok_or_else(|| WireError(format!("unknown bid '{}'", crate::quoted(name))))
+    Bid::from_name(name, duty).ok_or_else(|| WireError(format!("unknown bid '{}'", crate::quote::quoted(name))))
 }
 
 /// Cards as card codes joined by commas (empty for none).
@@ -69,7 +70,7 @@ pub fn seat_of_text(text: &str) -> Result<Seat, WireError> {
     text.parse::<u64>()
         .ok()
         .and_then(Seat::try_new)
-        .ok_or_else(|| WireError(format!("'{}' is not a seat 0 to 3", crate::quoted(text))))
+        .ok_or_else(|| WireError(format!("'{}' is not a seat 0 to 3", crate::quote::quoted(text))))
 }
 
 impl Action {
@@ -96,7 +97,7 @@ impl Action {
     /// in any case).
     pub fn from_token(token: &str) -> Result<Action, WireError> {
         let Some((verb, arg)) = token.split_once(':') else {
-            return err(format!("'{}' is not an action (verb:argument)", crate::quoted(token)));
+            return err(format!("'{}' is not an action (verb:argument)", crate::quote::quoted(token)));
         };
         Ok(match verb {
             "bid" => Action::Bid(bid_of(arg)?),
@@ -105,7 +106,7 @@ impl Action {
             "poverty" => match arg {
                 "accept" => Action::Answer(true),
                 "decline" => Action::Answer(false),
-                _ => return err(format!("poverty:{} is neither accept nor decline", crate::quoted(arg))),
+                _ => return err(format!("poverty:{} is neither accept nor decline", crate::quote::quoted(arg))),
             },
             "play" => Action::Play(arg.parse().map_err(|e: crate::card::ParseCardError| WireError(e.to_string()))?),
             "announce" => {
@@ -113,10 +114,10 @@ impl Action {
             }
             "say" => Action::Say(
                 Declaration::from_name(arg)
-                    .ok_or_else(|| WireError(format!("unknown declaration '{}'", crate::quoted(arg))))?,
+                    .ok_or_else(|| WireError(format!("unknown declaration '{}'", crate::quote::quoted(arg))))?,
             ),
             "genscher" => Action::Genscher(seat_of_text(arg)?),
-            _ => return err(format!("unknown action '{}'", crate::quoted(verb))),
+            _ => return err(format!("unknown action '{}'", crate::quote::quoted(verb))),
         })
     }
 }
@@ -151,7 +152,7 @@ fn phase_of(text: &str) -> Result<Phase, WireError> {
     ];
     all.into_iter()
         .find(|p| phase_token(*p) == text)
-        .ok_or_else(|| WireError(format!("unknown phase '{}'", crate::quoted(text))))
+        .ok_or_else(|| WireError(format!("unknown phase '{}'", crate::quote::quoted(text))))
 }
 
 /// Reads a contract's record name ([`Contract::name`]).
@@ -164,7 +165,7 @@ pub fn contract_of(text: &str) -> Result<Contract, WireError> {
     }
     all.into_iter()
         .find(|c| c.name() == text)
-        .ok_or_else(|| WireError(format!("unknown contract '{}'", crate::quoted(text))))
+        .ok_or_else(|| WireError(format!("unknown contract '{}'", crate::quote::quoted(text))))
 }
 
 /// Reads `re` or `kontra`.
@@ -172,7 +173,7 @@ pub fn party_of(text: &str) -> Result<Party, WireError> {
     match text {
         "re" => Ok(Party::Re),
         "kontra" => Ok(Party::Kontra),
-        _ => err(format!("'{}' is neither re nor kontra", crate::quoted(text))),
+        _ => err(format!("'{}' is neither re nor kontra", crate::quote::quoted(text))),
     }
 }
 
@@ -274,131 +275,7 @@ impl SeatView {
     /// every field, not whether the view could come from a deal.
     pub fn from_json(v: &Value) -> Result<SeatView, WireError> {
         let o = Obj::of(v, "the view")?;
-        let p = Obj::of(o.get("public")?, "public")?;
-        let bids = p.four("bids")?;
-        let mut seen = [None; 4];
-        for (i, b) in bids.iter().enumerate() {
-            seen[i] = match b {
-                Value::Null => None,
-                Value::String(s) if s == "healthy" => Some(SeenBid::Healthy),
-                Value::String(s) if s == "reserved" => Some(SeenBid::Reserved),
-                Value::String(s) => match bid_of(s)? {
-                    Bid::Reserve(r) => Some(SeenBid::Decided(r)),
-                    Bid::Healthy => return err("bids: healthy is not a reservation"),
-                },
-                _ => return err("bids: a bid is a name or null"),
-            };
-        }
-        let poverty = match p.get("poverty")? {
-            Value::Null => None,
-            x => {
-                let x = Obj::of(x, "poverty")?;
-                Some(SeenPoverty {
-                    pauper: x.seat("pauper")?,
-                    given: x.num("given", 12)? as usize,
-                    declined: x.num("declined", 3)? as u8,
-                    acceptor: x.opt_seat("acceptor")?,
-                    returned: x.num("returned", 12)? as usize,
-                })
-            }
-        };
-        let mut tricks = Vec::new();
-        for t in p.list("tricks")? {
-            let t = Obj::of(t, "a trick")?;
-            let cards = t.card_list("cards")?;
-            let cards: [Card; 4] = cards.try_into().map_err(|_| WireError("a trick has four cards".into()))?;
-            tricks.push(Trick {
-                leader: t.seat("leader")?,
-                cards,
-                winner: t.seat("winner")?,
-                points: t.num("points", 120)? as u8,
-            });
-        }
-        if tricks.len() > 12 {
-            return err("tricks: at most 12");
-        }
-        let tr = Obj::of(p.get("trick")?, "trick")?;
-        let played = tr.card_list("cards")?;
-        if played.len() > 3 {
-            return err("trick: at most three cards before it is complete");
-        }
-        let mut trick = CurrentTrick { leader: tr.seat("leader")?, cards: [Card::CQ; 4], len: played.len() as u8 };
-        trick.cards[..played.len()].copy_from_slice(&played);
-        let mut announcements = Vec::new();
-        for a in p.list("announcements")? {
-            let a = Obj::of(a, "an announcement")?;
-            let call: Call =
-                a.str("call")?.parse().map_err(|e: crate::announce::ParseCallError| WireError(e.to_string()))?;
-            announcements.push(Announcement {
-                seat: a.seat("seat")?,
-                party: party_of(a.str("party")?)?,
-                level: call.level(),
-                cards_in_hand: a.num("cards_in_hand", 12)? as u8,
-                after_plays: a.num("after_plays", 48)? as u8,
-            });
-        }
-        let mut said = Vec::new();
-        for s in p.list("said")? {
-            let s = Obj::of(s, "a declaration")?;
-            let what = s.str("what")?;
-            said.push(Said {
-                seat: s.seat("seat")?,
-                what: Declaration::from_name(what)
-                    .ok_or_else(|| WireError(format!("unknown declaration '{}'", crate::quoted(what))))?,
-                after_plays: s.num("after_plays", 48)? as u8,
-                after_anns: s.num("after_anns", 255)? as u8,
-            });
-        }
-        let genscher = match p.get("genscher")? {
-            Value::Null => None,
-            x => {
-                let x = Obj::of(x, "genscher")?;
-                Some(Genscher {
-                    seat: x.seat("seat")?,
-                    partner: x.seat("partner")?,
-                    at_play: x.num("at_play", 48)? as u8,
-                })
-            }
-        };
-        let parties_v = p.four("parties")?;
-        let mut parties = [None; 4];
-        for (i, x) in parties_v.iter().enumerate() {
-            parties[i] = match x {
-                Value::Null => None,
-                Value::String(s) => Some(party_of(s)?),
-                _ => return err("parties: re, kontra or null"),
-            };
-        }
-        let sizes = p.four("hand_sizes")?;
-        let mut hand_sizes = [0usize; 4];
-        for (i, x) in sizes.iter().enumerate() {
-            hand_sizes[i] =
-                x.as_u64().filter(|n| *n <= 24).ok_or_else(|| WireError("hand_sizes: numbers".into()))? as usize;
-        }
-        let public = PublicView {
-            rules: rules_from_json(Some(p.get("rules")?)).map_err(|e| WireError(e.to_string()))?,
-            dealer: p.seat("dealer")?,
-            phase: phase_of(p.str("phase")?)?,
-            to_act: p.opt_seat("to_act")?,
-            bids: seen,
-            contract: match p.get("contract")? {
-                Value::Null => None,
-                Value::String(s) => Some(contract_of(s)?),
-                _ => return err("contract: a name or null"),
-            },
-            declarer: p.opt_seat("declarer")?,
-            poverty,
-            tricks,
-            trick,
-            announcements,
-            said,
-            genscher,
-            parties,
-            hand_sizes,
-            mandatory: p.opt_seat("mandatory")?,
-            clarified: p.bool("clarified")?,
-            order: order_of(p.get("order")?)?,
-        };
+        let public = public_view_of(&Obj::of(o.get("public")?, "public")?)?;
         let poverty_cards = match o.get("poverty_cards")? {
             Value::Null => None,
             x => {
@@ -432,6 +309,160 @@ impl SeatView {
     }
 }
 
+/// The view's `public` object, read back.
+fn public_view_of(p: &Obj) -> Result<PublicView, WireError> {
+    let seen = seen_bids_of(p)?;
+    let poverty = match p.get("poverty")? {
+        Value::Null => None,
+        x => {
+            let x = Obj::of(x, "poverty")?;
+            Some(SeenPoverty {
+                pauper: x.seat("pauper")?,
+                given: x.num("given", 12)? as usize,
+                declined: x.num("declined", 3)? as u8,
+                acceptor: x.opt_seat("acceptor")?,
+                returned: x.num("returned", 12)? as usize,
+            })
+        }
+    };
+    let tricks = tricks_of(p)?;
+    let trick = current_trick_of(p)?;
+    let announcements = announcements_of(p)?;
+    let said = said_of(p)?;
+    let genscher = match p.get("genscher")? {
+        Value::Null => None,
+        x => {
+            let x = Obj::of(x, "genscher")?;
+            Some(Genscher { seat: x.seat("seat")?, partner: x.seat("partner")?, at_play: x.num("at_play", 48)? as u8 })
+        }
+    };
+    let parties_v = p.four("parties")?;
+    let mut parties = [None; 4];
+    for (i, x) in parties_v.iter().enumerate() {
+        parties[i] = match x {
+            Value::Null => None,
+            Value::String(s) => Some(party_of(s)?),
+            _ => return err("parties: re, kontra or null"),
+        };
+    }
+    let sizes = p.four("hand_sizes")?;
+    let mut hand_sizes = [0usize; 4];
+    for (i, x) in sizes.iter().enumerate() {
+        hand_sizes[i] =
+            x.as_u64().filter(|n| *n <= 24).ok_or_else(|| WireError("hand_sizes: numbers".into()))? as usize;
+    }
+    Ok(PublicView {
+        rules: rules_from_json(Some(p.get("rules")?)).map_err(|e| WireError(e.to_string()))?,
+        dealer: p.seat("dealer")?,
+        phase: phase_of(p.str("phase")?)?,
+        to_act: p.opt_seat("to_act")?,
+        bids: seen,
+        contract: match p.get("contract")? {
+            Value::Null => None,
+            Value::String(s) => Some(contract_of(s)?),
+            _ => return err("contract: a name or null"),
+        },
+        declarer: p.opt_seat("declarer")?,
+        poverty,
+        tricks,
+        trick,
+        announcements,
+        said,
+        genscher,
+        parties,
+        hand_sizes,
+        mandatory: p.opt_seat("mandatory")?,
+        clarified: p.bool("clarified")?,
+        order: order_of(p.get("order")?)?,
+    })
+}
+
+/// The public view's `bids`: one per seat, a bid as the table sees it.
+fn seen_bids_of(p: &Obj) -> Result<[Option<SeenBid>; 4], WireError> {
+    let bids = p.four("bids")?;
+    let mut seen = [None; 4];
+    for (i, b) in bids.iter().enumerate() {
+        seen[i] = match b {
+            Value::Null => None,
+            Value::String(s) if s == "healthy" => Some(SeenBid::Healthy),
+            Value::String(s) if s == "reserved" => Some(SeenBid::Reserved),
+            Value::String(s) => match bid_of(s)? {
+                Bid::Reserve(r) => Some(SeenBid::Decided(r)),
+                Bid::Healthy => return err("bids: healthy is not a reservation"),
+            },
+            _ => return err("bids: a bid is a name or null"),
+        };
+    }
+    Ok(seen)
+}
+
+/// The public view's completed `tricks`.
+fn tricks_of(p: &Obj) -> Result<Vec<Trick>, WireError> {
+    let mut tricks = Vec::new();
+    for t in p.list("tricks")? {
+        let t = Obj::of(t, "a trick")?;
+        let cards = t.card_list("cards")?;
+        let cards: [Card; 4] = cards.try_into().map_err(|_| WireError("a trick has four cards".into()))?;
+        tricks.push(Trick {
+            leader: t.seat("leader")?,
+            cards,
+            winner: t.seat("winner")?,
+            points: t.num("points", 120)? as u8,
+        });
+    }
+    if tricks.len() > 12 {
+        return err("tricks: at most 12");
+    }
+    Ok(tricks)
+}
+
+/// The public view's `trick` being played.
+fn current_trick_of(p: &Obj) -> Result<CurrentTrick, WireError> {
+    let tr = Obj::of(p.get("trick")?, "trick")?;
+    let played = tr.card_list("cards")?;
+    if played.len() > 3 {
+        return err("trick: at most three cards before it is complete");
+    }
+    let mut trick = CurrentTrick { leader: tr.seat("leader")?, cards: [Card::CQ; 4], len: played.len() as u8 };
+    trick.cards[..played.len()].copy_from_slice(&played);
+    Ok(trick)
+}
+
+/// The public view's `announcements`.
+fn announcements_of(p: &Obj) -> Result<Vec<Announcement>, WireError> {
+    let mut announcements = Vec::new();
+    for a in p.list("announcements")? {
+        let a = Obj::of(a, "an announcement")?;
+        let call: Call =
+            a.str("call")?.parse().map_err(|e: crate::announce::ParseCallError| WireError(e.to_string()))?;
+        announcements.push(Announcement {
+            seat: a.seat("seat")?,
+            party: party_of(a.str("party")?)?,
+            level: call.level(),
+            cards_in_hand: a.num("cards_in_hand", 12)? as u8,
+            after_plays: a.num("after_plays", 48)? as u8,
+        });
+    }
+    Ok(announcements)
+}
+
+/// The public view's `said` declarations.
+fn said_of(p: &Obj) -> Result<Vec<Said>, WireError> {
+    let mut said = Vec::new();
+    for s in p.list("said")? {
+        let s = Obj::of(s, "a declaration")?;
+        let what = s.str("what")?;
+        said.push(Said {
+            seat: s.seat("seat")?,
+            what: Declaration::from_name(what)
+                .ok_or_else(|| WireError(format!("unknown declaration '{}'", crate::quote::quoted(what))))?,
+            after_plays: s.num("after_plays", 48)? as u8,
+            after_anns: s.num("after_anns", 255)? as u8,
+        });
+    }
+    Ok(said)
+}
+
 fn order_of(v: &Value) -> Result<Order, WireError> {
     let o = Obj::of(v, "order")?;
     let cards = Obj::of(o.get("cards")?, "order cards")?;
@@ -446,7 +477,7 @@ fn order_of(v: &Value) -> Result<Order, WireError> {
         class[i] = CLASSES
             .into_iter()
             .find(|c| c.name() == cl)
-            .ok_or_else(|| WireError(format!("order: unknown class '{}'", crate::quoted(cl))))?;
+            .ok_or_else(|| WireError(format!("order: unknown class '{}'", crate::quote::quoted(cl))))?;
         power[i] = pw
             .as_u64()
             .and_then(|n| u8::try_from(n).ok())
