@@ -13,6 +13,7 @@
 //! - Every delivery carries its interaction id to the service, so a
 //!   duplicate delivery changes the table once.
 
+pub mod dialect;
 pub mod handler;
 pub mod http;
 pub mod run;
@@ -28,12 +29,7 @@ use serenity::all::{
     Permissions, User,
 };
 
-/// The public command's name.
-pub const COMMAND: &str = "doko";
-/// The admin command's name.
-pub const ADMIN_COMMAND: &str = "doko-rules";
-/// The lists' command's name (lists, leaderboards, statistics).
-pub const LISTS_COMMAND: &str = "doko-lists";
+pub use dialect::{ADMIN_COMMAND, COMMAND, DIALECT, LISTS_COMMAND};
 const BUTTON_PREFIX: &str = "doko:";
 
 /// Discord's option kind of an argument type.
@@ -153,7 +149,7 @@ fn is_admin(guild: bool, member: Option<&Member>) -> bool {
 }
 
 fn actor(user: &User, member: Option<&Member>, guild: bool) -> Actor {
-    Actor::new(UserId::new(Platform::Discord, user.id.to_string()), name_of(user, member), is_admin(guild, member))
+    dialect::actor(UserId::new(Platform::Discord, user.id.to_string()), name_of(user, member), is_admin(guild, member))
 }
 
 /// The actor in a guild's channel belongs to that server, its admin when

@@ -49,6 +49,7 @@ pub use watch::{MAX_SPECTATORS, Spectator};
 
 use crate::authority::{self, ActorKind, CommandKind, Refusal};
 use crate::command::{CardStyle, Command, PovertyStep, RulesCmd, ServerCmd, TimeoutPolicy};
+use crate::dialect::Dialect;
 use crate::ids::{Actor, UserId};
 use crate::lang::Lang;
 use doko_engine::Shared;
@@ -861,7 +862,7 @@ impl Table {
                 let partner = match by_seat {
                     Some(n @ 1..=4) => Seat::new(n - 1),
                     _ => {
-                        let ts = self.find_seat(who)?;
+                        let ts = self.find_seat(who, actor.dialect)?;
                         self.game_seat(ts).ok_or(CommandError::SittingOut)?
                     }
                 };
@@ -919,7 +920,7 @@ impl Table {
                 ev.extend(self.free_seat(ts, None)?);
             }
             Command::Kick(who) => {
-                let ts = self.find_seat(who)?;
+                let ts = self.find_seat(who, actor.dialect)?;
                 ev.extend(self.free_seat(ts, Some(actor.name.clone()))?);
             }
             Command::Abort => {
@@ -990,7 +991,7 @@ impl Table {
                 let by = |f: &dyn Fn(&Spectator) -> bool| -> Vec<usize> {
                     self.spectators.iter().enumerate().filter(|(_, s)| f(s)).map(|(i, _)| i).collect()
                 };
-                let i = match (by(&|s| s.is_id(who)).as_slice(), by(&|s| s.is_name(who)).as_slice()) {
+                let i = match (by(&|s| s.is_id(who, actor.dialect)).as_slice(), by(&|s| s.is_name(who)).as_slice()) {
                     ([i], _) => *i,
                     ([], [i]) => *i,
                     ([], []) => return Err(CommandError::NoSuchSpectator(who.to_string())),
@@ -1159,12 +1160,12 @@ impl Table {
         history.drain(..extra);
     }
 
-    /// The seat a kick names: a mention (`<@123>`, `<@!123>`), a platform
-    /// id (`@anna:example.org`), or the name shown at the table (`@` in
-    /// front allowed), all without regard to case.
-    fn find_seat(&self, who: &str) -> Result<TableSeat, CommandError> {
+    /// The seat a kick names: a mention in the `dialect` of the person
+    /// typing, a platform id (`@anna:example.org`), or the name shown at
+    /// the table (`@` in front allowed), all without regard to case.
+    fn find_seat(&self, who: &str, dialect: &Dialect) -> Result<TableSeat, CommandError> {
         let w = who.trim().to_lowercase();
-        let id = w.strip_prefix("<@").and_then(|r| r.strip_suffix('>')).map(|r| r.trim_start_matches('!'));
+        let id = (dialect.mention)(&w);
         let bare = w.strip_prefix('@').unwrap_or(&w);
         self.seats
             .enumerate()
