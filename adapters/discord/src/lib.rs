@@ -17,6 +17,7 @@ pub mod dialect;
 pub mod handler;
 pub mod http;
 pub mod run;
+pub mod shards;
 
 use doko_bot::command::{
     ArgType, Command, CommandSpec, OptionKind, OptionValue, ParseError, Tree, from_options, slash_tree,
