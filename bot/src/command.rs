@@ -1335,24 +1335,7 @@ fn find(word: &str) -> Vec<&'static CommandSpec> {
     out
 }
 
-/// How a platform's people start commands, for the usage lines of help.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum HelpStyle<'a> {
-    /// Typed text after a prefix (`!doko play CARD`; an empty prefix on a
-    /// terminal).
-    Text(&'a str),
-    /// Slash commands: the public command's name, the lists' and the
-    /// admins' (`/doko play CARD`, `/doko-lists me`, `/doko-rules set KEY
-    /// VALUE`).
-    Slash {
-        /// The public command.
-        public: &'a str,
-        /// The lists' command.
-        lists: &'a str,
-        /// The admins' command.
-        admin: &'a str,
-    },
-}
+pub use crate::dialect::HelpStyle;
 
 /// The help text: all commands, or one (with its usage).
 pub fn help(lang: Lang, topic: Option<&str>) -> String {
