@@ -26,7 +26,7 @@ use crate::server::ServerSettings;
 use crate::store::{Commit, Keep, Quarantined, STORE_FORMAT, Store, StoreError, Stored};
 use crate::table::{CommandError, Ctx, Event, OwedEntry, ServerLayer, Table};
 use crate::tr;
-use doko_players::player;
+use doko_players::decide;
 
 /// A failure of the service itself (not a refused command).
 #[derive(Debug, thiserror::Error)]
@@ -1163,17 +1163,16 @@ impl<S: Store> Service<S> {
             let (durable, chan) = (self.durable, ch.clone());
             let (home, table, owed) = self
                 .routed(ch, Once::Repeatable, move |table, ctx, bots| {
-                    let events = match table
-                        .check_timeout(now, ctx, &mut |level, view| player::decide(level, view, bots, strong))
-                    {
-                        Ok(ev) => ev,
-                        Err(e) => {
-                            tracing::error!(error = %e, "turn timeout failed");
-                            // (the steps before it are not kept either)
-                            ctx.discard = true;
-                            Vec::new()
-                        }
-                    };
+                    let events =
+                        match table.check_timeout(now, ctx, &mut |level, view| decide(level, view, bots, strong)) {
+                            Ok(ev) => ev,
+                            Err(e) => {
+                                tracing::error!(error = %e, "turn timeout failed");
+                                // (the steps before it are not kept either)
+                                ctx.discard = true;
+                                Vec::new()
+                            }
+                        };
                     if events.is_empty() {
                         return (None, false);
                     }
@@ -1389,7 +1388,7 @@ impl<S: Store> Service<S> {
                                 return (Applied::Refused(text, back), commit || relayered);
                             }
                         }
-                        match table.run_computers(ctx, &mut |level, view| player::decide(level, view, bots, strong)) {
+                        match table.run_computers(ctx, &mut |level, view| decide(level, view, bots, strong)) {
                             Ok(ev) => events.extend(ev),
                             Err(e) => {
                                 tracing::error!(error = %e, "computer players failed");

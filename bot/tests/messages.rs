@@ -193,7 +193,7 @@ fn computer_session(lang: Lang) -> (Table, Vec<Event>) {
         ev.extend(t.apply(&actor(0), &Command::Start, &mut ctx).unwrap());
         ev.extend(
             t.run_computers(&mut ctx, &mut |level, view| {
-                doko_players::player::decide(level, view, &mut rng, Default::default())
+                doko_players::decide(level, view, &mut rng, Default::default())
             })
             .unwrap(),
         );

@@ -1,9 +1,14 @@
 //! The strengths of computer players, by the names players type and the
-//! arena takes.
+//! arena takes, and a decision by a player of each strength.
 
 use std::fmt;
 
+use doko_engine::{Action, Rng, SeatView};
 use serde::{Deserialize, Serialize};
+
+use crate::player::{BasicPlayer, Player, RandomPlayer};
+use crate::search::SearchPlayer;
+use crate::strong::{StrongConfig, StrongPlayer};
 
 /// The strength of a computer player (also the arena's kinds).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
@@ -56,5 +61,17 @@ impl BotLevel {
 impl fmt::Display for BotLevel {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
+    }
+}
+
+/// A decision by a computer of the given level (the searching ones within
+/// `strong`'s time budget).
+pub fn decide(level: BotLevel, view: &SeatView, rng: &mut Rng, strong: StrongConfig) -> Action {
+    match level {
+        BotLevel::Basic => BasicPlayer.decide(view),
+        BotLevel::Random => RandomPlayer(Rng::new(rng.next_u64())).decide(view),
+        BotLevel::Strong => StrongPlayer::new(strong, rng.next_u64()).decide(view),
+        BotLevel::Expert => SearchPlayer::expert(strong.budget, rng.next_u64()).decide(view),
+        BotLevel::Uct => SearchPlayer::uct(strong.budget, rng.next_u64()).decide(view),
     }
 }

@@ -5,7 +5,8 @@
 //! know nothing of tables, commands or rendering.
 //!
 //! - [`player`]: the [`Player`](player::Player) trait, the basic and the
-//!   random player, and [`decide`](player::decide) by [`BotLevel`];
+//!   random player;
+//! - [`level`]: the strengths ([`BotLevel`]) and [`decide`] by strength;
 //! - [`strong`]: determinized Monte Carlo within a time budget;
 //! - [`search`]: the expert (weighted worlds, UCT trees, an end solver)
 //!   and the plain ensemble UCT it is measured against;
@@ -23,4 +24,4 @@ pub mod search;
 pub mod seat;
 pub mod strong;
 
-pub use level::BotLevel;
+pub use level::{BotLevel, decide};

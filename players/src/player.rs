@@ -7,8 +7,6 @@ use doko_engine::{
     SoloKind, Suit, Trick, normal_game_trumps,
 };
 
-use crate::level::BotLevel;
-
 /// A computer player: a decision from a view.
 pub trait Player {
     /// Chooses one of `view.legal`.
@@ -266,17 +264,5 @@ impl Player for BasicPlayer {
                 v.legal[0]
             }
         }
-    }
-}
-
-/// A decision by a computer of the given level (the searching ones within
-/// `strong`'s time budget).
-pub fn decide(level: BotLevel, view: &SeatView, rng: &mut Rng, strong: crate::strong::StrongConfig) -> Action {
-    match level {
-        BotLevel::Basic => BasicPlayer.decide(view),
-        BotLevel::Random => RandomPlayer(Rng::new(rng.next_u64())).decide(view),
-        BotLevel::Strong => crate::strong::StrongPlayer::new(strong, rng.next_u64()).decide(view),
-        BotLevel::Expert => crate::search::SearchPlayer::expert(strong.budget, rng.next_u64()).decide(view),
-        BotLevel::Uct => crate::search::SearchPlayer::uct(strong.budget, rng.next_u64()).decide(view),
     }
 }

@@ -77,19 +77,9 @@ impl Table {
                 self.clock_paused = true;
                 ev.push(Event::ClockPaused(actor.name.clone()));
             }
-            Command::Resume => {
-                self.clock_paused = false;
-                // the person to act gets their whole time again
-                self.turn = None;
-                ev.push(Event::ClockResumed(actor.name.clone()));
-            }
+            Command::Resume => self.resume(actor, ev),
             Command::Watch => self.watch(actor, ev)?,
-            Command::Unwatch => {
-                let i =
-                    self.spectators.iter().position(|s| s.user() == &actor.user).ok_or(CommandError::NotWatching)?;
-                let s = self.spectators.remove(i);
-                ev.push(Event::Unwatched(s.name().to_string()));
-            }
+            Command::Unwatch => self.unwatch(actor, ev)?,
             Command::Kiebitz(None) => self.end_kiebitz(actor, ev)?,
             Command::Kiebitz(Some(who)) => self.start_kiebitz(actor, who, ev)?,
             Command::Server(sc) => self.check_server_command(actor, sc)?,
@@ -97,13 +87,7 @@ impl Table {
             Command::Link(None) if ctx.via.is_some() => return Err(CommandError::LinkedElsewhere),
             Command::Link(None) => self.issue_link_code((ctx.seed)(), ctx.now_ms)?,
             Command::Link(Some(_)) => self.check_link_join(ctx)?,
-            Command::Unlink => {
-                let gone = self.drop_links(ctx.via.as_ref())?;
-                if gone.is_empty() {
-                    return Err(CommandError::NotLinked);
-                }
-                ev.push(Event::Unlinked(gone));
-            }
+            Command::Unlink => self.unlink(ctx, ev)?,
             Command::List(Some(n)) if self.list(*n).is_none() => return Err(CommandError::NoList(*n)),
             Command::List(None) if self.session.is_none() => return Err(CommandError::NoList(0)),
             Command::Record(Some(n)) if *n == 0 || *n > self.records => return Err(CommandError::NoRecord(*n)),
@@ -122,6 +106,29 @@ impl Table {
             | Command::Me
             | Command::Help(_) => {}
         }
+        Ok(())
+    }
+
+    fn resume(&mut self, actor: &Actor, ev: &mut Vec<Event>) {
+        self.clock_paused = false;
+        // the person to act gets their whole time again
+        self.turn = None;
+        ev.push(Event::ClockResumed(actor.name.clone()));
+    }
+
+    fn unwatch(&mut self, actor: &Actor, ev: &mut Vec<Event>) -> Result<(), CommandError> {
+        let i = self.spectators.iter().position(|s| s.user() == &actor.user).ok_or(CommandError::NotWatching)?;
+        let s = self.spectators.remove(i);
+        ev.push(Event::Unwatched(s.name().to_string()));
+        Ok(())
+    }
+
+    fn unlink(&mut self, ctx: &Ctx<'_>, ev: &mut Vec<Event>) -> Result<(), CommandError> {
+        let gone = self.drop_links(ctx.via.as_ref())?;
+        if gone.is_empty() {
+            return Err(CommandError::NotLinked);
+        }
+        ev.push(Event::Unlinked(gone));
         Ok(())
     }
 
