@@ -48,7 +48,9 @@ pub fn find_root(start: &Path) -> Option<PathBuf> {
     start.ancestors().find_map(|dir| {
         let text = fs::read_to_string(dir.join("Cargo.toml")).ok()?;
         let manifest: toml::Table = text.parse().ok()?;
-        manifest.contains_key("workspace").then(|| dir.to_owned())
+        // the workspace that lists members (this crate is a workspace of
+        // its own, so that its parser's features do not change the build)
+        manifest.get("workspace").and_then(|w| w.get("members")).map(|_| dir.to_owned())
     })
 }
 
