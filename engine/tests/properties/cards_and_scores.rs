@@ -1,4 +1,4 @@
-//! 1. and 2.: a deal's cards and card points, and its score.
+//! Properties 1 and 2: a deal's cards and card points, and its score.
 
 use doko_engine::{Cards, Game, Party, Phase, RedealReason, Seat};
 use proptest::prelude::*;

@@ -1,5 +1,5 @@
-//! 4. and the seat protocol: a game written as a record (JSON or compact)
-//! and a view written as the protocol's JSON read back the same.
+//! Property 4 and the seat protocol: a game written as a record (JSON or
+//! compact) and a view written as the protocol's JSON read back the same.
 
 use doko_engine::record::replay_str;
 use doko_engine::{Action, Game, Record, ReplayResult, Seat};

@@ -1,4 +1,4 @@
-//! 3.: the legal actions are exactly the accepted ones.
+//! Property 3: the legal actions are exactly the accepted ones.
 
 use doko_engine::{Action, Bid, Call, Card, Cards, Game, Reservation, Rng, Seat, SoloKind};
 use proptest::prelude::*;

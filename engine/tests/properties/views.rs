@@ -1,4 +1,4 @@
-//! 5.: what the views show, and that hidden cards do not change them.
+//! Property 5: what the views show, and that hidden cards do not change them.
 
 use doko_engine::{
     Action, Bid, Card, Cards, Contract, Declaration, Game, Phase, PublicView, Record, Rng, Seat, SeenBid,
