@@ -45,8 +45,24 @@ fn base() -> Case {
 }
 
 fn cases() -> Vec<Case> {
+    [
+        seed_examples(),
+        seed_solo_examples(),
+        thresholds_120(),
+        thresholds_against_absagen(),
+        schwarz_announced(),
+        no_winner(),
+        extras_netted(),
+        doubles(),
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
+}
+
+/// The examples "as stated in the official rules" (the Wikipedia en/pt seeds).
+fn seed_examples() -> Vec<Case> {
     vec![
-        // ---- the examples "as stated in the official rules" (Wikipedia en/pt seeds) ----
         Case {
             name: "seed 1: no bids, Re wins with 131",
             re_points: 131,
@@ -115,6 +131,12 @@ fn cases() -> Vec<Case> {
             scores: [-9, 9, -9, 9],
             ..base()
         },
+    ]
+}
+
+/// The seeds' solo examples: the soloist scores three times the value.
+fn seed_solo_examples() -> Vec<Case> {
+    vec![
         Case {
             name: "seed 5: soloist wins without announcements with 153",
             re: SOLO,
@@ -144,7 +166,12 @@ fn cases() -> Vec<Case> {
             scores: [-18, 6, 6, 6],
             ..base()
         },
-        // ---- winning thresholds ----
+    ]
+}
+
+/// Winning with 120 or 121 card points, as the announcements decide.
+fn thresholds_120() -> Vec<Case> {
+    vec![
         Case {
             name: "120:120, no announcements: Kontra wins with 120",
             re_points: 120,
@@ -195,6 +222,12 @@ fn cases() -> Vec<Case> {
             scores: [-6, 6, -6, 6],
             ..base()
         },
+    ]
+}
+
+/// Absagen made or missed, and what the other party reaches against them.
+fn thresholds_against_absagen() -> Vec<Case> {
+    vec![
         Case {
             name: "Re no 90 made with 151 (Kontra 89): under 90 counts too",
             re_points: 151,
@@ -252,6 +285,12 @@ fn cases() -> Vec<Case> {
             scores: [7, -7, 7, -7],
             ..base()
         },
+    ]
+}
+
+/// Schwarz announced: every trick taken, or one trick of 0 points lost.
+fn schwarz_announced() -> Vec<Case> {
+    vec![
         Case {
             name: "Re schwarz announced and every trick taken",
             re_points: 240,
@@ -293,7 +332,12 @@ fn cases() -> Vec<Case> {
             scores: [-8, 8, -8, 8],
             ..base()
         },
-        // ---- no winner: both parties made Absagen, neither reached its target ----
+    ]
+}
+
+/// No winner: both parties made Absagen and neither reached its target.
+fn no_winner() -> Vec<Case> {
+    vec![
         Case {
             name: "no winner: Re no 90 and Kontra no 90, 140:100",
             re_points: 140,
@@ -332,7 +376,12 @@ fn cases() -> Vec<Case> {
             scores: [3, -1, -1, -1],
             ..base()
         },
-        // ---- extra points netted against each other and the value ----
+    ]
+}
+
+/// Extra points netted against each other and the value.
+fn extras_netted() -> Vec<Case> {
+    vec![
         Case {
             name: "nominal winner ends negative: Re wins 125, Kontra caught two foxes",
             re_points: 125,
@@ -366,7 +415,12 @@ fn cases() -> Vec<Case> {
             scores: [-2, 2, -2, 2],
             ..base()
         },
-        // ---- house rule: Re/Kontra double ----
+    ]
+}
+
+/// House rule: Re and Kontra double.
+fn doubles() -> Vec<Case> {
+    vec![
         Case {
             name: "doubles: Re and Kontra, Re wins 185 (under 90, under 60 -> 3, x2, x2)",
             re_points: 185,
