@@ -1335,7 +1335,24 @@ fn find(word: &str) -> Vec<&'static CommandSpec> {
     out
 }
 
-pub use crate::dialect::HelpStyle;
+/// How a platform's people start commands, for the usage lines of help.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum HelpStyle<'a> {
+    /// Typed text after a prefix (`!doko play CARD`; an empty prefix on a
+    /// terminal).
+    Text(&'a str),
+    /// Slash commands: the public command's name, the lists' and the
+    /// admins' (`/doko play CARD`, `/doko-lists me`, `/doko-rules set KEY
+    /// VALUE`).
+    Slash {
+        /// The public command.
+        public: &'a str,
+        /// The lists' command.
+        lists: &'a str,
+        /// The admins' command.
+        admin: &'a str,
+    },
+}
 
 /// The help text: all commands, or one (with its usage).
 pub fn help(lang: Lang, topic: Option<&str>) -> String {

@@ -55,9 +55,9 @@ pub fn command(data: &[u8]) {
             if let Command::Help(topic) = &c {
                 let lang = Lang::ALL[usize::from(first & 1)];
                 let style = if first & 2 == 0 {
-                    HelpStyle::Text("!bot")
+                    HelpStyle::Text("!doko")
                 } else {
-                    HelpStyle::Slash { public: "bot", lists: "bot-lists", admin: "bot-admin" }
+                    HelpStyle::Slash { public: "doko", lists: "doko-lists", admin: "doko-admin" }
                 };
                 assert!(!help(lang, topic.as_deref()).is_empty(), "empty help");
                 assert!(!help_styled(lang, topic.as_deref(), style).is_empty(), "empty help");

@@ -5,8 +5,6 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::dialect::Dialect;
-
 /// The platform a channel or user lives on.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -20,13 +18,11 @@ pub enum Platform {
 }
 
 impl Platform {
-    /// Every platform.
-    pub const ALL: [Platform; 3] = [Platform::Discord, Platform::Matrix, Platform::Terminal];
-
     /// The platform and the platform's own id of a key `platform:id`.
     fn split_key(key: &str) -> Option<(Platform, &str)> {
         let (platform, id) = key.split_once(':')?;
-        let platform = Platform::ALL.into_iter().find(|p| p.name() == platform)?;
+        let platform =
+            [Platform::Discord, Platform::Matrix, Platform::Terminal].into_iter().find(|p| p.name() == platform)?;
         Some((platform, id))
     }
 
@@ -258,9 +254,6 @@ pub struct Actor {
     /// or that it belongs to none (`server` is `None`); false where it
     /// cannot tell (a direct message).
     pub server_checked: bool,
-    /// How the person's platform writes mentions, commands and channels
-    /// (the adapter's; [`Dialect::PLAIN`] unless it gives one).
-    pub dialect: &'static Dialect,
 }
 
 /// The longest display name kept, in characters.
@@ -275,22 +268,7 @@ impl Actor {
         if let Some((cut, _)) = name.char_indices().nth(MAX_NAME_CHARS) {
             name.truncate(cut);
         }
-        Actor {
-            user,
-            name,
-            admin,
-            direct: false,
-            server: None,
-            server_admin: false,
-            server_checked: false,
-            dialect: &Dialect::PLAIN,
-        }
-    }
-
-    /// The same actor, speaking their platform's `dialect`.
-    pub fn with_dialect(mut self, dialect: &'static Dialect) -> Actor {
-        self.dialect = dialect;
-        self
+        Actor { user, name, admin, direct: false, server: None, server_admin: false, server_checked: false }
     }
 
     /// The same actor in a channel of `server`, an admin of it or not.

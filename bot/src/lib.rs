@@ -12,7 +12,6 @@
 
 pub mod authority;
 pub mod command;
-pub mod dialect;
 #[cfg(feature = "failpoints")]
 pub mod failpoint;
 #[doc(hidden)]
@@ -31,7 +30,6 @@ pub mod store;
 pub mod table;
 
 pub use command::{Command, ParseError, parse};
-pub use dialect::Dialect;
 pub use ids::{Actor, ChannelId, Platform, ServerId, UserId};
 pub use lang::Lang;
 pub use limits::{Limits, Rate};

@@ -739,9 +739,8 @@ pub fn leaderboard(l: Lang, server: bool, period: Option<&str>, channels: usize,
 /// One of a person's lists, for `me`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MyList {
-    /// Where it was played, as the reader's platform names a channel
-    /// (see [`crate::server::channel_label`]), or `None` for the channel
-    /// asked in.
+    /// Where it was played, as the platform shows a channel (`<#id>` on
+    /// Discord), or `None` for the channel asked in.
     pub channel: Option<String>,
     /// Its number there.
     pub number: u32,
@@ -1036,9 +1035,18 @@ pub fn parse_error(l: Lang, e: &ParseError) -> String {
     e.message(l)
 }
 
-/// Help, in the style of the reader's platform (its `dialect`).
-pub fn help_text(l: Lang, topic: Option<&str>, dialect: &crate::dialect::Dialect) -> String {
-    crate::command::help_styled(l, topic, dialect.help)
+/// Help, in the style of a platform: Discord's slash commands, Matrix's
+/// `!doko` prefix (the default; a server may configure another), plain
+/// words on a terminal.
+pub fn help_text(l: Lang, topic: Option<&str>, platform: crate::ids::Platform) -> String {
+    use crate::command::{HelpStyle, help_styled};
+    use crate::ids::Platform;
+    let style = match platform {
+        Platform::Discord => HelpStyle::Slash { public: "doko", lists: "doko-lists", admin: "doko-rules" },
+        Platform::Matrix => HelpStyle::Text("!doko"),
+        Platform::Terminal => HelpStyle::Text(""),
+    };
+    help_styled(l, topic, style)
 }
 
 /// Whether a contract is public knowledge yet (for adapters' titles).

@@ -1411,7 +1411,7 @@ impl<S: Store> Service<S> {
                             || relayered
                             || (id.is_some() && matches!(what, Command::Server(_)));
                         let owed = (durable && commit).then(|| {
-                            let mut out = compose(&chan, table, &who, &what, &events);
+                            let mut out = compose(&chan, table, &who.user, &what, &events);
                             committed(&mut out);
                             table.owed_mut().owe(&mut out, now, || bots.next_u64());
                             Box::new(out)
@@ -1446,7 +1446,7 @@ impl<S: Store> Service<S> {
                     // nothing made already
                     let Command::Server(sc) = &cmd else { unreachable!() };
                     let (t, event) = self.server_command(ch, actor, sc).await?;
-                    let mut out = compose(ch, &t, actor, &cmd, &[event]);
+                    let mut out = compose(ch, &t, &actor.user, &cmd, &[event]);
                     out.duplicate = true;
                     Ok(out)
                 }
@@ -1483,7 +1483,7 @@ impl<S: Store> Service<S> {
                             // for when it is unlinked: the answer shows the
                             // table it shares)
                             let shown = if home == *ch { &t } else { &table };
-                            let mut out = compose(ch, shown, actor, &cmd, &all);
+                            let mut out = compose(ch, shown, &actor.user, &cmd, &all);
                             out.owed = seqs;
                             Ok(out)
                         }
@@ -1494,7 +1494,7 @@ impl<S: Store> Service<S> {
                         Command::Unlink => {
                             let out = match owed {
                                 Some(out) => *out,
-                                None => compose(ch, &table, actor, &cmd, &events),
+                                None => compose(ch, &table, &actor.user, &cmd, &events),
                             };
                             return self.unlinked(ch, &home, &table, actor, &events, out).await;
                         }
@@ -1542,7 +1542,7 @@ impl<S: Store> Service<S> {
         cmd: &Command,
         events: &[Event],
     ) -> Result<Outbox, ServiceError> {
-        let mut out = compose(ch, t, actor, cmd, events);
+        let mut out = compose(ch, t, &actor.user, cmd, events);
         self.queries(home, t, actor, cmd, &mut out).await?;
         Ok(out)
     }
@@ -1577,7 +1577,7 @@ impl<S: Store> Service<S> {
             }
             Command::Me => {
                 let (server, tables) = self.community(ch, t).await?;
-                let text = me_text(ch, t, actor, server, &tables, &crate::table::month_of(self.now_ms()));
+                let text = me_text(ch, t, &actor.user, server, &tables, &crate::table::month_of(self.now_ms()));
                 // one's own figures go where only they can read them (a
                 // direct room on Matrix), held or not
                 out.private.push(Private { confidential: true, ..private(t, &actor.user, Kind::Stats, text) });
@@ -1771,7 +1771,7 @@ impl<S: Store> Service<S> {
         }
         // the table the code was made at: on another platform
         let mut home = None;
-        for p in Platform::ALL.into_iter().filter(|p| *p != ch.platform) {
+        for p in [Platform::Discord, Platform::Matrix, Platform::Terminal].into_iter().filter(|p| *p != ch.platform) {
             if let Some(s) = self.timed(self.store.load(&ChannelId::link_code(p, code))).await?
                 && let Ok(h) = serde_json::from_str::<ChannelId>(&s.json)
             {
@@ -2161,15 +2161,15 @@ fn kiebitz_private(t: &Table, to: &UserId) -> Option<Private> {
 /// What a command owes: the answer to the person, the table message when
 /// something happened (or the table was asked for), the hands. (A record
 /// asked for is read from the store afterwards.)
-fn compose(ch: &ChannelId, t: &Table, actor: &Actor, cmd: &Command, events: &[Event]) -> Outbox {
+fn compose(ch: &ChannelId, t: &Table, me: &UserId, cmd: &Command, events: &[Event]) -> Outbox {
     {
-        let (l, me) = (t.lang(), &actor.user);
+        let l = t.lang();
         let mut out = Outbox::new(ch.clone(), l);
         out.actor = Some(me.clone());
         let notice = |kind, text| Notice::new(kind, text, None);
         match cmd {
             Command::Help(topic) => {
-                out.private.push(private(t, me, Kind::Help, render::help_text(l, topic.as_deref(), actor.dialect)));
+                out.private.push(private(t, me, Kind::Help, render::help_text(l, topic.as_deref(), ch.platform)));
             }
             Command::Score => out.notices.push(notice(Kind::Score, render::score(t))),
             Command::LastTrick => out.private.push(private(t, me, Kind::Table, render::last_trick(t))),
@@ -2613,8 +2613,8 @@ impl<S: Store> App for Service<S> {
 
 /// `me`: a person's figures over the tables of their server (or this
 /// one), their rank all time and this month, and their latest lists.
-fn me_text(ch: &ChannelId, t: &Table, me: &Actor, server: bool, tables: &[(ChannelId, Table)], month: &str) -> String {
-    let key = me.user.key();
+fn me_text(ch: &ChannelId, t: &Table, me: &UserId, server: bool, tables: &[(ChannelId, Table)], month: &str) -> String {
+    let key = me.key();
     let mut all = crate::table::Stats::default();
     let mut this_month = crate::table::Stats::default();
     for (_, x) in tables {
@@ -2640,7 +2640,7 @@ fn me_text(ch: &ChannelId, t: &Table, me: &Actor, server: bool, tables: &[(Chann
             let points = s.totals()[p];
             let place = 1 + s.totals().iter().filter(|v| **v > points).count();
             lists.push(render::MyList {
-                channel: (c != ch).then(|| crate::server::channel_label(t.lang(), c, me)),
+                channel: (c != ch).then(|| crate::server::channel_label(c)),
                 number: s.number(),
                 started_ms: s.started_ms(),
                 deals: s.sheet().len(),

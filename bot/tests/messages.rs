@@ -4,8 +4,6 @@
 //! engine's rules, parse errors), help, and the summary of scored deals.
 //! A wording change shows up here as a diff to review.
 
-mod dialects;
-
 use doko_bot::command::{ArgType, Command, ParseError, RulesCmd};
 use doko_bot::table::{Ctx, PovertyMove, Summary};
 use doko_bot::{Actor, CommandError, Event, Lang, Platform, Table, UserId, parse, render};
@@ -489,10 +487,10 @@ fn every_message_kind_in_both_languages() {
 
         let mut help = String::new();
         for platform in [Platform::Terminal, Platform::Matrix, Platform::Discord] {
-            section(&mut help, &format!("{platform:?}"), &dialects::help_text(lang, None, platform));
+            section(&mut help, &format!("{platform:?}"), &render::help_text(lang, None, platform));
         }
         for topic in ["spiele", "rules", "armut", "gesund"] {
-            section(&mut help, topic, &dialects::help_text(lang, Some(topic), Platform::Terminal));
+            section(&mut help, topic, &render::help_text(lang, Some(topic), Platform::Terminal));
         }
         insta::assert_snapshot!(format!("help_{code}"), help);
 

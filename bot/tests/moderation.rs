@@ -5,16 +5,13 @@
 //! aborted, the list goes on), resets (the session ends, its sheet kept in
 //! the table's history) and removes computers.
 
-mod dialects;
-
-use dialects::discord;
 use doko_bot::command::Command;
 use doko_bot::{Actor, ChannelId, CommandError, Kind, Lang, MemoryStore, Message, Platform, Service, Store, UserId};
 use doko_engine::{Action, Bid};
 use doko_players::player::{BasicPlayer, Player};
 
 fn person(id: &str, name: &str, admin: bool) -> Actor {
-    discord::actor(UserId::new(Platform::Discord, id), name, admin)
+    Actor::new(UserId::new(Platform::Discord, id), name, admin)
 }
 
 struct T {

@@ -4,9 +4,6 @@
 //! leaderboards across a server's channels (all time and this month) and
 //! one's own figures.
 
-mod dialects;
-
-use dialects::discord;
 use doko_bot::command::Command;
 use doko_bot::table::Source;
 use doko_bot::{Actor, ChannelId, CommandError, Kind, Lang, MemoryStore, Message, Platform, ServerId, Service, UserId};
@@ -149,7 +146,7 @@ async fn a_table_stored_before_layers_keeps_its_settings_as_its_own() {
     let store = MemoryStore::default();
     let svc = Service::new(store.clone(), 3);
     let ch = channel("201");
-    let anna = discord::actor(UserId::new(Platform::Discord, "3"), "Anna", true);
+    let anna = Actor::new(UserId::new(Platform::Discord, "3"), "Anna", true);
     ok(&svc, &ch, &anna, "rules set bock on").await;
     ok(&svc, &ch, &anna, "lang de").await;
     // as an older doko wrote it: no layers

@@ -13,11 +13,9 @@
 //! - Every delivery carries its interaction id to the service, so a
 //!   duplicate delivery changes the table once.
 
-pub mod dialect;
 pub mod handler;
 pub mod http;
 pub mod run;
-pub mod shards;
 
 use doko_bot::command::{
     ArgType, Command, CommandSpec, OptionKind, OptionValue, ParseError, Tree, from_options, slash_tree,
@@ -30,7 +28,12 @@ use serenity::all::{
     Permissions, User,
 };
 
-pub use dialect::{ADMIN_COMMAND, COMMAND, DIALECT, LISTS_COMMAND};
+/// The public command's name.
+pub const COMMAND: &str = "doko";
+/// The admin command's name.
+pub const ADMIN_COMMAND: &str = "doko-rules";
+/// The lists' command's name (lists, leaderboards, statistics).
+pub const LISTS_COMMAND: &str = "doko-lists";
 const BUTTON_PREFIX: &str = "doko:";
 
 /// Discord's option kind of an argument type.
@@ -150,7 +153,7 @@ fn is_admin(guild: bool, member: Option<&Member>) -> bool {
 }
 
 fn actor(user: &User, member: Option<&Member>, guild: bool) -> Actor {
-    dialect::actor(UserId::new(Platform::Discord, user.id.to_string()), name_of(user, member), is_admin(guild, member))
+    Actor::new(UserId::new(Platform::Discord, user.id.to_string()), name_of(user, member), is_admin(guild, member))
 }
 
 /// The actor in a guild's channel belongs to that server, its admin when

@@ -64,7 +64,7 @@ impl Table {
                 ev.extend(self.free_seat(ts, None)?);
             }
             Command::Kick(who) => {
-                let ts = self.find_seat(who, actor.dialect)?;
+                let ts = self.find_seat(who)?;
                 ev.extend(self.free_seat(ts, Some(actor.name.clone()))?);
             }
             Command::Abort => {
@@ -231,7 +231,7 @@ impl Table {
         let partner = match by_seat {
             Some(n @ 1..=4) => Seat::new(n - 1),
             _ => {
-                let ts = self.find_seat(who, actor.dialect)?;
+                let ts = self.find_seat(who)?;
                 self.game_seat(ts).ok_or(CommandError::SittingOut)?
             }
         };
@@ -303,7 +303,7 @@ impl Table {
         let by = |f: &dyn Fn(&Spectator) -> bool| -> Vec<usize> {
             self.spectators.iter().enumerate().filter(|(_, s)| f(s)).map(|(i, _)| i).collect()
         };
-        let i = match (by(&|s| s.is_id(who, actor.dialect)).as_slice(), by(&|s| s.is_name(who)).as_slice()) {
+        let i = match (by(&|s| s.is_id(who)).as_slice(), by(&|s| s.is_name(who)).as_slice()) {
             ([i], _) => *i,
             ([], [i]) => *i,
             ([], []) => return Err(CommandError::NoSuchSpectator(who.to_string())),

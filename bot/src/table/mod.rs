@@ -50,7 +50,6 @@ pub use watch::{MAX_SPECTATORS, Spectator};
 
 use crate::authority::{self, ActorKind, CommandKind, Refusal};
 use crate::command::{CardStyle, Command, ServerCmd, TimeoutPolicy};
-use crate::dialect::Dialect;
 use crate::ids::{Actor, UserId};
 use crate::lang::Lang;
 use doko_engine::Shared;
@@ -860,12 +859,12 @@ impl Table {
         history.drain(..extra);
     }
 
-    /// The seat a kick names: a mention in the `dialect` of the person
-    /// typing, a platform id (`@anna:example.org`), or the name shown at
-    /// the table (`@` in front allowed), all without regard to case.
-    fn find_seat(&self, who: &str, dialect: &Dialect) -> Result<TableSeat, CommandError> {
+    /// The seat a kick names: a mention (`<@123>`, `<@!123>`), a platform
+    /// id (`@anna:example.org`), or the name shown at the table (`@` in
+    /// front allowed), all without regard to case.
+    fn find_seat(&self, who: &str) -> Result<TableSeat, CommandError> {
         let w = who.trim().to_lowercase();
-        let id = (dialect.mention)(&w);
+        let id = w.strip_prefix("<@").and_then(|r| r.strip_suffix('>')).map(|r| r.trim_start_matches('!'));
         let bare = w.strip_prefix('@').unwrap_or(&w);
         self.seats
             .enumerate()

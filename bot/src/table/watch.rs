@@ -6,7 +6,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::dialect::Dialect;
 use crate::ids::UserId;
 
 /// The most spectators at one table.
@@ -47,11 +46,11 @@ impl Spectator {
         self.sees = player;
     }
 
-    /// Whether a typed mention (in the `dialect` of the person typing) or
-    /// platform id names this spectator.
-    pub(super) fn is_id(&self, who: &str, dialect: &Dialect) -> bool {
+    /// Whether a typed mention or platform id names this spectator
+    /// (`<@id>`, the id).
+    pub(super) fn is_id(&self, who: &str) -> bool {
         let w = who.trim().to_lowercase();
-        let id = (dialect.mention)(&w);
+        let id = w.strip_prefix("<@").and_then(|r| r.strip_suffix('>')).map(|r| r.trim_start_matches('!'));
         let uid = self.user.id.to_lowercase();
         Some(uid.as_str()) == id || uid == w
     }
