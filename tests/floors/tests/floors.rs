@@ -32,6 +32,7 @@ const KNOWN_CIRCLES: &[&str] = &[
      bot/src/table/session.rs \
      bot/src/table/stats.rs",
     "bot/src/i18n.rs bot/src/lang.rs",
+    "adapters/discord/src/handler.rs adapters/discord/src/http.rs adapters/discord/src/run.rs",
     "tests/fake_discord/endpoint.rs \
      tests/fake_discord/gateway.rs \
      tests/fake_discord/http.rs \
@@ -54,6 +55,7 @@ const LONG_FILES: &[&str] = &[
     "bot/tests/faults.rs",
     "cli/src/bench.rs",
     "cli/src/main.rs",
+    "adapters/matrix/src/adapter.rs",
     "tests/fake_discord/mod.rs",
     "tests/tests/discord.rs",
     "tests/tests/linked.rs",
@@ -81,6 +83,7 @@ const LONG_FUNCTIONS: &[&str] = &[
     "cli/src/main.rs fn play",
     "cli/src/main.rs fn main",
     "adapters/discord/tests/outbound.rs fn scripted",
+    "adapters/matrix/src/adapter.rs fn run_until",
     "tests/fake_discord/gateway.rs fn connection",
     "tests/fake_discord/rest.rs fn callback",
     "tests/tests/cluster.rs fn a_session_keeps_playing_while_its_table_slot_migrates",
