@@ -922,12 +922,12 @@ fn rule_text(
         A::MustAnnounce { points, .. } => tr!(l, "rule-must-announce", points = points),
         A::WeddingNeedsQueens { .. } => tr!(l, "rule-wedding-needs-queens"),
         A::RuleOff { what, .. } => {
-            // the engine's names of what a rule switches off
-            let what = match *what {
-                "poverty" => "poverty",
-                "throwing in" => "throw-in",
-                "compulsory solos" => "duty-solo",
-                _ => "other",
+            use doko_engine::SwitchedOff as Off;
+            let what = match what {
+                Off::Poverty => "poverty",
+                Off::ThrowIn => "throw-in",
+                Off::CompulsorySolo => "duty-solo",
+                Off::WeddingTrick => "other",
             };
             tr!(l, "rule-off", what = what)
         }
@@ -936,9 +936,7 @@ fn rule_text(
             tr!(l, "rule-cannot-throw-in", nines = nines, kings = kings, trumps = trumps, points = points)
         }
         A::SoloNotAllowed { kind, .. } => {
-            let solo = doko_engine::SoloKind::from_key(kind)
-                .map_or_else(|| format!("solo {kind}"), |k| l.solo(k).into_owned());
-            tr!(l, "rule-solo-not-allowed", solo = solo)
+            tr!(l, "rule-solo-not-allowed", solo = l.solo(*kind).into_owned())
         }
         A::ExchangeCount { expected, got, .. } => tr!(l, "rule-exchange-count", expected = expected, got = got),
         A::MustGiveTrumps { keeps, .. } => tr!(l, "rule-must-give-trumps", card = l.card(*keeps)),

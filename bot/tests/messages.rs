@@ -8,8 +8,8 @@ use doko_bot::command::{ArgType, Command, ParseError, RulesCmd};
 use doko_bot::table::{Ctx, PovertyMove, Summary};
 use doko_bot::{Actor, CommandError, Event, Lang, Platform, Table, UserId, parse, render};
 use doko_engine::{
-    Action, ActionError, Bid, Call, Card, Class, Contract, Declaration, Item, Party, Phase, Player, Reason,
-    RedealReason, Reservation, RuleError, Seat, SessionError, SoloKind,
+    Action, ActionError, Attempt, Bid, Call, Card, Class, Contract, Declaration, Item, Party, Phase, Player, Reason,
+    RedealReason, Reservation, RuleError, Seat, SessionError, SoloKind, SwitchedOff,
 };
 use doko_players::BotLevel;
 
@@ -350,7 +350,7 @@ fn rule_errors(t: &Table) -> String {
     let s = Seat::new(0);
     let all = [
         ActionError::DealOver,
-        ActionError::WrongPhase { seat: s, what: "play", now: "the reservations are being asked" },
+        ActionError::WrongPhase { seat: s, what: Attempt::Play, now: Phase::Bidding },
         ActionError::NotYourTurn { seat: s, turn: Seat::new(2) },
         ActionError::NotInHand { seat: s, card: Card::CQ },
         ActionError::MustFollow { seat: s, class: Class::Trump, holds: "DJ".parse().unwrap() },
@@ -361,13 +361,13 @@ fn rule_errors(t: &Table) -> String {
         ActionError::BeforeSowSolo { seat: s },
         ActionError::MustChooseSolo { seat: s },
         ActionError::WeddingNeedsQueens { seat: s },
-        ActionError::RuleOff { seat: s, what: "poverty" },
-        ActionError::RuleOff { seat: s, what: "throwing in" },
-        ActionError::RuleOff { seat: s, what: "compulsory solos" },
+        ActionError::RuleOff { seat: s, what: SwitchedOff::Poverty },
+        ActionError::RuleOff { seat: s, what: SwitchedOff::ThrowIn },
+        ActionError::RuleOff { seat: s, what: SwitchedOff::CompulsorySolo },
         ActionError::TooManyTrumps { seat: s, trumps: 4, max: 3 },
         ActionError::TooManyTrumps { seat: s, trumps: 1, max: 0 },
         ActionError::CannotThrowIn { seat: s, nines: 1, kings: 4, trumps: 5, points: 61 },
-        ActionError::SoloNotAllowed { seat: s, kind: "kings" },
+        ActionError::SoloNotAllowed { seat: s, kind: SoloKind::Kings },
         ActionError::ExchangeCount { seat: s, expected: 3, got: 1 },
         ActionError::MustGiveTrumps { seat: s, keeps: "DQ".parse().unwrap() },
         ActionError::BeforeClarification { seat: s },

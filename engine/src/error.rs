@@ -3,7 +3,9 @@
 use crate::announce::{Call, Declaration};
 use crate::card::Card;
 use crate::contract::Class;
+use crate::phase::Phase;
 use crate::seat::{Party, Seat};
+use crate::solo::SoloKind;
 
 /// An action the rules do not allow. The message names the seat and the
 /// rule; the game is unchanged.
@@ -13,14 +15,14 @@ pub enum ActionError {
     #[error("the deal is over")]
     DealOver,
     /// The action belongs to another phase.
-    #[error("seat {seat} cannot {what} now: {now}")]
+    #[error("seat {seat} cannot {what} now: {}", .now.describe())]
     WrongPhase {
         /// Who tried.
         seat: Seat,
         /// What they tried.
-        what: &'static str,
+        what: Attempt,
         /// What is going on instead.
-        now: &'static str,
+        now: Phase,
     },
     /// Another seat is to act.
     #[error("seat {seat} is not on turn (seat {turn} is)")]
@@ -68,7 +70,7 @@ pub enum ActionError {
         /// Who tried.
         seat: Seat,
         /// What is off.
-        what: &'static str,
+        what: SwitchedOff,
     },
     /// Too many trumps for poverty.
     #[error("seat {seat} holds {trumps} trumps; poverty allows at most {max}")]
@@ -95,12 +97,12 @@ pub enum ActionError {
         points: usize,
     },
     /// A solo kind not enabled.
-    #[error("seat {seat}: solo-{kind} is not allowed under these rules")]
+    #[error("seat {seat}: solo-{} is not allowed under these rules", .kind.key())]
     SoloNotAllowed {
         /// Who tried.
         seat: Seat,
         /// The kind.
-        kind: &'static str,
+        kind: SoloKind,
     },
     /// Wrong number of cards in a poverty exchange.
     #[error("seat {seat} must pass exactly {expected} cards, not {got}")]
@@ -225,4 +227,64 @@ pub enum ActionError {
         /// The refused level.
         call: Call,
     },
+}
+
+/// What a seat tried in the wrong phase.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Attempt {
+    /// Answer in the reservation query.
+    Bid,
+    /// Put down the poverty cards.
+    PutDownPoverty,
+    /// Take or pass the poverty.
+    AnswerPoverty,
+    /// Return cards to the pauper.
+    ReturnPoverty,
+    /// Play a card.
+    Play,
+    /// Play a Genscher.
+    Genscher,
+    /// Announce.
+    Announce,
+    /// Say a declaration (half a chicken, piglets).
+    Say,
+}
+
+impl std::fmt::Display for Attempt {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Attempt::Bid => "bid",
+            Attempt::PutDownPoverty => "put down poverty cards",
+            Attempt::AnswerPoverty => "answer the poverty",
+            Attempt::ReturnPoverty => "return poverty cards",
+            Attempt::Play => "play a card",
+            Attempt::Genscher => "play a Genscher",
+            Attempt::Announce => "announce",
+            Attempt::Say => "say that",
+        })
+    }
+}
+
+/// What a house rule switched off, so a seat may not do it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum SwitchedOff {
+    /// Choosing which trick finds the wedding's partner.
+    WeddingTrick,
+    /// Declaring poverty.
+    Poverty,
+    /// Throwing in a hand.
+    ThrowIn,
+    /// Playing a compulsory solo as such.
+    CompulsorySolo,
+}
+
+impl std::fmt::Display for SwitchedOff {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            SwitchedOff::WeddingTrick => "choosing the wedding trick",
+            SwitchedOff::Poverty => "poverty",
+            SwitchedOff::ThrowIn => "throwing in",
+            SwitchedOff::CompulsorySolo => "compulsory solos",
+        })
+    }
 }

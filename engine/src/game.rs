@@ -9,7 +9,8 @@ use crate::announce::{Announcement, Call, Declaration, Level, Said};
 use crate::card::{Card, Rank, Suit};
 use crate::cards::Cards;
 use crate::contract::{Bid, Contract, Order};
-use crate::error::ActionError;
+use crate::error::{ActionError, Attempt};
+use crate::phase::Phase;
 use crate::rules::{Rules, WeddingRule};
 use crate::seat::{Party, Seat};
 
@@ -18,48 +19,6 @@ mod bidding;
 mod play;
 mod poverty;
 mod random_play;
-
-/// Where a deal stands.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Phase {
-    /// The reservation query: each seat in turn says healthy or names a
-    /// reservation.
-    Bidding,
-    /// Poverty: the pauper puts down cards.
-    PovertyGive,
-    /// Poverty: the seats in turn accept or decline the cards.
-    PovertyOffer,
-    /// Poverty: the acceptor returns cards.
-    PovertyReturn,
-    /// Tricks are being played.
-    Playing,
-    /// Schwarze Sau (house rule): the taker of the second queen of spades
-    /// chooses the solo played from the next trick on.
-    SowChoice,
-    /// All tricks played; the deal can be scored.
-    Finished,
-    /// The deal is void and the same dealer deals again.
-    Redeal(RedealReason),
-}
-
-/// Why a deal is dealt again.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum RedealReason {
-    /// A hand was thrown in (too many nines or kings).
-    ThrowIn,
-    /// Nobody accepted the poverty.
-    PovertyDeclined,
-}
-
-impl RedealReason {
-    /// `throw-in` or `poverty-declined`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            RedealReason::ThrowIn => "throw-in",
-            RedealReason::PovertyDeclined => "poverty-declined",
-        }
-    }
-}
 
 /// One step a seat takes.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -461,13 +420,13 @@ impl Game {
         }
     }
 
-    fn expect_phase(&self, seat: Seat, phase: Phase, what: &'static str) -> Result<(), ActionError> {
+    fn expect_phase(&self, seat: Seat, phase: Phase, what: Attempt) -> Result<(), ActionError> {
         if self.phase == phase {
             return Ok(());
         }
         Err(match self.phase {
             Phase::Finished | Phase::Redeal(_) => ActionError::DealOver,
-            now => ActionError::WrongPhase { seat, what, now: phase_name(now) },
+            now => ActionError::WrongPhase { seat, what, now },
         })
     }
 
@@ -514,18 +473,6 @@ impl Game {
             _ => {}
         }
         v
-    }
-}
-
-fn phase_name(p: Phase) -> &'static str {
-    match p {
-        Phase::Bidding => "the reservations are being asked",
-        Phase::PovertyGive => "the pauper is to put down cards",
-        Phase::PovertyOffer => "the poverty is being offered",
-        Phase::PovertyReturn => "the poverty cards are to be returned",
-        Phase::Playing => "the cards are being played",
-        Phase::SowChoice => "the taker of the second queen of spades is choosing a solo",
-        Phase::Finished | Phase::Redeal(_) => "the deal is over",
     }
 }
 

@@ -32,6 +32,7 @@ mod error;
 #[doc(hidden)]
 pub mod fuzzing;
 mod game;
+mod phase;
 mod player;
 mod playout;
 mod quote;
@@ -51,11 +52,9 @@ pub use card::{Card, ParseCardError, Rank, Suit};
 pub use cards::Cards;
 pub use compact::COMPACT_VERSION;
 pub use contract::{Bid, Class, Contract, Order, Reservation};
-pub use error::ActionError;
-pub use game::{
-    Action, CurrentTrick, DealError, Game, Genscher, Phase, Poverty, RedealReason, Trick, combinations,
-    normal_game_trumps,
-};
+pub use error::{ActionError, Attempt, SwitchedOff};
+pub use game::{Action, CurrentTrick, DealError, Game, Genscher, Poverty, Trick, combinations, normal_game_trumps};
+pub use phase::{Phase, RedealReason};
 pub use player::{ByPlayer, MAX_PLAYERS, MIN_PLAYERS, Player};
 pub use playout::{playout, playouts, random_game};
 pub use record::{Record, RecordError, ReplayResult};

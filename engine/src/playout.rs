@@ -3,7 +3,8 @@
 
 use crate::cards::Cards;
 use crate::contract::Bid;
-use crate::game::{Game, Phase};
+use crate::game::Game;
+use crate::phase::Phase;
 use crate::rng::{Rng, deal_random};
 use crate::rules::Rules;
 use crate::seat::Seat;

@@ -24,7 +24,8 @@ use std::fmt;
 use crate::announce::Level;
 use crate::card::Card;
 use crate::contract::Contract;
-use crate::game::{Game, Phase};
+use crate::game::Game;
+use crate::phase::Phase;
 use crate::rules::{Extra, ReKontra};
 use crate::seat::{Party, Seat};
 

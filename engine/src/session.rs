@@ -53,7 +53,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::contract::{Bid, Contract, Reservation};
 use crate::error::ActionError;
-use crate::game::{Action, Game, Phase, RedealReason};
+use crate::game::{Action, Game};
+use crate::phase::{Phase, RedealReason};
 use crate::player::{ByPlayer, MAX_PLAYERS, MIN_PLAYERS, Player};
 use crate::rules::{BockStacking, BockTrigger, Rules};
 use crate::score::Score;
@@ -390,7 +391,7 @@ impl Session {
     /// all). Returns the bid as it counts.
     pub fn check_bid(&self, seat: Seat, bid: Bid) -> Result<Bid, SessionError> {
         let deal = self.deal.as_ref().ok_or(SessionError::NoDeal)?;
-        if deal.game.phase() == crate::game::Phase::SowChoice {
+        if deal.game.phase() == Phase::SowChoice {
             // a Schwarze Sau's solo is no compulsory solo
             return Ok(bid);
         }

@@ -8,7 +8,8 @@ use crate::announce::{Announcement, Declaration, Said};
 use crate::card::Card;
 use crate::cards::Cards;
 use crate::contract::{Bid, Contract, Order, Reservation};
-use crate::game::{Action, CurrentTrick, Game, Genscher, Phase, Trick};
+use crate::game::{Action, CurrentTrick, Game, Genscher, Trick};
+use crate::phase::Phase;
 use crate::rules::{PigletsWhen, Rules};
 use crate::seat::{Party, Seat};
 

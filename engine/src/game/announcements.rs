@@ -1,10 +1,11 @@
 //! Announcements: until when each level may be announced, by whom, and
 //! the replies allowed late.
 
-use super::{Game, Phase, phase_name};
+use super::Game;
 use crate::announce::{Announcement, Call, Level};
 use crate::contract::Contract;
-use crate::error::ActionError;
+use crate::error::{ActionError, Attempt};
+use crate::phase::Phase;
 use crate::rules::ReDeadline;
 use crate::seat::Seat;
 
@@ -23,7 +24,7 @@ impl Game {
         match self.phase {
             Phase::Playing => {}
             Phase::Finished | Phase::Redeal(_) => return Err(ActionError::DealOver),
-            now => return Err(ActionError::WrongPhase { seat, what: "announce", now: phase_name(now) }),
+            now => return Err(ActionError::WrongPhase { seat, what: Attempt::Announce, now }),
         }
         if !self.clarified {
             return Err(if self.contract == Contract::Wedding {

@@ -1,11 +1,12 @@
 //! The reservation query: which bids a hand allows, and the contract the
 //! bids decide, which starts the play.
 
-use super::{CurrentTrick, Game, Phase, Poverty, RedealReason};
+use super::{CurrentTrick, Game, Poverty};
 use crate::card::{Card, Rank};
 use crate::cards::Cards;
 use crate::contract::{Bid, Contract, Order, Reservation};
-use crate::error::ActionError;
+use crate::error::{ActionError, Attempt, SwitchedOff};
+use crate::phase::{Phase, RedealReason};
 use crate::rules::{SoloPriority, WeddingRule};
 use crate::seat::Seat;
 
@@ -19,7 +20,7 @@ impl Game {
         match r {
             Reservation::Wedding(choice) => {
                 if choice.is_some() && !self.rules.wedding_choose {
-                    return Err(ActionError::RuleOff { seat, what: "choosing the wedding trick" });
+                    return Err(ActionError::RuleOff { seat, what: SwitchedOff::WeddingTrick });
                 }
                 if hand.count(Card::CQ) != 2 {
                     return Err(ActionError::WeddingNeedsQueens { seat });
@@ -27,7 +28,7 @@ impl Game {
             }
             Reservation::Poverty => {
                 if !self.rules.poverty {
-                    return Err(ActionError::RuleOff { seat, what: "poverty" });
+                    return Err(ActionError::RuleOff { seat, what: SwitchedOff::Poverty });
                 }
                 let mut t = hand.with_mask(self.poverty_trumps()).len();
                 if !self.rules.poverty_fox_counts {
@@ -43,7 +44,7 @@ impl Game {
                 let low_trumps = self.rules.throw_in_low_trumps;
                 let low_points = self.rules.throw_in_low_points;
                 if nines.is_none() && kings.is_none() && low_trumps.is_none() && low_points.is_none() {
-                    return Err(ActionError::RuleOff { seat, what: "throwing in" });
+                    return Err(ActionError::RuleOff { seat, what: SwitchedOff::ThrowIn });
                 }
                 let n9 = hand.with_mask(Cards::rank(Rank::Nine)).len();
                 let nk = hand.with_mask(Cards::rank(Rank::King)).len();
@@ -59,10 +60,10 @@ impl Game {
             }
             Reservation::Solo { kind, duty } => {
                 if !self.rules.solos.contains(kind) {
-                    return Err(ActionError::SoloNotAllowed { seat, kind: kind.key() });
+                    return Err(ActionError::SoloNotAllowed { seat, kind });
                 }
                 if duty && self.rules.compulsory_solos == 0 {
-                    return Err(ActionError::RuleOff { seat, what: "compulsory solos" });
+                    return Err(ActionError::RuleOff { seat, what: SwitchedOff::CompulsorySolo });
                 }
             }
         }
@@ -70,7 +71,7 @@ impl Game {
     }
 
     pub(super) fn bid(&mut self, seat: Seat, bid: Bid) -> Result<(), ActionError> {
-        self.expect_phase(seat, Phase::Bidding, "bid")?;
+        self.expect_phase(seat, Phase::Bidding, Attempt::Bid)?;
         self.expect_turn(seat)?;
         self.check_bid(seat, bid)?;
         self.bid_legal(seat, bid);

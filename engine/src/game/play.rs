@@ -2,12 +2,13 @@
 //! the clarification of a wedding's or a Schwarze Sau's parties, and what
 //! may be said or played alongside (piglets, half a chicken, a Genscher).
 
-use super::{CurrentTrick, Game, Genscher, Phase, Trick, phase_name};
+use super::{CurrentTrick, Game, Genscher, Trick};
 use crate::announce::{Call, Declaration, Level, Said};
 use crate::card::Card;
 use crate::cards::Cards;
 use crate::contract::{Contract, Order};
-use crate::error::ActionError;
+use crate::error::{ActionError, Attempt};
+use crate::phase::Phase;
 use crate::rules::{Dulle, PigletsWhen, WeddingRule};
 use crate::seat::{Party, Seat};
 
@@ -35,7 +36,7 @@ impl Game {
 
     /// Plays a card.
     pub fn play(&mut self, seat: Seat, card: Card) -> Result<(), ActionError> {
-        self.expect_phase(seat, Phase::Playing, "play a card")?;
+        self.expect_phase(seat, Phase::Playing, Attempt::Play)?;
         self.expect_turn(seat)?;
         if self.mandatory == Some(seat) {
             if self.piglets_owed {
@@ -203,7 +204,7 @@ impl Game {
 
     /// Whether a seat may play a Genscher naming `partner` now.
     pub fn check_genscher(&self, seat: Seat, partner: Seat) -> Result<(), ActionError> {
-        self.expect_phase(seat, Phase::Playing, "play a Genscher")?;
+        self.expect_phase(seat, Phase::Playing, Attempt::Genscher)?;
         self.expect_turn(seat)?;
         // a silent solo looks like a normal game: the Genscher is allowed
         // there too (and changes nothing)
@@ -239,7 +240,7 @@ impl Game {
         match self.phase {
             Phase::Playing => {}
             Phase::Finished | Phase::Redeal(_) => return Err(ActionError::DealOver),
-            now => return Err(ActionError::WrongPhase { seat, what: "say that", now: phase_name(now) }),
+            now => return Err(ActionError::WrongPhase { seat, what: Attempt::Say, now }),
         }
         let r = &self.rules;
         let in_rules = match what {

@@ -1,11 +1,12 @@
 //! Poverty: the pauper's cards put down, offered, taken and returned; and
 //! the Schwarze Sau a declined poverty turns into under `black_sow`.
 
-use super::{Game, NORMAL_TRUMPS, Phase, RedealReason};
+use super::{Game, NORMAL_TRUMPS};
 use crate::card::Card;
 use crate::cards::Cards;
 use crate::contract::{Bid, Contract, Order, Reservation};
-use crate::error::ActionError;
+use crate::error::{ActionError, Attempt};
+use crate::phase::{Phase, RedealReason};
 use crate::seat::Seat;
 
 impl Game {
@@ -17,7 +18,7 @@ impl Game {
     }
 
     pub(super) fn give(&mut self, seat: Seat, cards: Cards) -> Result<(), ActionError> {
-        self.expect_phase(seat, Phase::PovertyGive, "put down poverty cards")?;
+        self.expect_phase(seat, Phase::PovertyGive, Attempt::PutDownPoverty)?;
         self.expect_turn(seat)?;
         let hand = self.hands[seat.index()];
         let k = self.poverty_count();
@@ -37,7 +38,7 @@ impl Game {
     }
 
     pub(super) fn answer(&mut self, seat: Seat, accept: bool) -> Result<(), ActionError> {
-        self.expect_phase(seat, Phase::PovertyOffer, "answer the poverty")?;
+        self.expect_phase(seat, Phase::PovertyOffer, Attempt::AnswerPoverty)?;
         self.expect_turn(seat)?;
         let pov = self.poverty.as_mut().expect("poverty phase");
         if accept {
@@ -82,7 +83,7 @@ impl Game {
             return Err(ActionError::MustChooseSolo { seat });
         };
         if !self.rules.solos.contains(kind) {
-            return Err(ActionError::SoloNotAllowed { seat, kind: kind.key() });
+            return Err(ActionError::SoloNotAllowed { seat, kind });
         }
         self.contract = Contract::BlackSow(Some(kind));
         self.clarified = true;
@@ -94,7 +95,7 @@ impl Game {
     }
 
     pub(super) fn give_back(&mut self, seat: Seat, cards: Cards) -> Result<(), ActionError> {
-        self.expect_phase(seat, Phase::PovertyReturn, "return poverty cards")?;
+        self.expect_phase(seat, Phase::PovertyReturn, Attempt::ReturnPoverty)?;
         self.expect_turn(seat)?;
         let k = self.poverty_count();
         if cards.len() != k {

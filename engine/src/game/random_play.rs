@@ -1,10 +1,11 @@
 //! Random play for simulations: legal cards and calls drawn at random,
 //! without the public steps' checks repeated at every card.
 
-use super::{Game, Phase};
+use super::Game;
 use crate::announce::Call;
 use crate::card::Card;
 use crate::cards::Cards;
+use crate::phase::Phase;
 use crate::rng::{Digits, Rng};
 use crate::seat::Seat;
 

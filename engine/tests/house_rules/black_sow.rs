@@ -82,7 +82,7 @@ fn black_sow_plays_a_declined_poverty() {
     assert_eq!(g.act(s3, Action::Bid(solo(SoloKind::Spades, true))), Err(ActionError::MustChooseSolo { seat: s3 }));
     assert_eq!(
         g.act(s3, Action::Bid(solo(SoloKind::Kings, false))),
-        Err(ActionError::SoloNotAllowed { seat: s3, kind: "kings" })
+        Err(ActionError::SoloNotAllowed { seat: s3, kind: SoloKind::Kings })
     );
     assert_eq!(
         g.act(s0, Action::Bid(solo(SoloKind::Spades, false))),

@@ -105,7 +105,7 @@ fn the_wedding_player_names_the_clarification_trick() {
     };
     assert_eq!(
         deal(&[], wedding(Some(WeddingRule::FirstTrump))).map(|_| ()),
-        Err(ActionError::RuleOff { seat: Seat::new(2), what: "choosing the wedding trick" })
+        Err(ActionError::RuleOff { seat: Seat::new(2), what: doko_engine::SwitchedOff::WeddingTrick })
     );
     let on = [("wedding_choose", "on")];
     let g = Game::new(rules(&on), Seat::new(3), h).unwrap();
