@@ -20,8 +20,8 @@ use std::collections::VecDeque;
 use serde::{Deserialize, Serialize};
 
 use crate::ids::UserId;
+use crate::message::Kind;
 use crate::outbox::{Notice, Outbox, Private, TableMessage};
-use crate::render::Kind;
 
 /// At most this many entries are kept undelivered; beyond it the oldest is
 /// given up on (logged).
