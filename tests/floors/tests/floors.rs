@@ -49,7 +49,6 @@ const KNOWN_CIRCLES: &[&str] = &[
 const LONG_FILES: &[&str] = &[
     "bot/src/command.rs",
     "bot/src/render.rs",
-    "bot/src/service.rs",
     "players/src/strong.rs",
     "bot/src/table/mod.rs",
     "bot/tests/faults.rs",
@@ -70,8 +69,6 @@ const LONG_FUNCTIONS: &[&str] = &[
     "bot/src/picture.rs fn glyph",
     "bot/src/render.rs fn events",
     "players/src/search.rs fn SearchPlayer::play",
-    "bot/src/service.rs fn Service::transact_key",
-    "bot/src/service.rs fn Service::run",
     "bot/tests/faults.rs fn Run::step",
     "bot/tests/faults.rs fn four_instances_race_under_faults_with_ticks",
     "bot/tests/house_rules.rs fn a_declined_poverty_becomes_a_schwarze_sau_by_command",
