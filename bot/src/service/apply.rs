@@ -50,7 +50,9 @@ impl Applied {
 pub(super) struct Request {
     /// The channel it was given in.
     pub(super) chan: ChannelId,
+    /// Who gave it.
     pub(super) who: Actor,
+    /// The command.
     pub(super) what: Command,
     /// Its delivery id, if the platform gave one.
     pub(super) id: Option<String>,
@@ -62,8 +64,24 @@ pub(super) struct Request {
     pub(super) server: Option<(ServerLayer, bool)>,
     /// Whether what the change owes is stored with it.
     pub(super) durable: bool,
+    /// The time of the command (ms since 1970, UTC).
     pub(super) now: u64,
+    /// The strong computer player's budget.
     pub(super) strong: doko_players::strong::StrongConfig,
+}
+
+/// The table before a command: what a refused one puts back and what
+/// tells whether an applied one changed it.
+struct Before {
+    /// The table as it was (not kept for a move: a refused move leaves
+    /// the table as it was, see `Table::apply`).
+    table: Option<Table>,
+    /// The moves made in the deal.
+    moves: u64,
+    /// A person whose time ran out, back with this command.
+    back: Vec<Event>,
+    /// The server's defaults changed the table's layers.
+    relayered: bool,
 }
 
 /// Applies `req` to `table` (one try): what it did, and whether to commit.
@@ -79,34 +97,50 @@ pub(super) fn apply(req: &Request, table: &mut Table, ctx: &mut Ctx<'_>, bots: &
     // only another command's table is kept to put back, and to tell
     // whether it changed
     let is_move = req.what.is_move();
-    let before = (!is_move).then(|| table.clone());
-    let moves = table.moves();
-    // a person whose time ran out is back with any command
-    let back = table.hand_back(&req.who.user);
-    let after_back = (!back.is_empty() && !is_move).then(|| table.clone());
+    let before = Before {
+        table: (!is_move).then(|| table.clone()),
+        moves: table.moves(),
+        // a person whose time ran out is back with any command
+        back: table.hand_back(&req.who.user),
+        relayered,
+    };
+    let after_back = (!before.back.is_empty() && !is_move).then(|| table.clone());
     if let Some(at) = &req.clicked
         && is_move
         && stamp(table, &req.who.user).as_deref() != Some(at.as_str())
     {
-        let commit = refuse(req, table, &back, &render::stale(table.lang()));
-        return (Applied::Stale(back), commit || relayered);
+        let commit = refuse(req, table, &before.back, &render::stale(table.lang()));
+        return (Applied::Stale(before.back), commit || relayered);
     }
-    let mut events = back.clone();
+    let mut events = before.back.clone();
     // `back` from a person the clock replaced is done already
-    let done = !back.is_empty() && req.what == Command::Back;
+    let done = !before.back.is_empty() && req.what == Command::Back;
     match if done { Ok(Vec::new()) } else { table.apply(&req.who, &req.what, ctx) } {
         Ok(ev) => events.extend(ev),
         Err(e) => {
             // what a command that does not go through leaves: the table as
             // it was, or with the person back (a move left it so)
-            if let Some(t) = after_back.as_ref().or(before.as_ref()) {
+            if let Some(t) = after_back.as_ref().or(before.table.as_ref()) {
                 *table = t.clone();
             }
             let text = refusal(table, &e);
-            let commit = refuse(req, table, &back, &text);
-            return (Applied::Refused(text, back), commit || relayered);
+            let commit = refuse(req, table, &before.back, &text);
+            return (Applied::Refused(text, before.back), commit || relayered);
         }
     }
+    conclude(req, table, ctx, bots, events, before)
+}
+
+/// After a command went through: the computer players move, the clock is
+/// set, and what the change owes is stored with it when it is committed.
+fn conclude(
+    req: &Request,
+    table: &mut Table,
+    ctx: &mut Ctx<'_>,
+    bots: &mut Rng,
+    mut events: Vec<Event>,
+    before: Before,
+) -> (Applied, bool) {
     match table.run_computers(ctx, &mut |level, view| decide(level, view, bots, req.strong)) {
         Ok(ev) => events.extend(ev),
         Err(e) => {
@@ -123,11 +157,11 @@ pub(super) fn apply(req: &Request, table: &mut Table, ctx: &mut Ctx<'_>, bots: &
     // remembered here, so it is made once)
     // (a move that goes through counts a move: the whole table is
     // compared only when no move was made)
-    let commit = table.moves() != moves
-        || before.as_ref().is_some_and(|b| table != b)
-        || !back.is_empty()
+    let commit = table.moves() != before.moves
+        || before.table.as_ref().is_some_and(|b| table != b)
+        || !before.back.is_empty()
         || !ctx.new_records.is_empty()
-        || relayered
+        || before.relayered
         || (req.id.is_some() && matches!(req.what, Command::Server(_)));
     let owed = (req.durable && commit).then(|| {
         let mut out = compose(&req.chan, table, &req.who.user, &req.what, &events);

@@ -12,9 +12,13 @@ use crate::ids::ChannelId;
 /// made, and a number to tell it from the others.
 #[derive(Clone, Debug)]
 pub(super) struct Mark {
+    /// The salt of the table whose entries were delivered.
     pub(super) salt: u64,
+    /// The entries delivered.
     pub(super) seqs: Vec<u64>,
+    /// When it was made.
     pub(super) at: tokio::time::Instant,
+    /// Its number among the waiting marks (0 until it waits).
     pub(super) id: u64,
 }
 

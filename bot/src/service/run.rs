@@ -24,10 +24,15 @@ use crate::table::{Event, ServerLayer, Table};
 /// A command as given: where, by whom, what, its delivery id and the stamp
 /// of the hand it was clicked on.
 pub(super) struct Given<'a> {
+    /// The channel it was given in.
     pub(super) ch: &'a ChannelId,
+    /// Who gave it.
     pub(super) actor: &'a Actor,
+    /// The command.
     pub(super) cmd: Command,
+    /// Its delivery id, if the platform gave one.
     pub(super) delivery: Option<&'a str>,
+    /// The stamp of the hand it was clicked on, if it was.
     pub(super) clicked: Option<&'a str>,
 }
 

@@ -26,6 +26,7 @@ struct Worked<W> {
     json: Option<String>,
     /// Records of the deals the work finished.
     records: Vec<String>,
+    /// How the store keeps the table.
     keep: Keep,
     /// The work failed part of the way: the table is not the stored one.
     discard: bool,
@@ -33,14 +34,31 @@ struct Worked<W> {
     carried: Vec<Mark>,
 }
 
+/// A change's tries so far: the pauses between them, the tries whose
+/// commit the store did not confirm, and the last store failure once the
+/// budget is spent (what is unconfirmed is settled with one more read,
+/// then the change gives up).
+struct Tries<W> {
+    backoff: Backoff,
+    unconfirmed: Vec<UnconfirmedCommit<W>>,
+    spent: Option<ServiceError>,
+}
+
+/// What a try starts from: this process's copy of the table with its
+/// version, or else the table as stored (`None`: none is).
+type Start = (Option<(u64, Arc<Table>)>, Option<Stored>);
+
 /// What one try's work gets besides the table.
 struct TrySetup {
     /// Seeds the deals dealt.
     seed: u64,
     /// Seeds the computer players.
     bots: u64,
+    /// The time of the try (ms since 1970, UTC).
     now_ms: u64,
+    /// Records kept per table.
     records_kept: u32,
+    /// House rules and language of a new table.
     new_tables: (Rules, Lang),
     /// The waiting marks of the table, carried by a commit.
     marks: Vec<Mark>,
@@ -71,33 +89,13 @@ impl<S: Store> Service<S> {
         F: Fn(&mut Table, &mut Ctx<'_>, &mut Rng) -> (W, bool) + Send + Sync + 'static,
     {
         let work = Arc::new(work);
-        let mut backoff = Backoff::new(self.next_u64());
-        let mut unconfirmed: Vec<UnconfirmedCommit<W>> = Vec::new();
-        // the last store failure, once the budget is spent: settle what is
-        // unconfirmed with one more read, then give up
-        let mut spent: Option<ServiceError> = None;
+        let mut tries = Tries { backoff: Backoff::new(self.next_u64()), unconfirmed: Vec::new(), spent: None };
         loop {
-            // the table as this process last committed or read it, when it
-            // holds it (nothing unconfirmed): no read; a commit on it that
-            // meets a newer table conflicts, and the table is read then
-            let held = if unconfirmed.is_empty() { self.tables.take(ch) } else { None };
-            let stored = match &held {
-                Some(_) => None,
-                None => match self.timed(self.store.load(ch)).await {
-                    Ok(s) => s,
-                    Err(e) => {
-                        tracing::warn!(error = %e, "reading the table failed");
-                        if spent.is_some() || !backoff.wait().await {
-                            return Err(if unconfirmed.is_empty() { e } else { ServiceError::Unconfirmed });
-                        }
-                        continue;
-                    }
-                },
-            };
-            if let Some(made) = judge(stored.as_ref(), &mut unconfirmed, &idempotence)? {
+            let Some((held, stored)) = self.load_try(ch, &mut tries).await? else { continue };
+            if let Some(made) = judge(stored.as_ref(), &mut tries.unconfirmed, &idempotence)? {
                 return Ok(made);
             }
-            if let Some(e) = spent {
+            if let Some(e) = tries.spent.take() {
                 return Err(e);
             }
             let from_cache = held.is_some();
@@ -105,55 +103,110 @@ impl<S: Store> Service<S> {
                 Some((v, _)) => *v,
                 None => stored.as_ref().map_or(0, |s| s.version),
             };
-            let worked = self.work_once(ch, held, stored, work.clone()).await?;
-            let Worked { table, result, json, records, keep, discard, carried } = worked;
-            let Some(json) = json else {
-                if discard {
-                    // work that failed part of the way: this copy is not
-                    // the stored table (taken out of the cache, it stays
-                    // out: the next command reads the store)
-                    return Ok((table, result));
-                }
-                if from_cache {
-                    if self.held_is_current(ch, version, &mut backoff).await? {
-                        self.tables.keep(ch, version, &table);
-                        return Ok((table, result));
-                    }
-                    continue;
-                }
-                if version > 0 && unconfirmed.is_empty() {
-                    // read from the store: kept for the next command
-                    self.tables.keep(ch, version, &table);
-                }
-                return Ok((table, result));
+            let mut worked = self.work_once(ch, held, stored, work.clone()).await?;
+            let done = match worked.json.take() {
+                None => self.unchanged(ch, version, from_cache, worked, &mut tries).await?,
+                Some(json) => self.commit_try(ch, version, json, worked, &mut tries).await?,
             };
-            match self.timed(self.store.commit_kept(ch, version, &json, &records, keep)).await {
-                Ok(Commit::Done(v)) => {
-                    self.committed(ch, v, &table, &records, &carried);
-                    return Ok((table, result));
+            if let Some(done) = done {
+                return Ok(done);
+            }
+        }
+    }
+
+    /// The table a try starts from: this process's copy when it holds it
+    /// (and nothing is unconfirmed: no read; a commit on it that meets a
+    /// newer table conflicts, and the table is read then), else the stored
+    /// one. `None` to try again after a failed read (and a pause); an error
+    /// once the tries or the budget are spent.
+    async fn load_try<W>(&self, ch: &ChannelId, tries: &mut Tries<W>) -> Result<Option<Start>, ServiceError> {
+        let held = if tries.unconfirmed.is_empty() { self.tables.take(ch) } else { None };
+        if held.is_some() {
+            return Ok(Some((held, None)));
+        }
+        match self.timed(self.store.load(ch)).await {
+            Ok(stored) => Ok(Some((None, stored))),
+            Err(e) => {
+                tracing::warn!(error = %e, "reading the table failed");
+                if tries.spent.is_some() || !tries.backoff.wait().await {
+                    return Err(if tries.unconfirmed.is_empty() { e } else { ServiceError::Unconfirmed });
                 }
-                Ok(Commit::Conflict) => {
-                    tracing::debug!("conflict, retrying");
-                    self.tables.forget(ch);
-                    if !backoff.wait().await {
-                        // a conflict may be an unconfirmed try of ours that landed
-                        if unconfirmed.is_empty() {
-                            crate::metrics::error("contention");
-                            return Err(ServiceError::Contention);
-                        }
-                        spent = Some(ServiceError::Contention);
+                Ok(None)
+            }
+        }
+    }
+
+    /// A try whose work did not change the table (at `version`): its
+    /// answer, or `None` to try again when the held copy turned out not to
+    /// be the stored table.
+    async fn unchanged<W>(
+        &self,
+        ch: &ChannelId,
+        version: u64,
+        from_cache: bool,
+        worked: Worked<W>,
+        tries: &mut Tries<W>,
+    ) -> Result<Option<(Arc<Table>, W)>, ServiceError> {
+        let Worked { table, result, discard, .. } = worked;
+        if discard {
+            // work that failed part of the way: this copy is not the stored
+            // table (taken out of the cache, it stays out: the next command
+            // reads the store)
+            return Ok(Some((table, result)));
+        }
+        if from_cache {
+            if self.held_is_current(ch, version, &mut tries.backoff).await? {
+                self.tables.keep(ch, version, &table);
+                return Ok(Some((table, result)));
+            }
+            return Ok(None);
+        }
+        if version > 0 && tries.unconfirmed.is_empty() {
+            // read from the store: kept for the next command
+            self.tables.keep(ch, version, &table);
+        }
+        Ok(Some((table, result)))
+    }
+
+    /// Commits a try's change on `version` with the compare-and-set: its
+    /// answer once made, or `None` to try again (after a conflict, or a
+    /// commit the store did not confirm, noted for the next read).
+    async fn commit_try<W>(
+        &self,
+        ch: &ChannelId,
+        version: u64,
+        json: String,
+        worked: Worked<W>,
+        tries: &mut Tries<W>,
+    ) -> Result<Option<(Arc<Table>, W)>, ServiceError> {
+        let Worked { table, result, records, keep, carried, .. } = worked;
+        match self.timed(self.store.commit_kept(ch, version, &json, &records, keep)).await {
+            Ok(Commit::Done(v)) => {
+                self.committed(ch, v, &table, &records, &carried);
+                return Ok(Some((table, result)));
+            }
+            Ok(Commit::Conflict) => {
+                tracing::debug!("conflict, retrying");
+                self.tables.forget(ch);
+                if !tries.backoff.wait().await {
+                    // a conflict may be an unconfirmed try of ours that landed
+                    if tries.unconfirmed.is_empty() {
+                        crate::metrics::error("contention");
+                        return Err(ServiceError::Contention);
                     }
+                    tries.spent = Some(ServiceError::Contention);
                 }
-                Err(e) => {
-                    tracing::warn!(error = %e, "commit failed, outcome unclear; reading the table again");
-                    self.tables.forget(ch);
-                    unconfirmed.push(UnconfirmedCommit { expected: version, json, table, result });
-                    if !backoff.wait().await {
-                        spent = Some(e);
-                    }
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "commit failed, outcome unclear; reading the table again");
+                self.tables.forget(ch);
+                tries.unconfirmed.push(UnconfirmedCommit { expected: version, json, table, result });
+                if !tries.backoff.wait().await {
+                    tries.spent = Some(e);
                 }
             }
         }
+        Ok(None)
     }
 
     /// Runs `work` once on the held table or the stored one: a quick step
@@ -184,7 +237,7 @@ impl<S: Store> Service<S> {
         let span = tracing::Span::current();
         // handing a quick step to a blocking thread and waking this task
         // again cost more than the step itself
-        let in_place = held.as_ref().is_some_and(|(_, t)| t.quick());
+        let in_place = held.as_ref().is_some_and(|(_, t)| t.steps_in_microseconds());
         let step = move || {
             let _span = span.enter();
             let table = match held {

@@ -30,9 +30,13 @@ pub(super) enum Idempotence {
 /// A try whose commit the store did not confirm: what it wrote, on which
 /// version, and what it would answer.
 pub(super) struct UnconfirmedCommit<W> {
+    /// The version it was to replace.
     pub(super) expected: u64,
+    /// The table it wrote, as JSON.
     pub(super) json: String,
+    /// The table it wrote.
     pub(super) table: Arc<Table>,
+    /// What the work answered.
     pub(super) result: W,
 }
 
