@@ -660,7 +660,7 @@ impl Table {
     /// decides in microseconds) and no card pictures are drawn (a few
     /// milliseconds each). The service runs such steps where the command
     /// arrived, not on a thread of their own.
-    pub fn quick(&self) -> bool {
+    pub fn steps_in_microseconds(&self) -> bool {
         self.cards != CardStyle::Images
             && self
                 .seats
