@@ -81,17 +81,17 @@ struct Before {
     /// A person whose time ran out, back with this command.
     back: Vec<Event>,
     /// The server's defaults changed the table's layers.
-    relayered: bool,
+    layers_changed: bool,
 }
 
 /// Applies `req` to `table` (one try): what it did, and whether to commit.
 pub(super) fn apply(req: &Request, table: &mut Table, ctx: &mut Ctx<'_>, bots: &mut Rng) -> (Applied, bool) {
-    let Some(relayered) = take_server(req, table, ctx) else { return (Applied::NeedsServer, false) };
+    let Some(layers_changed) = take_server(req, table, ctx) else { return (Applied::NeedsServer, false) };
     if let Some(id) = &req.id
         && !table.remember_delivery(id)
     {
         tracing::debug!("duplicate delivery ignored");
-        return (Applied::Duplicate(table.refusal_of(id).map(str::to_string)), relayered);
+        return (Applied::Duplicate(table.refusal_of(id).map(str::to_string)), layers_changed);
     }
     // a move that is refused leaves the table as it was (`Table::apply`):
     // only another command's table is kept to put back, and to tell
@@ -102,7 +102,7 @@ pub(super) fn apply(req: &Request, table: &mut Table, ctx: &mut Ctx<'_>, bots: &
         moves: table.moves(),
         // a person whose time ran out is back with any command
         back: table.hand_back(&req.who.user),
-        relayered,
+        layers_changed,
     };
     let after_back = (!before.back.is_empty() && !is_move).then(|| table.clone());
     if let Some(at) = &req.clicked
@@ -110,7 +110,7 @@ pub(super) fn apply(req: &Request, table: &mut Table, ctx: &mut Ctx<'_>, bots: &
         && stamp(table, &req.who.user).as_deref() != Some(at.as_str())
     {
         let commit = refuse(req, table, &before.back, &render::stale(table.lang()));
-        return (Applied::Stale(before.back), commit || relayered);
+        return (Applied::Stale(before.back), commit || layers_changed);
     }
     let mut events = before.back.clone();
     // `back` from a person the clock replaced is done already
@@ -125,7 +125,7 @@ pub(super) fn apply(req: &Request, table: &mut Table, ctx: &mut Ctx<'_>, bots: &
             }
             let text = refusal(table, &e);
             let commit = refuse(req, table, &before.back, &text);
-            return (Applied::Refused(text, before.back), commit || relayered);
+            return (Applied::Refused(text, before.back), commit || layers_changed);
         }
     }
     conclude(req, table, ctx, bots, events, before)
@@ -161,12 +161,12 @@ fn conclude(
         || before.table.as_ref().is_some_and(|b| table != b)
         || !before.back.is_empty()
         || !ctx.new_records.is_empty()
-        || before.relayered
+        || before.layers_changed
         || (req.id.is_some() && matches!(req.what, Command::Server(_)));
     let owed = (req.durable && commit).then(|| {
         let mut out = compose(&req.chan, table, &req.who.user, &req.what, &events);
         committed(&mut out);
-        table.owed_mut().owe(&mut out, req.now, || bots.next_u64());
+        table.owed_mut().keep_until_delivered(&mut out, req.now, || bots.next_u64());
         Box::new(out)
     });
     (Applied::Done(events, owed), commit)

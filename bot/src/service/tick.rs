@@ -53,7 +53,7 @@ impl<S: Store> Service<S> {
                     let mut out = ticked(&chan, table, &events);
                     committed(&mut out);
                     if durable {
-                        table.owed_mut().owe(&mut out, now, || bots.next_u64());
+                        table.owed_mut().keep_until_delivered(&mut out, now, || bots.next_u64());
                     }
                     (Some(out), true)
                 })

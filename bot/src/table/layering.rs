@@ -15,7 +15,7 @@ impl Table {
     /// for new tables; admins change them at the table).
     pub fn new_with(rules: Rules, lang: Lang) -> Table {
         let mut t = Table { base: Layer::of(&rules, Some(lang)), ..Table::default() };
-        t.relayer();
+        t.apply_layers();
         t
     }
 
@@ -34,12 +34,12 @@ impl Table {
         self.own.policy = (self.policy != TimeoutPolicy::default()).then_some(self.policy);
         self.base = Layer::default();
         self.layered = true;
-        self.relayer();
+        self.apply_layers();
     }
 
     /// Puts the layers together into the rules, language and policy in
     /// force.
-    pub(super) fn relayer(&mut self) {
+    pub(super) fn apply_layers(&mut self) {
         let server = self.server.as_ref().map(|s| &s.layer);
         self.rules = layers::rules(&self.base, server, &self.own);
         self.lang = layers::lang(&self.base, server, &self.own);
@@ -66,7 +66,7 @@ impl Table {
             return false;
         }
         self.server = Some(layer);
-        self.relayer();
+        self.apply_layers();
         true
     }
 
@@ -76,7 +76,7 @@ impl Table {
         if self.server.take().is_none() {
             return false;
         }
-        self.relayer();
+        self.apply_layers();
         true
     }
 

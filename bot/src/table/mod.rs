@@ -301,7 +301,7 @@ impl Table {
     /// A new table speaking `lang`.
     pub fn with_lang(lang: Lang) -> Table {
         let mut t = Table { base: Layer { lang: Some(lang), ..Layer::default() }, ..Table::default() };
-        t.relayer();
+        t.apply_layers();
         t
     }
 

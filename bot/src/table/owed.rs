@@ -109,7 +109,7 @@ impl Owed {
     /// and notes the entry in `out`. `salt` is asked once per table.
     /// Entries beyond [`OWED_KEPT`] or older than [`OWED_MAX_AGE_MS`] are
     /// given up on.
-    pub fn owe(&mut self, out: &mut Outbox, now_ms: u64, salt: impl FnOnce() -> u64) {
+    pub fn keep_until_delivered(&mut self, out: &mut Outbox, now_ms: u64, salt: impl FnOnce() -> u64) {
         if out.is_empty() {
             return;
         }
