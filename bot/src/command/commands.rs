@@ -219,6 +219,8 @@ declare_commands! {
         build: |_| Ok(Command::Rules(RulesCmd::Show)),
         show: [],
     }
+    // the server's defaults: also only for the admins of the server the
+    // channel belongs to (the table checks it)
     "set" in "server" => Server = "server set/preset/lang/policy/reset" {
         slash: "server-set",
         words: ["setzen"],
