@@ -1,8 +1,9 @@
 //! The table's side of linking: issuing and accepting a link code, the
 //! channels that share the table, and each one's table message.
 
-use super::links::{LINK_CODE_MS, LINK_SETTLE_MS, Link, LinkCode, new_code};
+use super::links::{LINK_CODE_MS, LINK_SETTLE_MS, Link, LinkCode};
 use super::{CommandError, Table};
+use crate::command::new_code;
 use crate::ids::ChannelId;
 
 impl Table {

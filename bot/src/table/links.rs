@@ -11,6 +11,7 @@
 
 use serde::{Deserialize, Serialize};
 
+pub use crate::command::{CODE_LEN, is_code};
 use crate::ids::ChannelId;
 
 /// How long a link code is valid (ms).
@@ -19,12 +20,6 @@ pub const LINK_CODE_MS: u64 = 10 * 60 * 1000;
 /// How long a link being made may point at a home that does not list it
 /// yet (ms).
 pub const LINK_SETTLE_MS: u64 = 60_000;
-
-/// The letters of a link code: no 0/o, 1/l/i (read aloud, typed by hand).
-const CODE_LETTERS: &[u8] = b"abcdefghjkmnpqrstuvwxyz23456789";
-
-/// The length of a link code.
-pub const CODE_LEN: usize = 8;
 
 /// A channel that shares this table, and its table message.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -56,27 +51,10 @@ pub struct LinkCode {
     pub until_ms: u64,
 }
 
-/// A new link code from a seed.
-pub fn new_code(mut seed: u64) -> String {
-    let mut out = String::with_capacity(CODE_LEN);
-    for _ in 0..CODE_LEN {
-        out.push(CODE_LETTERS[(seed % CODE_LETTERS.len() as u64) as usize] as char);
-        seed /= CODE_LETTERS.len() as u64;
-        if seed == 0 {
-            seed = 0x9e37_79b9_7f4a_7c15;
-        }
-    }
-    out
-}
-
-/// Whether a text has the shape of a link code.
-pub fn is_code(text: &str) -> bool {
-    text.len() == CODE_LEN && text.bytes().all(|b| CODE_LETTERS.contains(&b))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::command::new_code;
 
     #[test]
     fn codes_have_their_shape_and_differ() {
