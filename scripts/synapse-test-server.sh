@@ -2,7 +2,7 @@
 # Start a throwaway Synapse on 127.0.0.1:$SYN_PORT (SQLite, open registration,
 # no rate limits) and register test users (password pw-<name>).
 # Stop it with: kill "$(cat "$SYN_DIR/synapse.pid")"
-# The Matrix whole-system test (tests/tests/matrix.rs) runs this itself.
+# The Matrix whole-system test (tests/tests/system/matrix.rs) runs this itself.
 # SYN_VENV: where Synapse is installed (reused between runs; installing
 # takes about 40 s, starting about 3 s). SYN_DIR: this server's data.
 set -euo pipefail

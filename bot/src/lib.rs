@@ -20,6 +20,7 @@ pub mod i18n;
 pub mod ids;
 pub mod lang;
 pub mod limits;
+pub mod message;
 pub mod metrics;
 pub mod outbox;
 pub mod picture;
@@ -28,6 +29,7 @@ pub mod server;
 pub mod service;
 pub mod store;
 pub mod table;
+mod terms;
 
 pub use command::{Command, ParseError, parse};
 pub use ids::{Actor, ChannelId, Platform, ServerId, UserId};

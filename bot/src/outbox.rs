@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 use crate::command::Command;
 use crate::ids::{Actor, ChannelId, UserId};
 use crate::lang::Lang;
-use crate::render::{Audience, Kind, Message};
+use crate::message::{Audience, Kind, Message};
 
 /// Resolves once `stop` says true: the binary's graceful stop, as the
 /// front ends wait for it (never when its sender is gone without saying
@@ -524,7 +524,7 @@ async fn send_private(
             tracing::info!(channel = %ch, "a person cannot be reached privately");
             // once per deal: the table remembers whom it told
             if app.unreachable(ch, &u).await {
-                let n = Notice::new(Kind::Error, crate::render::unreachable(out.lang), Some(u));
+                let n = Notice::new(Kind::Error, crate::tr!(out.lang, "unreachable"), Some(u));
                 if let Err(e) = transport.notice(ch, &n).await {
                     tracing::warn!(error = %e, channel = %ch, "posting a notice failed");
                 }

@@ -15,7 +15,7 @@
 use doko_engine::{Action, Bid, Call, Card, Cards, Game, Phase, Record, Rng, Seat, SeatView};
 
 use crate::search::playout;
-use crate::strong::{
+use crate::worlds::{
     basic_playout, bid_world, considered, exchange_candidates, exchange_world, knowledge, sample, world,
 };
 

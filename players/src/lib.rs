@@ -23,5 +23,6 @@ pub mod player;
 pub mod search;
 pub mod seat;
 pub mod strong;
+mod worlds;
 
 pub use level::{BotLevel, decide};

@@ -28,7 +28,8 @@ use std::time::{Duration, Instant};
 use doko_engine::{Action, Bid, Cards, Game, Phase, Reservation, Rng, Seat, SeatView, SeenBid};
 
 use crate::player::{BasicPlayer, Player, Situation, basic_card};
-use crate::strong::{StrongConfig, StrongPlayer, knowledge, replay_world, sample, searched_turn};
+use crate::strong::{StrongConfig, StrongPlayer, searched_turn};
+use crate::worlds::{knowledge, replay_world, sample};
 
 /// How a search player searches.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -379,9 +380,35 @@ impl SearchPlayer {
         if cfg.announce {
             root.extend(calls.first());
         }
-        let k = knowledge(v)?;
-        // the worlds, each with its weight
         let weighted = cfg.mismatch < 1.0 || cfg.bid_mismatch < 1.0;
+        let worlds = self.sample_worlds(v, start, weighted)?;
+        let mut tally = Tally::new(root.len());
+        let n = worlds.len();
+        for (i, (g, w)) in worlds.iter().enumerate() {
+            // the budget is spent: the worlds searched so far decide
+            if i > 0 && start.elapsed() >= cfg.budget {
+                break;
+            }
+            let until = cfg.budget.mul_f64((i + 1) as f64 / n as f64);
+            if cfg.solver_cards > 0 && v.hand.len() <= cfg.solver_cards {
+                solve_world(g, *w, v.seat, &root, &mut tally);
+            } else if cfg.flat {
+                self.flat_world(g, *w, v.seat, &root, &mut tally, start, until);
+            } else {
+                self.tree_world(g, *w, &root, &mut tally, start, until);
+            }
+        }
+        // trees: the most visited choice unless worlds differ in weight;
+        // flat playouts: the best mean
+        let best = tally.best(weighted || cfg.flat)?;
+        Some(root[best])
+    }
+
+    /// The worlds the search looks at, each with its weight; `None` when
+    /// none could be sampled.
+    fn sample_worlds(&mut self, v: &SeatView, start: Instant, weighted: bool) -> Option<Vec<(Game, f64)>> {
+        let cfg = self.config;
+        let k = knowledge(v)?;
         let mut worlds: Vec<(Game, f64)> = Vec::new();
         let mut tries = 0;
         // sampling and weighting a world costs far more than its random
@@ -398,82 +425,101 @@ impl SearchPlayer {
             };
             worlds.extend(w);
         }
-        if worlds.is_empty() {
-            return None;
+        (!worlds.is_empty()).then_some(worlds)
+    }
+
+    /// Flat playouts from each root choice in one world, until `until`.
+    #[allow(clippy::too_many_arguments)]
+    fn flat_world(
+        &mut self,
+        g: &Game,
+        w: f64,
+        me: Seat,
+        root: &[Action],
+        tally: &mut Tally,
+        start: Instant,
+        until: Duration,
+    ) {
+        let cfg = self.config;
+        let per = (cfg.iterations / root.len()).max(1);
+        for k in 0..per {
+            for (j, a) in root.iter().enumerate() {
+                if k % 4 == 0 && j == 0 && start.elapsed() >= until && k > 0 {
+                    return;
+                }
+                let mut p = g.clone();
+                if p.act(me, *a).is_err() {
+                    continue;
+                }
+                playout(&mut p, cfg.heuristic, &mut self.rng);
+                tally.add(j, w * reward(&p, me), w, 1);
+            }
         }
-        let me = v.seat;
-        // per root choice: weighted value, weight, visits
-        let mut value = vec![0f64; root.len()];
-        let mut weight = vec![0f64; root.len()];
-        let mut visits = vec![0u64; root.len()];
-        let n = worlds.len();
-        for (i, (g, w)) in worlds.iter().enumerate() {
-            // the budget is spent: the worlds searched so far decide
-            if i > 0 && start.elapsed() >= cfg.budget {
+    }
+
+    /// A UCT tree grown in one world until `until`; its root's choices
+    /// count for the root choices.
+    fn tree_world(&mut self, g: &Game, w: f64, root: &[Action], tally: &mut Tally, start: Instant, until: Duration) {
+        let cfg = self.config;
+        let Some(mut tree) = Tree::new(g) else { return };
+        for it in 0..cfg.iterations {
+            if it % 16 == 0 && start.elapsed() >= until {
                 break;
             }
-            let until = cfg.budget.mul_f64((i + 1) as f64 / n as f64);
-            if cfg.solver_cards > 0 && v.hand.len() <= cfg.solver_cards {
-                for (j, a) in root.iter().enumerate() {
-                    let Action::Play(c) = a else { continue };
-                    let mut after = g.clone();
-                    // (checked: a world's card order may differ from the
-                    // view's, with piglets the seat could not know of)
-                    if after.play(me, *c).is_err() {
-                        continue;
-                    }
-                    value[j] += w * solve(&after, me, f64::NEG_INFINITY, f64::INFINITY);
-                    weight[j] += w;
-                    visits[j] += 1;
-                }
-                continue;
-            }
-            if cfg.flat {
-                let per = (cfg.iterations / root.len()).max(1);
-                'flat: for k in 0..per {
-                    for (j, a) in root.iter().enumerate() {
-                        if k % 4 == 0 && j == 0 && start.elapsed() >= until && k > 0 {
-                            break 'flat;
-                        }
-                        let mut p = g.clone();
-                        if p.act(me, *a).is_err() {
-                            continue;
-                        }
-                        playout(&mut p, cfg.heuristic, &mut self.rng);
-                        value[j] += w * reward(&p, me);
-                        weight[j] += w;
-                        visits[j] += 1;
-                    }
-                }
-                continue;
-            }
-            let Some(mut tree) = Tree::new(g) else { continue };
-            for it in 0..cfg.iterations {
-                if it % 16 == 0 && start.elapsed() >= until {
-                    break;
-                }
-                tree.iterate(g, cfg.exploration, cfg.heuristic, &mut self.rng);
-            }
-            let r = &tree.nodes[0];
-            for (e, a) in r.actions.iter().enumerate() {
-                let Some(j) = root.iter().position(|x| x == a) else { continue };
-                if r.visits[e] > 0 {
-                    value[j] += w * r.value[e] / f64::from(r.visits[e]);
-                    weight[j] += w;
-                    visits[j] += u64::from(r.visits[e]);
-                }
+            tree.iterate(g, cfg.exploration, cfg.heuristic, &mut self.rng);
+        }
+        let r = &tree.nodes[0];
+        for (e, a) in r.actions.iter().enumerate() {
+            let Some(j) = root.iter().position(|x| x == a) else { continue };
+            if r.visits[e] > 0 {
+                tally.add(j, w * r.value[e] / f64::from(r.visits[e]), w, u64::from(r.visits[e]));
             }
         }
-        // trees: the most visited choice unless worlds differ in weight;
-        // flat playouts: the best mean
-        let best = if weighted || cfg.flat {
-            (0..root.len())
-                .filter(|j| weight[*j] > 0.0)
-                .max_by(|a, b| (value[*a] / weight[*a]).total_cmp(&(value[*b] / weight[*b])))?
+    }
+}
+
+/// Per root choice: the weighted value found, the weight and the visits.
+struct Tally {
+    value: Vec<f64>,
+    weight: Vec<f64>,
+    visits: Vec<u64>,
+}
+
+impl Tally {
+    fn new(choices: usize) -> Tally {
+        Tally { value: vec![0f64; choices], weight: vec![0f64; choices], visits: vec![0u64; choices] }
+    }
+
+    fn add(&mut self, choice: usize, value: f64, weight: f64, visits: u64) {
+        self.value[choice] += value;
+        self.weight[choice] += weight;
+        self.visits[choice] += visits;
+    }
+
+    /// The best mean (`by_mean`) or the most visited choice.
+    fn best(&self, by_mean: bool) -> Option<usize> {
+        let n = self.value.len();
+        if by_mean {
+            (0..n)
+                .filter(|j| self.weight[*j] > 0.0)
+                .max_by(|a, b| (self.value[*a] / self.weight[*a]).total_cmp(&(self.value[*b] / self.weight[*b])))
         } else {
-            (0..root.len()).max_by_key(|j| visits[*j])?
-        };
-        Some(root[best])
+            (0..n).max_by_key(|j| self.visits[*j])
+        }
+    }
+}
+
+/// Each root card solved exactly in one world (few cards left).
+fn solve_world(g: &Game, w: f64, me: Seat, root: &[Action], tally: &mut Tally) {
+    for (j, a) in root.iter().enumerate() {
+        let Action::Play(c) = a else { continue };
+        let mut after = g.clone();
+        // (checked: a world's card order may differ from the view's, with
+        // piglets the seat could not know of)
+        if after.play(me, *c).is_err() {
+            continue;
+        }
+        tally.add(j, w * solve(&after, me, f64::NEG_INFINITY, f64::INFINITY), w, 1);
     }
 }
 

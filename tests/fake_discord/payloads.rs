@@ -6,7 +6,7 @@ use std::time::SystemTime;
 
 use serde_json::{Value, json};
 
-use super::{FakeGuild, FakeUser, MessageRecord, Place, State, hex_id, permissions, timestamp};
+use super::model::{FakeGuild, FakeUser, MessageRecord, Place, State, hex_id, permissions, timestamp};
 
 /// An option of a slash command interaction
 /// (`application-command-interaction-data-option`): a subcommand, a group,

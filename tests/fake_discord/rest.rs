@@ -160,7 +160,7 @@ fn route(st: &mut State, req: &Request, body: &Value, files: Vec<Upload>) -> (Re
                 "description": "",
                 "bot_public": true,
                 "bot_require_code_grant": false,
-                "verify_key": super::endpoint::public_key_of(&super::endpoint::SIGNING_SEED),
+                "verify_key": super::signing::public_key_of(&super::signing::SIGNING_SEED),
                 "flags": c.application_flags,
                 "bot": payloads::user(&c.bot, true),
                 "owner": c.users.first().map(|u| payloads::user(u, false)),

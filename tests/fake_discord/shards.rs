@@ -27,25 +27,6 @@ use std::time::Duration;
 
 use super::{Config, FakeDiscord, InteractionHandle, Session, State, WaitError};
 
-/// A guild the bot is in, with its text channels (type 0): the first named
-/// `doko`, the others `doko-2`, `doko-3`, ...
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FakeGuild {
-    /// The snowflake; it decides the guild's shard.
-    pub id: u64,
-    /// The name.
-    pub name: String,
-    /// The text channels.
-    pub channels: Vec<u64>,
-}
-
-impl FakeGuild {
-    /// A guild with these channels.
-    pub fn new(id: u64, name: &str, channels: Vec<u64>) -> FakeGuild {
-        FakeGuild { id, name: name.to_string(), channels }
-    }
-}
-
 /// One gateway session of the fake, as a test sees it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ShardSession {

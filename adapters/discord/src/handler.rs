@@ -49,7 +49,7 @@ pub struct Adapter {
     /// Tables this adapter has served (for the turn timer).
     active: Mutex<HashMap<String, ChannelId>>,
     /// The shards of this process (all when `None`).
-    shards: Option<crate::run::Shards>,
+    shards: Option<crate::shards::Shards>,
     /// The tables running when the process started (read once, on the
     /// first guild the gateway hands over).
     running: tokio::sync::OnceCell<Vec<ChannelId>>,
@@ -439,7 +439,7 @@ impl Adapter {
     }
 
     /// The adapter of a process that runs these shards only.
-    pub fn shards(mut self, shards: Option<crate::run::Shards>) -> Adapter {
+    pub fn shards(mut self, shards: Option<crate::shards::Shards>) -> Adapter {
         self.shards = shards;
         self
     }

@@ -16,6 +16,7 @@
 pub mod handler;
 pub mod http;
 pub mod run;
+pub mod shards;
 
 use doko_bot::command::{
     ArgType, Command, CommandSpec, OptionKind, OptionValue, ParseError, Tree, from_options, slash_tree,

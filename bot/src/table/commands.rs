@@ -43,7 +43,7 @@ impl Table {
             Command::Rules(rc) => self.rules_command(rc, ev)?,
             Command::Lang(l) => {
                 self.own.lang = Some(*l);
-                self.relayer();
+                self.apply_layers();
                 ev.push(Event::LangChanged);
             }
             Command::Dm(on) => {
@@ -52,7 +52,7 @@ impl Table {
             }
             Command::Policy(p) => {
                 self.own.policy = Some(*p);
-                self.relayer();
+                self.apply_layers();
                 ev.push(Event::RulesChanged);
             }
             Command::Cards(c) => {
@@ -249,7 +249,7 @@ impl Table {
             // back to the server's defaults, or the built-in ones
             RulesCmd::Reset => self.own.clear_rules(),
         }
-        self.relayer();
+        self.apply_layers();
         ev.push(Event::RulesChanged);
         Ok(())
     }

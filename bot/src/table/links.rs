@@ -11,7 +11,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{CommandError, Table};
+pub use crate::command::{CODE_LEN, is_code};
 use crate::ids::ChannelId;
 
 /// How long a link code is valid (ms).
@@ -21,12 +21,6 @@ pub const LINK_CODE_MS: u64 = 10 * 60 * 1000;
 /// yet (ms).
 pub const LINK_SETTLE_MS: u64 = 60_000;
 
-/// The letters of a link code: no 0/o, 1/l/i (read aloud, typed by hand).
-const CODE_LETTERS: &[u8] = b"abcdefghjkmnpqrstuvwxyz23456789";
-
-/// The length of a link code.
-pub const CODE_LEN: usize = 8;
-
 /// A channel that shares this table, and its table message.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Link {
@@ -34,10 +28,10 @@ pub struct Link {
     pub channel: ChannelId,
     /// The platform's id of this deal's table message there.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    display: Option<String>,
+    pub(super) display: Option<String>,
     /// A process is posting the table message there since (ms).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    posting: Option<u64>,
+    pub(super) posting: Option<u64>,
 }
 
 impl Link {
@@ -57,183 +51,10 @@ pub struct LinkCode {
     pub until_ms: u64,
 }
 
-/// A new link code from a seed.
-pub fn new_code(mut seed: u64) -> String {
-    let mut out = String::with_capacity(CODE_LEN);
-    for _ in 0..CODE_LEN {
-        out.push(CODE_LETTERS[(seed % CODE_LETTERS.len() as u64) as usize] as char);
-        seed /= CODE_LETTERS.len() as u64;
-        if seed == 0 {
-            seed = 0x9e37_79b9_7f4a_7c15;
-        }
-    }
-    out
-}
-
-/// Whether a text has the shape of a link code.
-pub fn is_code(text: &str) -> bool {
-    text.len() == CODE_LEN && text.bytes().all(|b| CODE_LETTERS.contains(&b))
-}
-
-impl Table {
-    /// The home channel whose table this channel shares, if linked.
-    pub fn linked_to(&self) -> Option<&ChannelId> {
-        self.linked_to.as_ref()
-    }
-
-    /// The channels that share this table (beside its home).
-    pub fn links(&self) -> impl Iterator<Item = &ChannelId> {
-        self.links.iter().map(|l| &l.channel)
-    }
-
-    /// Whether `ch` shares this table.
-    pub fn is_linked_with(&self, ch: &ChannelId) -> bool {
-        self.links.iter().any(|l| &l.channel == ch)
-    }
-
-    /// The link code waiting to be used, if still valid at `now_ms`.
-    pub fn link_code(&self, now_ms: u64) -> Option<&LinkCode> {
-        self.link_code.as_ref().filter(|c| c.until_ms > now_ms)
-    }
-
-    /// Issues a new link code (a table that is no link itself, with room
-    /// for one more platform).
-    pub(super) fn issue_link_code(&mut self, seed: u64, now_ms: u64) -> Result<(), CommandError> {
-        if self.linked_to.is_some() {
-            return Err(CommandError::LinkedElsewhere);
-        }
-        self.link_code = Some(LinkCode { code: new_code(seed), until_ms: now_ms + LINK_CODE_MS });
-        Ok(())
-    }
-
-    /// Takes `ch` into this table with `code` (or again, when it is
-    /// already linked: the same link made twice). Refused for a code that
-    /// is not this table's valid one, a channel of this table's own
-    /// platform or of a platform already linked.
-    pub fn accept_link(
-        &mut self,
-        home: &ChannelId,
-        ch: &ChannelId,
-        code: &str,
-        now_ms: u64,
-    ) -> Result<bool, CommandError> {
-        if self.is_linked_with(ch) {
-            return Ok(false);
-        }
-        if self.link_code(now_ms).is_none_or(|c| c.code != code) || self.linked_to.is_some() {
-            return Err(CommandError::NoLinkCode);
-        }
-        if ch.platform == home.platform || self.links.iter().any(|l| l.channel.platform == ch.platform) {
-            return Err(CommandError::LinkSamePlatform);
-        }
-        self.link_code = None;
-        self.links.push(Link { channel: ch.clone(), display: None, posting: None });
-        Ok(true)
-    }
-
-    /// Marks this channel's own table as sharing `home`'s (or no more)
-    /// since `now_ms`.
-    pub fn set_linked_to(&mut self, home: Option<ChannelId>, now_ms: u64) -> bool {
-        if self.linked_to == home {
-            return false;
-        }
-        self.linked_to = home;
-        self.linked_since = now_ms;
-        true
-    }
-
-    /// Whether this channel's link was made long enough ago that a home
-    /// not listing it means the link is gone (not being made: the channel
-    /// points at the home first, then the home takes it).
-    pub fn link_settled(&self, now_ms: u64) -> bool {
-        now_ms.saturating_sub(self.linked_since) > LINK_SETTLE_MS
-    }
-
-    /// Drops `ch` (or, with `None`, every linked channel) from this table;
-    /// the channels dropped. The people seated from a dropped channel's
-    /// platform leave the table with it (between deals only).
-    pub(super) fn drop_links(&mut self, ch: Option<&ChannelId>) -> Result<Vec<ChannelId>, CommandError> {
-        if self.deal_running() {
-            return Err(CommandError::DealRunning);
-        }
-        let (gone, kept): (Vec<Link>, Vec<Link>) =
-            std::mem::take(&mut self.links).into_iter().partition(|l| ch.is_none_or(|c| &l.channel == c));
-        self.links = kept;
-        let gone: Vec<ChannelId> = gone.into_iter().map(|l| l.channel).collect();
-        let mut left = false;
-        for g in &gone {
-            loop {
-                let found = self
-                    .seats
-                    .enumerate()
-                    .find(|(_, s)| s.user().is_some_and(|u| u.platform == g.platform))
-                    .map(|(ts, _)| ts);
-                let Some(ts) = found else { break };
-                self.seats.remove(ts);
-                left = true;
-            }
-            // (their spectators too: nothing reaches them here any more)
-            self.spectators.retain(|s| s.user().platform != g.platform);
-        }
-        if left && let Some(s) = &mut self.session {
-            s.session_mut().end()?;
-        }
-        Ok(gone)
-    }
-
-    fn link_mut(&mut self, via: Option<&ChannelId>) -> Option<&mut Link> {
-        let via = via?;
-        self.links.iter_mut().find(|l| &l.channel == via)
-    }
-
-    /// The platform's id of this deal's table message in the channel the
-    /// command came through (`via` a linked channel, else the home).
-    pub fn display_for(&self, via: Option<&ChannelId>) -> Option<&String> {
-        match via {
-            Some(v) => self.links.iter().find(|l| &l.channel == v).and_then(|l| l.display.as_ref()),
-            None => self.display.as_ref(),
-        }
-    }
-
-    /// Remembers the table message's id in one channel (see
-    /// [`display_for`](Self::display_for)).
-    pub fn set_display_for(&mut self, via: Option<&ChannelId>, id: Option<String>) {
-        match (via, self.link_mut(via)) {
-            (None, _) => self.set_display(id),
-            (Some(_), Some(l)) => {
-                l.posting = None;
-                l.display = id;
-            }
-            (Some(_), None) => {}
-        }
-    }
-
-    /// Whether a process is posting the table message in one channel.
-    pub fn posting_claimed_for(&self, via: Option<&ChannelId>, now_ms: u64) -> bool {
-        match via {
-            None => self.posting_claimed(now_ms),
-            Some(v) => self
-                .links
-                .iter()
-                .find(|l| &l.channel == v)
-                .and_then(|l| l.posting)
-                .is_some_and(|since| now_ms.saturating_sub(since) < 5_000),
-        }
-    }
-
-    /// Claims the posting of the table message in one channel.
-    pub fn claim_posting_for(&mut self, via: Option<&ChannelId>, now_ms: u64) {
-        match (via, self.link_mut(via)) {
-            (None, _) => self.claim_posting(now_ms),
-            (Some(_), Some(l)) => l.posting = Some(now_ms),
-            (Some(_), None) => {}
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::command::new_code;
 
     #[test]
     fn codes_have_their_shape_and_differ() {

@@ -20,13 +20,19 @@ mod computers;
 mod deliveries;
 mod errors;
 mod events;
+mod layering;
 mod layers;
+mod linking;
 mod links;
 mod owed;
 mod play;
+mod probe;
+mod seat_changes;
 mod seats;
 mod session;
+mod skip;
 mod stats;
+mod turns;
 mod watch;
 
 use std::collections::{BTreeMap, VecDeque};
@@ -40,16 +46,18 @@ pub use clock::TurnClock;
 pub use deliveries::Deliveries;
 pub use errors::CommandError;
 pub use events::{Event, PovertyMove, RevealedTrick, Summary};
+pub use layering::server_change;
 pub use layers::{Layer, ServerLayer, Source};
 pub use links::{CODE_LEN, LINK_CODE_MS, Link, LinkCode, is_code};
 pub use owed::{OWED_KEPT, OWED_MAX_AGE_MS, Owed, OwedEntry};
+pub use probe::{stored_knows_delivery, stored_probe};
 pub use seats::{MAX_SEATS, Occupant, PlayerKey, SeatInfo, Seats, TableSeat};
 pub use session::TableSession;
 pub use stats::{PlayerStats, Stats, date_of, month_of};
 pub use watch::{MAX_SPECTATORS, Spectator};
 
 use crate::authority::{self, ActorKind, CommandKind, Refusal};
-use crate::command::{CardStyle, Command, ServerCmd, TimeoutPolicy};
+use crate::command::{CardStyle, Command, TimeoutPolicy};
 use crate::ids::{Actor, UserId};
 use crate::lang::Lang;
 use doko_engine::Shared;
@@ -73,47 +81,12 @@ pub struct RefusedDelivery {
     pub answer: String,
 }
 
-/// The deliveries of a stored table, read without the rest of it.
-#[derive(Deserialize)]
-struct DeliveriesOnly {
-    #[serde(default, alias = "delivered")]
-    deliveries: Deliveries,
-}
-
-/// Whether a stored table (its JSON) remembers a delivery id, applied or
-/// refused; reads only the deliveries, not the deal.
-pub fn stored_knows_delivery(json: &str, id: &str) -> Result<bool, serde_json::Error> {
-    let d: DeliveriesOnly = serde_json::from_str(json)?;
-    Ok(d.deliveries.contains(id))
-}
-
-/// What can be read of a stored table that cannot be read whole.
-#[derive(Deserialize)]
-struct Probe {
-    #[serde(default = "first_format")]
-    format: u32,
-    #[serde(default)]
-    lang: Option<Lang>,
-}
-
-/// Tables stored before they said their format are in format 1.
-fn first_format() -> u32 {
-    1
-}
-
-/// The format a stored table says it is in, and its language, where they
-/// can be read (a table that cannot be read whole may still say these).
-pub fn stored_probe(json: &str) -> Option<(u32, Option<Lang>)> {
-    let p: Probe = serde_json::from_str(json).ok()?;
-    Some((p.format, p.lang))
-}
-
 /// A channel's table. Fields are private: it changes through
 /// [`Table::apply`] and the other commands below.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Table {
     /// The format it is stored in ([`crate::store::STORE_FORMAT`]).
-    #[serde(default = "first_format")]
+    #[serde(default = "skip::first_format")]
     format: u32,
     lang: Lang,
     #[serde(with = "rules_serde")]
@@ -127,7 +100,7 @@ pub struct Table {
     /// a commit does not write them out again.)
     stats: Shared<Stats>,
     records: u32,
-    #[serde(default, skip_serializing_if = "is_zero")]
+    #[serde(default, skip_serializing_if = "skip::is_zero")]
     computers: u32,
     /// The deliveries handled (store format 2 kept the ids themselves, as
     /// `delivered`).
@@ -161,7 +134,7 @@ pub struct Table {
     #[serde(default)]
     moves: u64,
     /// The turn clock is stopped (`pause`).
-    #[serde(default, skip_serializing_if = "is_false")]
+    #[serde(default, skip_serializing_if = "skip::is_false")]
     clock_paused: bool,
     /// Sessions that ended, the latest last (at most [`HISTORY_KEPT`]).
     #[serde(default, skip_serializing_if = "is_empty_shared")]
@@ -203,7 +176,7 @@ pub struct Table {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     linked_to: Option<crate::ids::ChannelId>,
     /// Since when (ms).
-    #[serde(default, skip_serializing_if = "is_zero_ms")]
+    #[serde(default, skip_serializing_if = "skip::is_zero_ms")]
     linked_since: u64,
     /// The code that links another channel, while it is valid.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -243,20 +216,8 @@ where
     (&**c).into_iter().next().is_none()
 }
 
-fn is_zero_ms(n: &u64) -> bool {
-    *n == 0
-}
-
-fn is_zero(n: &u32) -> bool {
-    *n == 0
-}
-
 fn is_default_policy(p: &TimeoutPolicy) -> bool {
     *p == TimeoutPolicy::default()
-}
-
-fn is_false(b: &bool) -> bool {
-    !*b
 }
 
 fn is_text(c: &CardStyle) -> bool {
@@ -274,113 +235,6 @@ mod rules_serde {
     pub fn deserialize<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Rules, D::Error> {
         let v = serde_json::Value::deserialize(d)?;
         rules_from_json(Some(&v)).map_err(serde::de::Error::custom)
-    }
-}
-
-impl Table {
-    /// A new table with these house rules and language (a host's defaults
-    /// for new tables; admins change them at the table).
-    pub fn new_with(rules: Rules, lang: Lang) -> Table {
-        let mut t = Table { base: Layer::of(&rules, Some(lang)), ..Table::default() };
-        t.relayer();
-        t
-    }
-
-    /// A table stored before its settings were kept in layers takes its
-    /// rules (what differs from the DDV rules), language and policy as the
-    /// channel's own: nothing it had changes, and a server's defaults
-    /// reach what it left at the built-in defaults.
-    pub fn upgrade(&mut self) {
-        // (format 3 reads formats 1 and 2 as they are; what it writes is
-        // format 3)
-        self.format = crate::store::STORE_FORMAT;
-        if self.layered {
-            return;
-        }
-        self.own = Layer::of(&self.rules, (self.lang != Lang::En).then_some(self.lang));
-        self.own.policy = (self.policy != TimeoutPolicy::default()).then_some(self.policy);
-        self.base = Layer::default();
-        self.layered = true;
-        self.relayer();
-    }
-
-    /// Puts the layers together into the rules, language and policy in
-    /// force.
-    fn relayer(&mut self) {
-        let server = self.server.as_ref().map(|s| &s.layer);
-        self.rules = layers::rules(&self.base, server, &self.own);
-        self.lang = layers::lang(&self.base, server, &self.own);
-        self.policy = layers::policy(&self.base, server, &self.own);
-    }
-
-    /// The server's defaults this table holds, if it belongs to a server.
-    pub fn server(&self) -> Option<&ServerLayer> {
-        self.server.as_ref()
-    }
-
-    /// What the channel's admins set here.
-    pub fn own(&self) -> &Layer {
-        &self.own
-    }
-
-    /// Takes a server's defaults (a newer version of them, or another
-    /// server's when the channel moved): true when the table changed.
-    pub fn set_server(&mut self, layer: ServerLayer) -> bool {
-        if let Some(s) = &self.server
-            && s.id == layer.id
-            && s.version >= layer.version
-        {
-            return false;
-        }
-        self.server = Some(layer);
-        self.relayer();
-        true
-    }
-
-    /// Leaves the server the table belonged to (the platform says the
-    /// channel belongs to none now): true when it did belong to one.
-    pub fn leave_server(&mut self) -> bool {
-        if self.server.take().is_none() {
-            return false;
-        }
-        self.relayer();
-        true
-    }
-
-    /// Where a house-rule key's value in force comes from.
-    pub fn rule_source(&self, key: &str) -> Source {
-        layers::rule_source(self.server.as_ref().map(|s| &s.layer), &self.own, key)
-    }
-
-    /// Which layer set a house-rule key by itself, if one did (not
-    /// through a preset).
-    pub fn rule_setter(&self, key: &str) -> Option<Source> {
-        layers::rule_setter(self.server.as_ref().map(|s| &s.layer), &self.own, key)
-    }
-
-    /// Where the preset in force comes from.
-    pub fn preset_source(&self) -> Source {
-        layers::preset_source(self.server.as_ref().map(|s| &s.layer), &self.own)
-    }
-
-    /// Where the language comes from.
-    pub fn lang_source(&self) -> Source {
-        layers::lang_source(self.server.as_ref().map(|s| &s.layer), &self.own)
-    }
-
-    /// Where the timeout policy comes from.
-    pub fn policy_source(&self) -> Source {
-        layers::policy_source(self.server.as_ref().map(|s| &s.layer), &self.own)
-    }
-
-    /// Statistics of a calendar month (`2026-11`).
-    pub fn month_stats(&self, month: &str) -> Option<&Stats> {
-        self.monthly.get(month)
-    }
-
-    /// The lists (sessions) started here so far.
-    pub fn lists(&self) -> u32 {
-        self.lists
     }
 }
 
@@ -447,7 +301,7 @@ impl Table {
     /// A new table speaking `lang`.
     pub fn with_lang(lang: Lang) -> Table {
         let mut t = Table { base: Layer { lang: Some(lang), ..Layer::default() }, ..Table::default() };
-        t.relayer();
+        t.apply_layers();
         t
     }
 
@@ -806,7 +660,7 @@ impl Table {
     /// decides in microseconds) and no card pictures are drawn (a few
     /// milliseconds each). The service runs such steps where the command
     /// arrived, not on a thread of their own.
-    pub fn quick(&self) -> bool {
+    pub fn steps_in_microseconds(&self) -> bool {
         self.cards != CardStyle::Images
             && self
                 .seats
@@ -847,123 +701,4 @@ impl Table {
             }
         }
     }
-}
-
-impl Table {
-    /// Keeps an ended session with its sheet (the oldest beyond
-    /// [`HISTORY_KEPT`] go).
-    fn keep_in_history(&mut self, old: TableSession) {
-        let history = self.history.make_mut();
-        history.push(old);
-        let extra = history.len().saturating_sub(HISTORY_KEPT);
-        history.drain(..extra);
-    }
-
-    /// The seat a kick names: a mention (`<@123>`, `<@!123>`), a platform
-    /// id (`@anna:example.org`), or the name shown at the table (`@` in
-    /// front allowed), all without regard to case.
-    fn find_seat(&self, who: &str) -> Result<TableSeat, CommandError> {
-        let w = who.trim().to_lowercase();
-        let id = w.strip_prefix("<@").and_then(|r| r.strip_suffix('>')).map(|r| r.trim_start_matches('!'));
-        let bare = w.strip_prefix('@').unwrap_or(&w);
-        self.seats
-            .enumerate()
-            .find(|(_, s)| {
-                let uid = s.user().map(|u| u.id.to_lowercase());
-                uid.as_deref().is_some_and(|u| Some(u) == id || u == w)
-                    || s.name().to_lowercase() == w
-                    || s.name().to_lowercase() == bare
-            })
-            .map(|(ts, _)| ts)
-            .ok_or_else(|| CommandError::NoSuchPlayer(who.to_string()))
-    }
-
-    /// A computer's seat: by name, or the last computer seated.
-    fn find_computer(&self, name: Option<&str>) -> Result<TableSeat, CommandError> {
-        let mut computers = self.seats.enumerate().filter(|(_, s)| s.is_computer() && !s.leaving());
-        let found = match name {
-            Some(n) => {
-                let n = n.trim().to_lowercase();
-                computers.find(|(_, s)| s.name().to_lowercase() == n)
-            }
-            None => computers.last(),
-        };
-        found.map(|(ts, _)| ts).ok_or(CommandError::NoComputer)
-    }
-
-    /// Frees a seat (a kick when `by` names the admin, else a computer
-    /// removed): at once between deals, which ends a session it played in;
-    /// during a deal a computer plays it to the deal's end.
-    fn free_seat(&mut self, ts: TableSeat, by: Option<String>) -> Result<Vec<Event>, CommandError> {
-        let name = self.seats[ts].name().to_string();
-        let now = !self.deal_running();
-        let mut ev = vec![match by {
-            Some(by) => Event::Kicked { name, by, now },
-            None => Event::BotRemoved { name, now },
-        }];
-        if now {
-            self.seats.remove(ts);
-            if let Some(s) = &mut self.session
-                && s.session_mut().end()?
-            {
-                ev.push(Event::SessionOver);
-            }
-        } else {
-            self.seats[ts].set_leaving();
-        }
-        Ok(ev)
-    }
-
-    /// Voids the deal being played and files its record as aborted (for
-    /// `reason`: `admin`, `reset`, `timeout`); the same dealer deals next.
-    /// Returns the record's number.
-    pub(super) fn abort_deal(&mut self, reason: &str, ctx: &mut Ctx<'_>) -> Result<u32, CommandError> {
-        let g = self.current_game().ok_or(CommandError::NoDeal)?.clone();
-        let deal = self.session_mut()?.abort()?;
-        self.records += 1;
-        self.remember_played(self.records, &deal);
-        ctx.new_records.push(doko_engine::Record::aborted(&g, reason).to_compact());
-        Ok(self.records)
-    }
-
-    /// When a deal ends (scored, void or aborted): stand-ins for people
-    /// whose time ran out leave (the seat is theirs again in the next
-    /// deal), and seats marked leaving are freed, which ends the session.
-    /// Returns whether the session may go on.
-    pub(super) fn end_of_deal(&mut self, ev: &mut Vec<Event>) -> Result<bool, CommandError> {
-        // (the seats' kept JSON is written again only when one changes)
-        if self.seats.iter().any(|s| s.timed_out()) {
-            for s in self.seats.iter_mut() {
-                if s.timed_out() {
-                    s.set_stand_in(None);
-                }
-            }
-        }
-        let freed = self.seats.remove_leaving();
-        if freed.is_empty() {
-            return Ok(true);
-        }
-        ev.extend(freed.into_iter().map(Event::Freed));
-        if let Some(s) = &mut self.session
-            && s.session_mut().end()?
-        {
-            ev.push(Event::SessionOver);
-        }
-        Ok(false)
-    }
-}
-
-/// Makes a server command's change on a server's layer.
-pub fn server_change(layer: &mut Layer, cmd: &ServerCmd) -> Result<(), CommandError> {
-    match cmd {
-        ServerCmd::Set { key, value } => {
-            let below = layers::rules(&Layer::default(), Some(layer), &Layer::default());
-            layer.set_rule(&below, key, value)?;
-        }
-        ServerCmd::Preset(name) => layer.set_preset(name)?,
-        ServerCmd::Lang(l) => layer.lang = Some(*l),
-        ServerCmd::Policy(p) => layer.policy = Some(*p),
-        ServerCmd::Reset => *layer = Layer::default(),
-    }
-    Ok(())
 }

@@ -20,8 +20,8 @@ use std::collections::VecDeque;
 use serde::{Deserialize, Serialize};
 
 use crate::ids::UserId;
+use crate::message::Kind;
 use crate::outbox::{Notice, Outbox, Private, TableMessage};
-use crate::render::Kind;
 
 /// At most this many entries are kept undelivered; beyond it the oldest is
 /// given up on (logged).
@@ -109,7 +109,7 @@ impl Owed {
     /// and notes the entry in `out`. `salt` is asked once per table.
     /// Entries beyond [`OWED_KEPT`] or older than [`OWED_MAX_AGE_MS`] are
     /// given up on.
-    pub fn owe(&mut self, out: &mut Outbox, now_ms: u64, salt: impl FnOnce() -> u64) {
+    pub fn keep_until_delivered(&mut self, out: &mut Outbox, now_ms: u64, salt: impl FnOnce() -> u64) {
         if out.is_empty() {
             return;
         }

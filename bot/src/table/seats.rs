@@ -136,16 +136,16 @@ pub struct SeatInfo {
     name: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     stand_in: Option<BotLevel>,
-    #[serde(default, skip_serializing_if = "super::is_false")]
+    #[serde(default, skip_serializing_if = "super::skip::is_false")]
     dm: bool,
     /// The stand-in is there because the person's time ran out (not
     /// because they said away): it plays their turns in this deal only and
     /// hands the seat back on their next command.
-    #[serde(default, skip_serializing_if = "super::is_false")]
+    #[serde(default, skip_serializing_if = "super::skip::is_false")]
     timed_out: bool,
     /// The seat is freed when the deal being played ends (kicked, or a
     /// computer removed during a deal); a computer plays it until then.
-    #[serde(default, skip_serializing_if = "super::is_false")]
+    #[serde(default, skip_serializing_if = "super::skip::is_false")]
     leaving: bool,
 }
 

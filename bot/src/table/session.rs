@@ -43,9 +43,9 @@ struct Stored {
 struct StoredRef<'a> {
     players: &'a Shared<ByPlayer<PlayerKey>>,
     names: &'a Shared<ByPlayer<String>>,
-    #[serde(skip_serializing_if = "super::is_zero")]
+    #[serde(skip_serializing_if = "super::skip::is_zero")]
     number: u32,
-    #[serde(skip_serializing_if = "super::is_zero_ms")]
+    #[serde(skip_serializing_if = "super::skip::is_zero_ms")]
     started_ms: u64,
     #[serde(flatten)]
     session: &'a Session,

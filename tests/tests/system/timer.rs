@@ -4,7 +4,7 @@
 //! move, also when the same person acts again; the timeout in force is the
 //! table's current setting; admins can pause it.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

@@ -35,10 +35,7 @@
 //!   (`/doko table` shows it) where carol sits down, not in the room.
 //! - The bot's log names no card, no token, no link code.
 
-#![recursion_limit = "256"]
-
-#[path = "common/synapse.rs"]
-mod synapse;
+use crate::synapse;
 
 use std::collections::{BTreeSet, HashMap};
 use std::io::BufRead;

@@ -14,10 +14,7 @@
 //! direct rooms are encrypted and so are the pictures in them (`file`, not
 //! `url`).
 
-#![recursion_limit = "256"]
-
-#[path = "common/synapse.rs"]
-mod synapse;
+use crate::synapse;
 
 use doko_bot::picture::cards_of;
 use doko_engine::Card;

@@ -3,7 +3,7 @@
 //! embedded and Redis stores. Also: admin-only rules, the five-seat table,
 //! restart mid-deal, and that no hand ever appears in a public message.
 
-mod common;
+use crate::common;
 
 use common::{RedisServer, act_once};
 use doko_bot::command::{Command, RulesCmd};

@@ -2,7 +2,7 @@
 //! Redis against a real redis-server), and the race: two service instances
 //! on one Redis acting on the same table never lose or double an action.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 

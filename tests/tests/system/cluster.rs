@@ -9,7 +9,7 @@
 //! replica of each primary, through a manual failover and the crash of the
 //! table's primary.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;

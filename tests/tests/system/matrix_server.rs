@@ -21,10 +21,7 @@
 //! `me` answers alice in her direct room only. The bot's log is quiet and
 //! names no card.
 
-#![recursion_limit = "256"]
-
-#[path = "common/synapse.rs"]
-mod synapse;
+use crate::synapse;
 
 use matrix_sdk::Client;
 use matrix_sdk::ruma::api::client::room::create_room::v3::Request as CreateRoom;

@@ -11,9 +11,13 @@
 //! text lists the rows' cards as card codes, rows separated by `/` (e.g.
 //! `CQ SQ H10/D9 CA`); [`cards_of`] reads it back (for tests and alt text).
 
+mod glyphs;
+
 use std::sync::OnceLock;
 
 use doko_engine::{Card, Rank, Suit};
+
+use glyphs::glyph;
 use tiny_skia::{
     Color, FillRule, LineCap, LineJoin, Paint, Path, PathBuilder, Pixmap, Rect, Stroke, StrokeDash, Transform,
 };
@@ -523,144 +527,6 @@ fn stem(p: &mut PathBuilder) {
     p.line_to(0.42, 1.0);
     p.quad_to(0.1, 0.82, 0.07, 0.3);
     p.close();
-}
-
-fn oval(p: &mut PathBuilder, x: f32, y: f32, w: f32, h: f32) {
-    if let Some(r) = Rect::from_xywh(x, y, w, h) {
-        p.push_oval(r);
-    }
-}
-
-/// A stroke-font glyph: its centre line, 10 units tall (y down), and width.
-fn glyph(c: char) -> Option<(Path, f32)> {
-    let mut p = PathBuilder::new();
-    let width = match c {
-        '0' => {
-            oval(&mut p, 0.0, 0.0, 5.8, 10.0);
-            5.8
-        }
-        '1' => {
-            p.move_to(0.0, 2.3);
-            p.line_to(2.6, 0.0);
-            p.line_to(2.6, 10.0);
-            2.6
-        }
-        '2' => {
-            p.move_to(0.2, 2.6);
-            p.cubic_to(0.4, 0.9, 1.6, 0.0, 3.0, 0.0);
-            p.cubic_to(4.6, 0.0, 5.7, 1.1, 5.7, 2.7);
-            p.cubic_to(5.7, 4.7, 3.6, 6.2, 0.2, 10.0);
-            p.line_to(6.0, 10.0);
-            6.0
-        }
-        '3' => {
-            p.move_to(0.3, 1.3);
-            p.cubic_to(1.0, 0.4, 2.0, 0.0, 3.0, 0.0);
-            p.cubic_to(4.6, 0.0, 5.6, 1.0, 5.6, 2.4);
-            p.cubic_to(5.6, 3.8, 4.5, 4.7, 2.6, 4.7);
-            p.cubic_to(4.8, 4.7, 6.0, 5.8, 6.0, 7.4);
-            p.cubic_to(6.0, 9.0, 4.7, 10.0, 3.0, 10.0);
-            p.cubic_to(1.8, 10.0, 0.8, 9.5, 0.1, 8.6);
-            6.0
-        }
-        '4' => {
-            p.move_to(4.6, 10.0);
-            p.line_to(4.6, 0.0);
-            p.line_to(0.0, 7.0);
-            p.line_to(6.2, 7.0);
-            6.2
-        }
-        '5' => {
-            p.move_to(5.5, 0.0);
-            p.line_to(1.0, 0.0);
-            p.line_to(0.6, 4.6);
-            p.cubic_to(1.3, 4.0, 2.2, 3.7, 3.0, 3.7);
-            p.cubic_to(4.9, 3.7, 6.0, 5.0, 6.0, 6.8);
-            p.cubic_to(6.0, 8.8, 4.7, 10.0, 2.9, 10.0);
-            p.cubic_to(1.7, 10.0, 0.8, 9.5, 0.1, 8.6);
-            6.0
-        }
-        '6' => {
-            p.move_to(5.3, 0.9);
-            p.cubic_to(4.7, 0.3, 4.0, 0.0, 3.2, 0.0);
-            p.cubic_to(1.2, 0.0, 0.05, 2.3, 0.05, 7.0);
-            oval(&mut p, 0.05, 4.1, 5.9, 5.9);
-            6.0
-        }
-        '7' => {
-            p.move_to(0.0, 0.0);
-            p.line_to(6.0, 0.0);
-            p.line_to(2.0, 10.0);
-            6.0
-        }
-        '8' => {
-            oval(&mut p, 0.5, 0.0, 5.0, 4.8);
-            oval(&mut p, 0.0, 4.8, 6.0, 5.2);
-            6.0
-        }
-        '9' => {
-            oval(&mut p, 0.0, 0.0, 5.9, 5.9);
-            p.move_to(5.95, 3.0);
-            p.cubic_to(5.95, 7.7, 4.8, 10.0, 2.8, 10.0);
-            p.cubic_to(2.0, 10.0, 1.3, 9.7, 0.7, 9.1);
-            6.0
-        }
-        'A' => {
-            p.move_to(0.0, 10.0);
-            p.line_to(3.2, 0.0);
-            p.line_to(6.4, 10.0);
-            p.move_to(1.2, 6.6);
-            p.line_to(5.2, 6.6);
-            6.4
-        }
-        'K' => {
-            p.move_to(0.3, 0.0);
-            p.line_to(0.3, 10.0);
-            p.move_to(5.8, 0.0);
-            p.line_to(0.3, 6.2);
-            p.move_to(2.3, 4.0);
-            p.line_to(6.0, 10.0);
-            6.0
-        }
-        'Q' => {
-            oval(&mut p, 0.0, 0.0, 6.4, 10.0);
-            p.move_to(3.8, 7.2);
-            p.line_to(6.6, 10.4);
-            6.4
-        }
-        'J' => {
-            p.move_to(2.0, 0.0);
-            p.line_to(5.4, 0.0);
-            p.move_to(4.6, 0.0);
-            p.line_to(4.6, 7.4);
-            p.cubic_to(4.6, 9.2, 3.7, 10.0, 2.4, 10.0);
-            p.cubic_to(1.2, 10.0, 0.4, 9.2, 0.2, 7.8);
-            5.4
-        }
-        'D' => {
-            p.move_to(0.3, 0.0);
-            p.line_to(0.3, 10.0);
-            p.line_to(2.4, 10.0);
-            p.cubic_to(5.0, 10.0, 6.0, 8.0, 6.0, 5.0);
-            p.cubic_to(6.0, 2.0, 5.0, 0.0, 2.4, 0.0);
-            p.close();
-            6.0
-        }
-        'B' => {
-            p.move_to(0.3, 4.7);
-            p.line_to(3.2, 4.7);
-            p.cubic_to(4.8, 4.7, 5.7, 3.9, 5.7, 2.4);
-            p.cubic_to(5.7, 0.9, 4.7, 0.0, 3.0, 0.0);
-            p.line_to(0.3, 0.0);
-            p.line_to(0.3, 10.0);
-            p.line_to(3.4, 10.0);
-            p.cubic_to(5.1, 10.0, 6.1, 9.0, 6.1, 7.4);
-            p.cubic_to(6.1, 5.7, 5.0, 4.7, 3.2, 4.7);
-            6.1
-        }
-        _ => return None,
-    };
-    p.finish().map(|path| (path, width))
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@
 //! written by a newer doko is left alone, and a store in a newer format is
 //! refused.
 
-mod common;
+use crate::common;
 
 use common::{Log, RedisServer};
 use doko_bot::{

@@ -16,10 +16,7 @@
 //! Every wait is for an event, with a generous timeout; no fixed sleeps
 //! (the harness: `common/synapse.rs`).
 
-#![recursion_limit = "256"]
-
-#[path = "common/synapse.rs"]
-mod synapse;
+use crate::synapse;
 
 use doko_system_tests::doko_binary;
 use std::time::Duration;

@@ -1,0 +1,112 @@
+//! Finding and freeing seats (kick, remove a computer), ending or
+//! aborting a deal, and keeping ended lists.
+
+use super::errors::CommandError;
+use super::events::Event;
+use super::seats::TableSeat;
+use super::session::TableSession;
+use super::{Ctx, HISTORY_KEPT, Table};
+
+impl Table {
+    /// Keeps an ended session with its sheet (the oldest beyond
+    /// [`HISTORY_KEPT`] go).
+    pub(super) fn keep_in_history(&mut self, old: TableSession) {
+        let history = self.history.make_mut();
+        history.push(old);
+        let extra = history.len().saturating_sub(HISTORY_KEPT);
+        history.drain(..extra);
+    }
+
+    /// The seat a kick names: a mention (`<@123>`, `<@!123>`), a platform
+    /// id (`@anna:example.org`), or the name shown at the table (`@` in
+    /// front allowed), all without regard to case.
+    pub(super) fn find_seat(&self, who: &str) -> Result<TableSeat, CommandError> {
+        let w = who.trim().to_lowercase();
+        let id = w.strip_prefix("<@").and_then(|r| r.strip_suffix('>')).map(|r| r.trim_start_matches('!'));
+        let bare = w.strip_prefix('@').unwrap_or(&w);
+        self.seats
+            .enumerate()
+            .find(|(_, s)| {
+                let uid = s.user().map(|u| u.id.to_lowercase());
+                uid.as_deref().is_some_and(|u| Some(u) == id || u == w)
+                    || s.name().to_lowercase() == w
+                    || s.name().to_lowercase() == bare
+            })
+            .map(|(ts, _)| ts)
+            .ok_or_else(|| CommandError::NoSuchPlayer(who.to_string()))
+    }
+
+    /// A computer's seat: by name, or the last computer seated.
+    pub(super) fn find_computer(&self, name: Option<&str>) -> Result<TableSeat, CommandError> {
+        let mut computers = self.seats.enumerate().filter(|(_, s)| s.is_computer() && !s.leaving());
+        let found = match name {
+            Some(n) => {
+                let n = n.trim().to_lowercase();
+                computers.find(|(_, s)| s.name().to_lowercase() == n)
+            }
+            None => computers.last(),
+        };
+        found.map(|(ts, _)| ts).ok_or(CommandError::NoComputer)
+    }
+
+    /// Frees a seat (a kick when `by` names the admin, else a computer
+    /// removed): at once between deals, which ends a session it played in;
+    /// during a deal a computer plays it to the deal's end.
+    pub(super) fn free_seat(&mut self, ts: TableSeat, by: Option<String>) -> Result<Vec<Event>, CommandError> {
+        let name = self.seats[ts].name().to_string();
+        let now = !self.deal_running();
+        let mut ev = vec![match by {
+            Some(by) => Event::Kicked { name, by, now },
+            None => Event::BotRemoved { name, now },
+        }];
+        if now {
+            self.seats.remove(ts);
+            if let Some(s) = &mut self.session
+                && s.session_mut().end()?
+            {
+                ev.push(Event::SessionOver);
+            }
+        } else {
+            self.seats[ts].set_leaving();
+        }
+        Ok(ev)
+    }
+
+    /// Voids the deal being played and files its record as aborted (for
+    /// `reason`: `admin`, `reset`, `timeout`); the same dealer deals next.
+    /// Returns the record's number.
+    pub(super) fn abort_deal(&mut self, reason: &str, ctx: &mut Ctx<'_>) -> Result<u32, CommandError> {
+        let g = self.current_game().ok_or(CommandError::NoDeal)?.clone();
+        let deal = self.session_mut()?.abort()?;
+        self.records += 1;
+        self.remember_played(self.records, &deal);
+        ctx.new_records.push(doko_engine::Record::aborted(&g, reason).to_compact());
+        Ok(self.records)
+    }
+
+    /// When a deal ends (scored, void or aborted): stand-ins for people
+    /// whose time ran out leave (the seat is theirs again in the next
+    /// deal), and seats marked leaving are freed, which ends the session.
+    /// Returns whether the session may go on.
+    pub(super) fn end_of_deal(&mut self, ev: &mut Vec<Event>) -> Result<bool, CommandError> {
+        // (the seats' kept JSON is written again only when one changes)
+        if self.seats.iter().any(|s| s.timed_out()) {
+            for s in self.seats.iter_mut() {
+                if s.timed_out() {
+                    s.set_stand_in(None);
+                }
+            }
+        }
+        let freed = self.seats.remove_leaving();
+        if freed.is_empty() {
+            return Ok(true);
+        }
+        ev.extend(freed.into_iter().map(Event::Freed));
+        if let Some(s) = &mut self.session
+            && s.session_mut().end()?
+        {
+            ev.push(Event::SessionOver);
+        }
+        Ok(false)
+    }
+}
