@@ -611,7 +611,7 @@ fn ms(sorted: &[Duration], q: f64) -> f64 {
 /// ```text
 /// cargo build --release -p doko
 /// DOKO_BIN=$CARGO_TARGET_DIR/release/doko cargo test -p doko-system-tests \
-///     --test discord_http -- --ignored --nocapture interactions_per_second
+///     --test system -- --ignored --nocapture interactions_per_second
 /// ```
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "a measurement: run it by name"]
