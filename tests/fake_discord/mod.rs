@@ -57,11 +57,11 @@ pub mod shards;
 mod signing;
 
 use std::collections::BTreeMap;
-use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::{Duration, Instant, SystemTime};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-use tokio::sync::{mpsc, watch};
+use tokio::sync::watch;
 
 pub use endpoint::EndpointReply;
 pub use model::*;

@@ -3,7 +3,7 @@
 //! Discord writes. The lowest floor of the fake: every part reads it.
 
 use std::collections::BTreeMap;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant, SystemTime};
 
 use serde_json::{Value, json};
@@ -425,7 +425,7 @@ pub(crate) struct State {
     pub(crate) rate_limits: Vec<RateLimit>,
     /// Every interaction dispatched, with the shard it went to.
     pub(crate) dispatched: Vec<(u64, u64)>,
-    last_snowflake: u64,
+    pub(crate) last_snowflake: u64,
 }
 
 /// 429s the test asked for.
@@ -497,8 +497,8 @@ impl State {
 }
 
 pub(crate) struct Inner {
-    state: Mutex<State>,
-    changed: watch::Sender<u64>,
+    pub(crate) state: Mutex<State>,
+    pub(crate) changed: watch::Sender<u64>,
 }
 
 impl Inner {

@@ -25,6 +25,7 @@
 
 use std::time::Duration;
 
+use super::model::FakeGuild;
 use super::{Config, FakeDiscord, InteractionHandle, Session, State, WaitError};
 
 /// One gateway session of the fake, as a test sees it.
