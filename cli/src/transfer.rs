@@ -14,6 +14,9 @@ use anyhow::{Context, bail};
 use doko_bot::{ChannelId, Commit, Keep, Store, Table};
 use serde_json::{Value, json};
 
+use crate::args::Cli;
+use crate::{config, stores};
+
 /// The export format's name.
 pub const FORMAT: &str = "doko-export/1";
 
@@ -134,4 +137,25 @@ pub async fn import<S: Store>(store: &S, input: &mut dyn BufRead) -> anyhow::Res
         moved.records += e.records.len();
     }
     Ok(moved)
+}
+
+/// `doko export FILE` or `doko import FILE` on the configured store.
+pub async fn command(cli: &Cli, set: &config::Settings, file: &str, exporting: bool) -> anyhow::Result<Moved> {
+    let s = stores::store(cli, set).await?;
+    if exporting {
+        if file == "-" {
+            return export(&s, &mut std::io::stdout().lock()).await;
+        }
+        let tmp = format!("{file}.part");
+        let mut out = std::io::BufWriter::new(std::fs::File::create(&tmp).with_context(|| format!("creating {tmp}"))?);
+        let moved = export(&s, &mut out).await?;
+        out.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+        std::fs::rename(&tmp, file).with_context(|| format!("writing {file}"))?;
+        return Ok(moved);
+    }
+    if file == "-" {
+        return import(&s, &mut std::io::stdin().lock()).await;
+    }
+    let f = std::fs::File::open(file).with_context(|| format!("reading {file}"))?;
+    import(&s, &mut std::io::BufReader::new(f)).await
 }

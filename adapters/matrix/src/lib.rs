@@ -31,6 +31,20 @@ use std::path::PathBuf;
 use doko_bot::tr;
 
 pub mod adapter;
+mod error;
+mod events;
+mod ids;
+mod inbox;
+mod job;
+mod media;
+mod rooms;
+mod send;
+mod session;
+mod state;
+mod sync;
+mod transport;
+mod verification;
+mod workers;
 
 pub use adapter::{AdapterError, run, run_until};
 

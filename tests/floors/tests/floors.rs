@@ -24,9 +24,6 @@ const KNOWN_CIRCLES: &[&str] = &[];
 /// added.
 const LONG_FILES: &[&str] = &[
     "bot/tests/faults.rs",
-    "cli/src/bench.rs",
-    "cli/src/main.rs",
-    "adapters/matrix/src/adapter.rs",
     "tests/tests/system/discord.rs",
     "tests/tests/system/linked.rs",
 ];
@@ -43,12 +40,7 @@ const LONG_FUNCTIONS: &[&str] = &[
     "bot/tests/link.rs fn a_room_and_a_channel_share_one_table_and_each_sees_its_own_part",
     "bot/tests/logscan.rs fn people",
     "bot/tests/spectators.rs fn a_spectator_sees_only_the_hand_a_player_shows_them_and_only_while_both_are_there",
-    "cli/src/bench.rs fn tables",
-    "cli/src/bench.rs fn paced",
-    "cli/src/main.rs fn play",
-    "cli/src/main.rs fn main",
     "adapters/discord/tests/outbound.rs fn scripted",
-    "adapters/matrix/src/adapter.rs fn run_until",
     "tests/fake_discord/gateway.rs fn connection",
     "tests/fake_discord/rest.rs fn callback",
     "tests/tests/system/cluster.rs fn a_session_keeps_playing_while_its_table_slot_migrates",

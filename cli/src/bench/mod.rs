@@ -1,0 +1,23 @@
+//! The benchmarks: `doko bench` (random complete games per second on one
+//! core), `doko bench-tables` (many tables at once on Redis, closed and
+//! open loop, against Redis alone) and `doko bench-pictures` (the card
+//! pictures' time and size).
+
+mod counting;
+mod drive;
+mod games;
+mod late;
+mod latency;
+mod machine;
+mod paced;
+mod pictures;
+mod play;
+mod redis_alone;
+mod redis_info;
+mod summary;
+mod tables;
+
+pub use games::run;
+pub use pictures::pictures;
+pub use summary::tables_summary;
+pub use tables::{TablesOpts, tables};
