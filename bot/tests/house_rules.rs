@@ -244,12 +244,17 @@ async fn admins_pick_the_sharp_and_freedoko_presets() {
 /// spades falls; its taker (and nobody else) chooses the solo with `solo
 /// KIND` (German here), the table hears it, the deal is scored as that
 /// solo and the sheet and record say so.
-#[tokio::test]
-async fn a_declined_poverty_becomes_a_schwarze_sau_by_command() {
-    use doko_bot::Command;
-    use doko_engine::{Action, Bid, Contract, Phase, Reservation, SoloKind};
-    let poverty = Action::Bid(Bid::Reserve(Reservation::Poverty));
-    for round in 0..200u64 {
+/// One deal at a table with poverty and the Schwarze Sau on, dealt from
+/// its own seed, for the steps of the test below.
+struct SauDeal {
+    svc: Service<MemoryStore>,
+    ch: ChannelId,
+    people: Vec<Actor>,
+}
+
+impl SauDeal {
+    /// Sets the rules, seats four and starts the deal.
+    async fn start(round: u64) -> Self {
         let ch = ChannelId::new(Platform::Discord, "sau");
         let svc = Service::new(MemoryStore::default(), 900 + round);
         let people: Vec<Actor> = ["Anna", "Ben", "Cleo", "Dora"]
@@ -264,25 +269,44 @@ async fn a_declined_poverty_becomes_a_schwarze_sau_by_command() {
             assert!(errors(&say(&svc, &ch, p, "join").await).is_empty());
         }
         assert!(errors(&say(&svc, &ch, &people[0], "start").await).is_empty());
-        let who = |user: &UserId| people.iter().find(|p| &p.user == user).unwrap();
-        // the first who may declares poverty, the others are healthy
+        SauDeal { svc, ch, people }
+    }
+
+    /// The person behind a user id.
+    fn who(&self, user: &UserId) -> &Actor {
+        self.people.iter().find(|p| &p.user == user).unwrap()
+    }
+
+    /// The table as it stands.
+    async fn table(&self) -> doko_bot::Table {
+        self.svc.table(&self.ch).await.unwrap().0
+    }
+
+    /// The first who may declares poverty, the others are healthy; whether
+    /// the deal became a poverty.
+    async fn bid_one_poverty(&self) -> bool {
+        use doko_engine::{Action, Bid, Contract, Reservation};
+        let poverty = Action::Bid(Bid::Reserve(Reservation::Poverty));
         let mut declared = false;
         for _ in 0..4 {
-            let t = svc.table(&ch).await.unwrap().0;
+            let t = self.table().await;
             let (user, _) = t.person_to_act().unwrap();
             let view = t.view_for(&user).unwrap();
             let text = if !declared && view.legal.contains(&poverty) { "armut" } else { "gesund" };
             declared |= text == "armut";
-            assert!(errors(&say(&svc, &ch, who(&user), text).await).is_empty(), "{text}");
+            assert!(errors(&say(&self.svc, &self.ch, self.who(&user), text).await).is_empty(), "{text}");
         }
-        let t = svc.table(&ch).await.unwrap().0;
-        if t.game().unwrap().unwrap().contract() != Contract::Poverty {
-            continue;
-        }
-        // the pauper puts cards down; all three decline
+        let t = self.table().await;
+        t.game().unwrap().unwrap().contract() == Contract::Poverty
+    }
+
+    /// The pauper puts cards down; all three decline.
+    async fn all_decline_the_poverty(&self) {
+        use doko_bot::Command;
+        use doko_engine::Action;
         let mut heard = String::new();
         for _ in 0..4 {
-            let t = svc.table(&ch).await.unwrap().0;
+            let t = self.table().await;
             let (user, _) = t.person_to_act().unwrap();
             let view = t.view_for(&user).unwrap();
             let text = if view.legal.contains(&Action::Answer(false)) {
@@ -290,60 +314,91 @@ async fn a_declined_poverty_becomes_a_schwarze_sau_by_command() {
             } else {
                 Command::from_action(view.legal[0]).to_string()
             };
-            let m = say(&svc, &ch, who(&user), &text).await;
+            let m = say(&self.svc, &self.ch, self.who(&user), &text).await;
             assert!(errors(&m).is_empty(), "{text}: {m:?}");
             heard.extend(m.iter().map(|m| m.text.clone()));
         }
         assert!(heard.contains("Nobody takes the poverty: Schwarze Sau!"), "{heard}");
-        // play on, the first legal card each time, until the choice
-        let taker = loop {
-            let t = svc.table(&ch).await.unwrap().0;
+    }
+
+    /// Plays on, the first legal card each time, until the choice; the one
+    /// who chooses.
+    async fn play_to_the_sow_choice(&self) -> Actor {
+        use doko_bot::Command;
+        use doko_engine::{Contract, Phase};
+        loop {
+            let t = self.table().await;
             let g = t.game().unwrap().unwrap();
             let (user, _) = t.person_to_act().unwrap();
             if g.phase() == Phase::SowChoice {
-                break who(&user).clone();
+                break self.who(&user).clone();
             }
             assert_eq!(g.contract(), Contract::BlackSow(None));
             let view = t.view_for(&user).unwrap();
             assert_eq!(view.own_party, None, "nobody has a party yet");
-            let m = say(&svc, &ch, who(&user), &Command::from_action(view.legal[0]).to_string()).await;
+            let m = say(&self.svc, &self.ch, self.who(&user), &Command::from_action(view.legal[0]).to_string()).await;
             assert!(errors(&m).is_empty(), "{m:?}");
-            if svc.table(&ch).await.unwrap().0.game().unwrap().unwrap().phase() == Phase::SowChoice {
+            if self.table().await.game().unwrap().unwrap().phase() == Phase::SowChoice {
                 let text: String = m.iter().map(|m| m.text.clone()).collect();
                 assert!(text.contains("took the second queen of spades and chooses the solo"), "{text}");
             }
-        };
-        let t = svc.table(&ch).await.unwrap().0;
+        }
+    }
+
+    /// Only the taker chooses, only among the allowed solos, and spades it is.
+    async fn taker_chooses_spades(&self, taker: &Actor) {
+        use doko_engine::{Contract, SoloKind};
+        let (svc, ch) = (&self.svc, &self.ch);
+        let t = self.table().await;
         let hand: String = doko_bot::render::hand(doko_bot::Lang::En, &t.hand_view_for(&taker.user).unwrap());
         assert!(hand.contains("solo spades") && hand.contains("solo queens"), "{hand}");
-        let other = people.iter().find(|p| p.user != taker.user).unwrap();
-        assert_eq!(errors(&say(&svc, &ch, other, "solo pik").await).len(), 1, "only the taker chooses");
-        let m = say(&svc, &ch, &taker, "healthy").await;
+        let other = self.people.iter().find(|p| p.user != taker.user).unwrap();
+        assert_eq!(errors(&say(svc, ch, other, "solo pik").await).len(), 1, "only the taker chooses");
+        let m = say(svc, ch, taker, "healthy").await;
         assert!(errors(&m).iter().any(|e| e.contains("choose one of the allowed solos")), "{m:?}");
-        let m = say(&svc, &ch, &taker, "solo pik").await;
+        let m = say(svc, ch, taker, "solo pik").await;
         assert!(errors(&m).is_empty(), "{m:?}");
         let heard: String = m.iter().map(|m| m.text.clone()).collect();
         assert!(heard.contains(&format!("{} plays spades solo (Schwarze Sau)", taker.name)), "{heard}");
-        let g = svc.table(&ch).await.unwrap().0.game().unwrap().unwrap();
+        let g = self.table().await.game().unwrap().unwrap();
         assert_eq!(g.contract(), Contract::BlackSow(Some(SoloKind::Spades)));
-        // to the end of the deal
+    }
+
+    /// To the end of the deal; the score sheet and the record name the sow.
+    async fn play_out_and_check_the_record(&self) {
+        use doko_bot::Command;
+        let (svc, ch) = (&self.svc, &self.ch);
         let mut heard = String::new();
         loop {
-            let t = svc.table(&ch).await.unwrap().0;
+            let t = self.table().await;
             if t.game().unwrap().is_none_or(|g| g.plays() == 0) {
                 break;
             }
             let (user, _) = t.person_to_act().unwrap();
             let view = t.view_for(&user).unwrap();
-            let m = say(&svc, &ch, who(&user), &Command::from_action(view.legal[0]).to_string()).await;
+            let m = say(svc, ch, self.who(&user), &Command::from_action(view.legal[0]).to_string()).await;
             assert!(errors(&m).is_empty(), "{m:?}");
             heard.extend(m.iter().map(|m| m.text.clone()));
         }
         assert!(heard.contains("Schwarze Sau, spades solo"), "{heard}");
-        let sheet: String = say(&svc, &ch, &people[0], "score").await.iter().map(|m| m.text.clone()).collect();
+        let sheet: String = say(svc, ch, &self.people[0], "score").await.iter().map(|m| m.text.clone()).collect();
         assert!(sheet.contains("Schwarze Sau"), "{sheet}");
-        let rec: String = say(&svc, &ch, &people[0], "record").await.iter().map(|m| m.text.clone()).collect();
+        let rec: String = say(svc, ch, &self.people[0], "record").await.iter().map(|m| m.text.clone()).collect();
         assert!(rec.contains(r#""bid":"solo-spades""#), "{rec}");
+    }
+}
+
+#[tokio::test]
+async fn a_declined_poverty_becomes_a_schwarze_sau_by_command() {
+    for round in 0..200u64 {
+        let deal = SauDeal::start(round).await;
+        if !deal.bid_one_poverty().await {
+            continue;
+        }
+        deal.all_decline_the_poverty().await;
+        let taker = deal.play_to_the_sow_choice().await;
+        deal.taker_chooses_spades(&taker).await;
+        deal.play_out_and_check_the_record().await;
         return;
     }
     panic!("no poverty in 200 deals");

@@ -91,119 +91,174 @@ fn code_of(out: &Outbox) -> String {
     p.text["Link code ".len()..].split_whitespace().next().unwrap().to_string()
 }
 
+/// A Matrix room and a Discord channel with two people each, for the steps
+/// of the test below.
+struct TwoChannels {
+    svc: Service<MemoryStore>,
+    room: ChannelId,
+    chan: ChannelId,
+    alice: Actor,
+    bob: Actor,
+    carol: Actor,
+    dave: Actor,
+}
+
+impl TwoChannels {
+    fn new() -> Self {
+        TwoChannels {
+            svc: Service::new(MemoryStore::default(), 5).with_durable_outbox(),
+            room: room(),
+            chan: channel(),
+            alice: on_matrix("alice", true),
+            bob: on_matrix("bob", false),
+            carol: on_discord("31", "carol", true),
+            dave: on_discord("32", "dave", false),
+        }
+    }
+
+    /// The code is for admins, and only to the one who asked; it links the
+    /// channel to the room once, from the other platform only.
+    async fn link_by_code(&self) {
+        let TwoChannels { svc, room, chan, alice, bob, carol, dave } = self;
+        refused(svc, room, bob, "link", CommandError::NotAdmin).await;
+        let code = code_of(&ok(svc, room, alice, "link").await);
+        assert!(doko_bot::table::is_code(&code), "{code}");
+        refused(svc, chan, carol, "link abcdefgh", CommandError::NoLinkCode).await;
+        refused(svc, chan, dave, &format!("link {code}"), CommandError::NotAdmin).await;
+        // a code works on the other platform only
+        let room2 = ChannelId::new(Platform::Matrix, "!other:hs.test");
+        refused(svc, &room2, alice, &format!("link {code}"), CommandError::NoLinkCode).await;
+
+        let out = ok(svc, chan, carol, &format!("link {code}")).await;
+        assert!(notices(&out).contains("now shares its table with the Matrix room !table:hs.test"), "{out:?}");
+        assert!(out.table.is_some(), "the channel gets the table message");
+        assert_eq!(out.relay.len(), 1);
+        assert_eq!(&out.relay[0].channel, room);
+        assert!(notices(&out.relay[0]).contains("now shares its table with the Discord channel 500"));
+        // used up: another channel cannot take it
+        let chan2 = ChannelId::new(Platform::Discord, "501");
+        refused(svc, &chan2, carol, &format!("link {code}"), CommandError::NoLinkCode).await;
+        // said again in the linked channel (the code is used up): refused,
+        // nothing changes
+        refused(svc, chan, carol, &format!("link {code}"), CommandError::LinkedElsewhere).await;
+        refused(svc, chan, carol, "link abcdefgh", CommandError::LinkedElsewhere).await;
+    }
+
+    /// Two on each platform sit down at the one table and start; each
+    /// channel gets the table and its own players' hands.
+    async fn seat_and_start(&self) {
+        let TwoChannels { svc, room, chan, alice, bob, carol, dave } = self;
+        ok(svc, room, alice, "join").await;
+        ok(svc, chan, carol, "join").await;
+        ok(svc, room, bob, "join").await;
+        ok(svc, chan, dave, "join").await;
+        let (a, _) = svc.table(room).await.unwrap();
+        let (b, _) = svc.table(chan).await.unwrap();
+        assert_eq!(a, b, "one table");
+        assert_eq!(a.seats().len(), 4);
+        assert_eq!(a.links().cloned().collect::<Vec<_>>(), vec![chan.clone()]);
+
+        let out = ok(svc, chan, dave, "start").await;
+        assert!(out.table.is_some() && out.relay[0].table.is_some(), "both channels get the table message");
+        let hands = |p: &Outbox| {
+            let mut v: Vec<String> =
+                p.private.iter().filter(|m| m.kind == Kind::Hand).map(|m| m.to.id.clone()).collect();
+            v.sort();
+            v
+        };
+        assert_eq!(hands(&out), vec!["31", "32"], "the Discord players' hands, in the channel's part");
+        assert_eq!(hands(&out.relay[0]), vec!["@alice:hs.test", "@bob:hs.test"], "the Matrix players', in the room's");
+        assert_eq!(
+            out.table.as_ref().unwrap().table,
+            out.relay[0].table.as_ref().unwrap().table,
+            "the same table shown"
+        );
+        refused(svc, room, alice, "unlink", CommandError::DealRunning).await;
+    }
+
+    /// Each person with the channel of their platform.
+    fn people(&self) -> [(&Actor, &ChannelId); 4] {
+        [(&self.alice, &self.room), (&self.bob, &self.room), (&self.carol, &self.chan), (&self.dave, &self.chan)]
+    }
+
+    /// The whole deal, each from their own platform, until both channels
+    /// had the result; the last outbox.
+    async fn play_the_deal(&self) -> Outbox {
+        let TwoChannels { svc, room, chan, .. } = self;
+        let people = self.people();
+        let mut results = [false, false];
+        let mut last = None;
+        while results != [true, true] {
+            let (t, _) = svc.table(room).await.unwrap();
+            let Some((user, _)) = t.person_to_act() else { break };
+            let (who, ch) = people.iter().find(|(p, _)| p.user == user).copied().unwrap();
+            let view = t.view_for(&user).unwrap();
+            let action = match BasicPlayer.decide(&view) {
+                Action::Bid(_) => Action::Bid(Bid::Healthy),
+                a => a,
+            };
+            let out = svc.execute(ch, who, Command::from_action(action)).await.unwrap();
+            each_to_its_own(&out);
+            assert!(errors(&out).is_empty(), "{out:?}");
+            for p in parts(&out) {
+                if p.notices.iter().any(|n| n.kind == Kind::Result) {
+                    results[usize::from(&p.channel == chan)] = true;
+                }
+            }
+            last = Some(out);
+        }
+        // (the result in both channels; the next deal is dealt)
+        last.unwrap()
+    }
+
+    /// What a change owes is delivered once per channel: gone when both did.
+    async fn owed_goes_when_both_channels_delivered(&self, out: Outbox) {
+        let TwoChannels { svc, room, alice, .. } = self;
+        let people = self.people();
+        let (owner, _) = people.iter().find(|(_, c)| **c == out.channel).unwrap();
+        assert!(owner.user.platform == out.channel.platform);
+        let seq = *out.owed.first().expect("owed");
+        let owes = |t: &doko_bot::Table| t.owed().entries().any(|e| e.seq == seq);
+        let other = &out.relay[0];
+        App::delivered(svc, &out.channel, out.owed_salt, &out.owed).await;
+        assert!(owes(&svc.table(room).await.unwrap().0), "the other channel has not had it yet");
+        App::delivered(svc, &other.channel, other.owed_salt, &other.owed).await;
+        assert!(!owes(&svc.table(room).await.unwrap().0), "both channels had it");
+        ok(svc, room, alice, "abort").await;
+    }
+
+    /// Unlink: the channel's own table again, the Discord players leave the
+    /// shared one.
+    async fn unlink_gives_each_its_own_table(&self) {
+        let TwoChannels { svc, room, chan, alice, carol, dave, .. } = self;
+        refused(svc, chan, dave, "unlink", CommandError::NotAdmin).await;
+        let out = ok(svc, chan, carol, "unlink").await;
+        assert!(notices(&out).contains("no longer shares its table with the Matrix room"), "{out:?}");
+        assert_eq!(out.relay.len(), 1);
+        let home = &out.relay[0];
+        assert_eq!(&home.channel, room);
+        assert!(home.table.as_ref().and_then(|t| t.events.as_ref()).is_some_and(|e| e.contains("no longer shares")));
+        let (shared, _) = svc.table(room).await.unwrap();
+        assert_eq!(shared.links().count(), 0);
+        let names: Vec<&str> = shared.seats().iter().map(|s| s.name()).collect();
+        assert_eq!(names, vec!["alice", "bob"]);
+        let (own, _) = svc.table(chan).await.unwrap();
+        assert!(own.linked_to().is_none() && own.seats().is_empty(), "the channel's own table");
+        let out = ok(svc, chan, dave, "join").await;
+        assert!(out.relay.is_empty());
+        assert_eq!(svc.table(room).await.unwrap().0.seats().len(), 2, "the room's table is not the channel's");
+        refused(svc, room, alice, "unlink", CommandError::NotLinked).await;
+    }
+}
+
 #[tokio::test]
 async fn a_room_and_a_channel_share_one_table_and_each_sees_its_own_part() {
-    let svc = Service::new(MemoryStore::default(), 5).with_durable_outbox();
-    let (room, chan) = (room(), channel());
-    let alice = on_matrix("alice", true);
-    let bob = on_matrix("bob", false);
-    let carol = on_discord("31", "carol", true);
-    let dave = on_discord("32", "dave", false);
-
-    // the code: for admins, and only to the one who asked
-    refused(&svc, &room, &bob, "link", CommandError::NotAdmin).await;
-    let code = code_of(&ok(&svc, &room, &alice, "link").await);
-    assert!(doko_bot::table::is_code(&code), "{code}");
-    refused(&svc, &chan, &carol, "link abcdefgh", CommandError::NoLinkCode).await;
-    refused(&svc, &chan, &dave, &format!("link {code}"), CommandError::NotAdmin).await;
-    // a code works on the other platform only
-    let room2 = ChannelId::new(Platform::Matrix, "!other:hs.test");
-    refused(&svc, &room2, &alice, &format!("link {code}"), CommandError::NoLinkCode).await;
-
-    let out = ok(&svc, &chan, &carol, &format!("link {code}")).await;
-    assert!(notices(&out).contains("now shares its table with the Matrix room !table:hs.test"), "{out:?}");
-    assert!(out.table.is_some(), "the channel gets the table message");
-    assert_eq!(out.relay.len(), 1);
-    assert_eq!(out.relay[0].channel, room);
-    assert!(notices(&out.relay[0]).contains("now shares its table with the Discord channel 500"));
-    // used up: another channel cannot take it
-    let chan2 = ChannelId::new(Platform::Discord, "501");
-    refused(&svc, &chan2, &carol, &format!("link {code}"), CommandError::NoLinkCode).await;
-    // said again in the linked channel (the code is used up): refused,
-    // nothing changes
-    refused(&svc, &chan, &carol, &format!("link {code}"), CommandError::LinkedElsewhere).await;
-    refused(&svc, &chan, &carol, "link abcdefgh", CommandError::LinkedElsewhere).await;
-
-    // two on each platform sit down at the one table
-    ok(&svc, &room, &alice, "join").await;
-    ok(&svc, &chan, &carol, "join").await;
-    ok(&svc, &room, &bob, "join").await;
-    ok(&svc, &chan, &dave, "join").await;
-    let (a, _) = svc.table(&room).await.unwrap();
-    let (b, _) = svc.table(&chan).await.unwrap();
-    assert_eq!(a, b, "one table");
-    assert_eq!(a.seats().len(), 4);
-    assert_eq!(a.links().cloned().collect::<Vec<_>>(), vec![chan.clone()]);
-
-    let out = ok(&svc, &chan, &dave, "start").await;
-    assert!(out.table.is_some() && out.relay[0].table.is_some(), "both channels get the table message");
-    let hands = |p: &Outbox| {
-        let mut v: Vec<String> = p.private.iter().filter(|m| m.kind == Kind::Hand).map(|m| m.to.id.clone()).collect();
-        v.sort();
-        v
-    };
-    assert_eq!(hands(&out), vec!["31", "32"], "the Discord players' hands, in the channel's part");
-    assert_eq!(hands(&out.relay[0]), vec!["@alice:hs.test", "@bob:hs.test"], "the Matrix players', in the room's");
-    assert_eq!(out.table.as_ref().unwrap().table, out.relay[0].table.as_ref().unwrap().table, "the same table shown");
-    refused(&svc, &room, &alice, "unlink", CommandError::DealRunning).await;
-
-    // the whole deal, each from their own platform
-    let people = [(&alice, &room), (&bob, &room), (&carol, &chan), (&dave, &chan)];
-    let mut results = [false, false];
-    let mut last = None;
-    while results != [true, true] {
-        let (t, _) = svc.table(&room).await.unwrap();
-        let Some((user, _)) = t.person_to_act() else { break };
-        let (who, ch) = people.iter().find(|(p, _)| p.user == user).copied().unwrap();
-        let view = t.view_for(&user).unwrap();
-        let action = match BasicPlayer.decide(&view) {
-            Action::Bid(_) => Action::Bid(Bid::Healthy),
-            a => a,
-        };
-        let out = svc.execute(ch, who, Command::from_action(action)).await.unwrap();
-        each_to_its_own(&out);
-        assert!(errors(&out).is_empty(), "{out:?}");
-        for p in parts(&out) {
-            if p.notices.iter().any(|n| n.kind == Kind::Result) {
-                results[usize::from(p.channel == chan)] = true;
-            }
-        }
-        last = Some(out);
-    }
-    // (the result in both channels; the next deal is dealt)
-
-    // what a change owes is delivered once per channel: gone when both did
-    let out = last.unwrap();
-    let (owner, _) = people.iter().find(|(_, c)| **c == out.channel).unwrap();
-    assert!(owner.user.platform == out.channel.platform);
-    let seq = *out.owed.first().expect("owed");
-    let owes = |t: &doko_bot::Table| t.owed().entries().any(|e| e.seq == seq);
-    let other = &out.relay[0];
-    App::delivered(&svc, &out.channel, out.owed_salt, &out.owed).await;
-    assert!(owes(&svc.table(&room).await.unwrap().0), "the other channel has not had it yet");
-    App::delivered(&svc, &other.channel, other.owed_salt, &other.owed).await;
-    assert!(!owes(&svc.table(&room).await.unwrap().0), "both channels had it");
-    ok(&svc, &room, &alice, "abort").await;
-
-    // unlink: the channel's own table again, the Discord players leave the
-    // shared one
-    refused(&svc, &chan, &dave, "unlink", CommandError::NotAdmin).await;
-    let out = ok(&svc, &chan, &carol, "unlink").await;
-    assert!(notices(&out).contains("no longer shares its table with the Matrix room"), "{out:?}");
-    assert_eq!(out.relay.len(), 1);
-    let home = &out.relay[0];
-    assert_eq!(home.channel, room);
-    assert!(home.table.as_ref().and_then(|t| t.events.as_ref()).is_some_and(|e| e.contains("no longer shares")));
-    let (shared, _) = svc.table(&room).await.unwrap();
-    assert_eq!(shared.links().count(), 0);
-    let names: Vec<&str> = shared.seats().iter().map(|s| s.name()).collect();
-    assert_eq!(names, vec!["alice", "bob"]);
-    let (own, _) = svc.table(&chan).await.unwrap();
-    assert!(own.linked_to().is_none() && own.seats().is_empty(), "the channel's own table");
-    let out = ok(&svc, &chan, &dave, "join").await;
-    assert!(out.relay.is_empty());
-    assert_eq!(svc.table(&room).await.unwrap().0.seats().len(), 2, "the room's table is not the channel's");
-    refused(&svc, &room, &alice, "unlink", CommandError::NotLinked).await;
+    let two = TwoChannels::new();
+    two.link_by_code().await;
+    two.seat_and_start().await;
+    let last = two.play_the_deal().await;
+    two.owed_goes_when_both_channels_delivered(last).await;
+    two.unlink_gives_each_its_own_table().await;
 }
 
 #[tokio::test]

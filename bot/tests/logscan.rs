@@ -199,38 +199,14 @@ fn typed(cmd: &Command, lang: Lang, how: u64) -> String {
 /// sending commands and typing them; on the way they try cards they may
 /// not play, play out of turn, and type cards they do not hold.
 async fn people(svc: &Service<MemoryStore>, name: &str, lang: Lang, deals: u32, seed: u64) -> (u32, u32, u32) {
-    let app: &dyn App = svc;
-    let ch = ChannelId::new(Platform::Discord, name);
-    let ps: Vec<Actor> = (0..4).map(|i| person(name, i, i == 0)).collect();
-    let mut rng = Rng::new(seed);
-    let mut n = 0u64;
-    let (mut refused, mut poverty) = (0u32, 0u32);
-    let mut send = async |who: &Actor, input: Input| {
-        n += 1;
-        let out = app.handle(&ch, who, input, Some(&format!("dl-{name}-{n}"))).await;
-        !out.private.iter().any(|p| p.kind == Kind::Error)
-    };
-    if lang == Lang::De {
-        assert!(send(&ps[0], Input::Text("lang de".into())).await);
-    }
-    for p in &ps {
-        assert!(send(p, Input::Text("join".into())).await);
-    }
-    // poverty as often as the rules allow: up to five trumps
-    for rule in ["rules set poverty on", "rules set poverty_max_trumps 5"] {
-        assert!(send(&ps[0], Input::Text(rule.into())).await, "{rule}");
-    }
-    assert!(send(&ps[0], Input::Text("start".into())).await);
-    // a delivery seen before is ignored (and says so in the log)
-    let again = app.handle(&ch, &ps[0], Input::Text("table".into()), Some(&format!("dl-{name}-1"))).await;
-    assert!(again.duplicate);
+    let mut t = PeopleTable::seat_and_start(svc, name, lang, seed).await;
     let mut steps = 0;
-    while records(svc, &ch).await < deals {
+    while records(svc, &t.ch).await < deals {
         steps += 1;
         assert!(steps < 200 * deals as usize, "the deals do not end");
         let mut hands = Vec::new();
-        for p in &ps {
-            hands.push(app.hand(&ch, &p.user).await);
+        for p in &t.ps {
+            hands.push(t.app.hand(&t.ch, &p.user).await);
         }
         let Some(i) = (0..4).find(|&i| {
             hands[i].as_ref().is_some_and(|h| {
@@ -238,48 +214,123 @@ async fn people(svc: &Service<MemoryStore>, name: &str, lang: Lang, deals: u32, 
                     || h.choices.iter().any(|c| !matches!(c.command, Command::Announce(_)))
             })
         }) else {
-            // a poverty's cards are typed (a hand offers no buttons for
-            // them): the person whose step it is types one the rules allow
-            let (t, _) = svc.table(&ch).await.unwrap();
-            let step = ps.iter().find_map(|p| {
-                let v = t.view_for(&p.user)?;
-                let steps: Vec<_> =
-                    v.legal.iter().filter(|a| matches!(a, Action::Give(_) | Action::Return(_))).collect();
-                (!steps.is_empty()).then(|| (p, Command::from_action(*steps[rng.below(steps.len())])))
-            });
-            if let Some((p, cmd)) = step {
-                let input = if rng.below(2) == 0 { Input::Text(cmd.to_string()) } else { Input::Command(cmd) };
-                assert!(send(p, input).await, "a poverty step the rules allow");
-                poverty += 1;
-                continue;
-            }
-            // between deals: the next one is started
-            send(&ps[0], Input::Text("start".into())).await;
+            t.poverty_step_or_next_deal().await;
             continue;
         };
         let h = hands[i].clone().unwrap();
-        // now and then: a card that may not be played, a card played out
-        // of turn, a card not held
-        if rng.below(4) == 0
+        t.try_what_is_refused(i, &h, &hands).await;
+        t.make_the_move(i, &h).await;
+    }
+    (records(svc, &t.ch).await, t.refused, t.poverty)
+}
+
+/// Four people at one table playing from their hands, with what they had
+/// refused and the poverty steps they made, for `people`.
+struct PeopleTable<'a> {
+    svc: &'a Service<MemoryStore>,
+    app: &'a dyn App,
+    name: &'a str,
+    lang: Lang,
+    ch: ChannelId,
+    ps: Vec<Actor>,
+    rng: Rng,
+    /// The deliveries sent so far (each has its own id).
+    n: u64,
+    refused: u32,
+    poverty: u32,
+}
+
+impl<'a> PeopleTable<'a> {
+    /// Seats four, poverty as often as the rules allow, starts; a delivery
+    /// seen before is ignored.
+    async fn seat_and_start(svc: &'a Service<MemoryStore>, name: &'a str, lang: Lang, seed: u64) -> Self {
+        let mut t = PeopleTable {
+            svc,
+            app: svc,
+            name,
+            lang,
+            ch: ChannelId::new(Platform::Discord, name),
+            ps: (0..4).map(|i| person(name, i, i == 0)).collect(),
+            rng: Rng::new(seed),
+            n: 0,
+            refused: 0,
+            poverty: 0,
+        };
+        if lang == Lang::De {
+            assert!(t.send(0, Input::Text("lang de".into())).await);
+        }
+        for i in 0..4 {
+            assert!(t.send(i, Input::Text("join".into())).await);
+        }
+        // poverty as often as the rules allow: up to five trumps
+        for rule in ["rules set poverty on", "rules set poverty_max_trumps 5"] {
+            assert!(t.send(0, Input::Text(rule.into())).await, "{rule}");
+        }
+        assert!(t.send(0, Input::Text("start".into())).await);
+        // a delivery seen before is ignored (and says so in the log)
+        let again = t.app.handle(&t.ch, &t.ps[0], Input::Text("table".into()), Some(&format!("dl-{name}-1"))).await;
+        assert!(again.duplicate);
+        t
+    }
+
+    /// Person `who` sends `input` as a new delivery; whether it was taken.
+    async fn send(&mut self, who: usize, input: Input) -> bool {
+        self.n += 1;
+        let delivery = format!("dl-{}-{}", self.name, self.n);
+        let out = self.app.handle(&self.ch, &self.ps[who], input, Some(&delivery)).await;
+        !out.private.iter().any(|p| p.kind == Kind::Error)
+    }
+
+    /// No hand offers a move: a poverty's cards are typed (a hand offers no
+    /// buttons for them): the person whose step it is types one the rules
+    /// allow; else, between deals, the next one is started.
+    async fn poverty_step_or_next_deal(&mut self) {
+        let (t, _) = self.svc.table(&self.ch).await.unwrap();
+        let rng = &mut self.rng;
+        let step = self.ps.iter().enumerate().find_map(|(i, p)| {
+            let v = t.view_for(&p.user)?;
+            let steps: Vec<_> = v.legal.iter().filter(|a| matches!(a, Action::Give(_) | Action::Return(_))).collect();
+            (!steps.is_empty()).then(|| (i, Command::from_action(*steps[rng.below(steps.len())])))
+        });
+        if let Some((p, cmd)) = step {
+            let input = if self.rng.below(2) == 0 { Input::Text(cmd.to_string()) } else { Input::Command(cmd) };
+            assert!(self.send(p, input).await, "a poverty step the rules allow");
+            self.poverty += 1;
+            return;
+        }
+        // between deals: the next one is started
+        self.send(0, Input::Text("start".into())).await;
+    }
+
+    /// Now and then: a card that may not be played, a card played out of
+    /// turn, a card not held (person `i` is the one with a move).
+    async fn try_what_is_refused(&mut self, i: usize, h: &HandModel, hands: &[Option<HandModel>]) {
+        let lang = self.lang;
+        if self.rng.below(4) == 0
             && let Some(c) = h.cards.iter().find(|c| !c.playable)
         {
-            refused += u32::from(!send(&ps[i], Input::Text(typed(&c.command, lang, rng.next_u64()))).await);
+            let text = typed(&c.command, lang, self.rng.next_u64());
+            self.refused += u32::from(!self.send(i, Input::Text(text)).await);
         }
-        if rng.below(6) == 0 {
-            let j = (i + 1 + rng.below(3)) % 4;
+        if self.rng.below(6) == 0 {
+            let j = (i + 1 + self.rng.below(3)) % 4;
             if let Some(c) = hands[j].as_ref().and_then(|h| h.cards.first()) {
-                refused += u32::from(!send(&ps[j], Input::Command(c.command.clone())).await);
+                self.refused += u32::from(!self.send(j, Input::Command(c.command.clone())).await);
             }
         }
-        if rng.below(8) == 0 {
+        if self.rng.below(8) == 0 {
             let held: Vec<&Command> = h.cards.iter().map(|c| &c.command).collect();
             if let Some(c) = Card::all().map(Command::Play).find(|c| !held.contains(&c)) {
-                refused += u32::from(!send(&ps[i], Input::Text(typed(&c, lang, rng.next_u64()))).await);
+                let text = typed(&c, lang, self.rng.next_u64());
+                self.refused += u32::from(!self.send(i, Input::Text(text)).await);
             }
         }
-        // the move: a poverty or wedding bid when there is one (poverty
-        // then needs a give), else any option; clicked, sent or typed
-        let opts = options(&h);
+    }
+
+    /// The move: a poverty or wedding bid when there is one (poverty then
+    /// needs a give), else any option; clicked, sent or typed.
+    async fn make_the_move(&mut self, i: usize, h: &HandModel) {
+        let opts = options(h);
         let preferred = opts.iter().find(|c| {
             let s = c.to_string();
             s == "bid poverty"
@@ -288,25 +339,24 @@ async fn people(svc: &Service<MemoryStore>, name: &str, lang: Lang, deals: u32, 
                 || s.starts_with("return")
                 || s == "accept"
         });
-        let cmd = preferred.cloned().unwrap_or_else(|| opts[rng.below(opts.len())].clone());
-        let input = match rng.below(3) {
+        let cmd = preferred.cloned().unwrap_or_else(|| opts[self.rng.below(opts.len())].clone());
+        let input = match self.rng.below(3) {
             0 => Input::Clicked { command: cmd.clone(), stamp: h.stamp.clone() },
             1 => Input::Command(cmd.clone()),
-            _ => Input::Text(typed(&cmd, lang, rng.next_u64())),
+            _ => Input::Text(typed(&cmd, self.lang, self.rng.next_u64())),
         };
         let given = matches!(cmd, Command::Poverty(_));
-        if send(&ps[i], input).await {
-            poverty += u32::from(given);
+        if self.send(i, input).await {
+            self.poverty += u32::from(given);
         } else {
             // a typed word the parser reads otherwise, or an announcement
             // too late: the click then
-            refused += 1;
-            if send(&ps[i], Input::Clicked { command: cmd, stamp: h.stamp.clone() }).await {
-                poverty += u32::from(given);
+            self.refused += 1;
+            if self.send(i, Input::Clicked { command: cmd, stamp: h.stamp.clone() }).await {
+                self.poverty += u32::from(given);
             }
         }
     }
-    (records(svc, &ch).await, refused, poverty)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

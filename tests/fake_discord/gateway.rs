@@ -30,6 +30,7 @@ enum Next {
     Close(u16, &'static str),
 }
 
+/// One client connection, from the handshake to its end.
 async fn connection(sock: tokio::net::TcpStream, inner: Arc<Inner>) {
     let mut query = String::new();
     #[allow(clippy::result_large_err)] // tungstenite's own signature
@@ -38,39 +39,14 @@ async fn connection(sock: tokio::net::TcpStream, inner: Arc<Inner>) {
         Ok(resp)
     };
     let Ok(ws) = tokio_tungstenite::accept_hdr_async(sock, callback).await else { return };
-    let conn = {
-        let mut st = inner.lock();
-        let id = st.connections.len() as u64 + 1;
-        st.connections.push(ConnectionRecord {
-            id,
-            query: query.clone(),
-            closed_by_fake: None,
-            closed_by_client: None,
-            ended: false,
-        });
-        id
-    };
-    inner.bump();
+    let conn = register(&inner, &query);
     let (mut sink, mut stream) = ws.split();
     let (tx, mut rx) = mpsc::unbounded_channel::<ConnCmd>();
     let (interval, timeout) = {
         let st = inner.lock();
         (st.config.heartbeat_interval, st.config.heartbeat_timeout)
     };
-    // the query string (gateway.mdx, Gateway URL Query String Params)
-    let param = |k: &str| query.split('&').filter_map(|kv| kv.split_once('=')).find(|(n, _)| *n == k).map(|(_, v)| v);
-    let refused = match (param("v"), param("encoding"), param("compress")) {
-        (Some(v), _, _) if v != "10" => Some((4012, "Invalid API version")),
-        (_, Some(e), _) if e != "json" => Some((4002, "this fake speaks JSON only")),
-        (_, _, Some(_)) => Some((4000, "this fake has no transport compression")),
-        _ => None,
-    };
-    if let Some((code, reason)) = refused {
-        let _ = tx.send(ConnCmd::Close(code, reason.into()));
-    } else {
-        let hello = json!({"op": 10, "d": {"heartbeat_interval": interval.as_millis() as u64}, "s": null, "t": null});
-        let _ = tx.send(ConnCmd::Send(hello.to_string()));
-    }
+    hello_or_refuse(&query, interval, &tx);
     let mut identified = false;
     let mut last_heartbeat = tokio::time::Instant::now();
     loop {
@@ -129,6 +105,49 @@ async fn connection(sock: tokio::net::TcpStream, inner: Arc<Inner>) {
             break;
         }
     }
+    ended(&inner, conn);
+}
+
+/// A new connection recorded with its query string; its id.
+fn register(inner: &Inner, query: &str) -> u64 {
+    let conn = {
+        let mut st = inner.lock();
+        let id = st.connections.len() as u64 + 1;
+        st.connections.push(ConnectionRecord {
+            id,
+            query: query.to_string(),
+            closed_by_fake: None,
+            closed_by_client: None,
+            ended: false,
+        });
+        id
+    };
+    inner.bump();
+    conn
+}
+
+/// Hello with the heartbeat interval, or a close when the query string
+/// (gateway.mdx, Gateway URL Query String Params) asks for what this fake
+/// does not speak.
+fn hello_or_refuse(query: &str, interval: Duration, tx: &mpsc::UnboundedSender<ConnCmd>) {
+    let param = |k: &str| query.split('&').filter_map(|kv| kv.split_once('=')).find(|(n, _)| *n == k).map(|(_, v)| v);
+    let refused = match (param("v"), param("encoding"), param("compress")) {
+        (Some(v), _, _) if v != "10" => Some((4012, "Invalid API version")),
+        (_, Some(e), _) if e != "json" => Some((4002, "this fake speaks JSON only")),
+        (_, _, Some(_)) => Some((4000, "this fake has no transport compression")),
+        _ => None,
+    };
+    if let Some((code, reason)) = refused {
+        let _ = tx.send(ConnCmd::Close(code, reason.into()));
+    } else {
+        let hello = json!({"op": 10, "d": {"heartbeat_interval": interval.as_millis() as u64}, "s": null, "t": null});
+        let _ = tx.send(ConnCmd::Send(hello.to_string()));
+    }
+}
+
+/// A connection gone: its sessions keep no connection, its record says it
+/// ended.
+fn ended(inner: &Inner, conn: u64) {
     {
         let mut st = inner.lock();
         for s in st.sessions.values_mut() {

@@ -423,6 +423,28 @@ pub(crate) fn callback(
         status: 204,
         error_code: None,
     };
+    if let Some(r) = refusal(kind, ikind, acked.is_some(), elapsed > deadline, &data, &files) {
+        record.status = r.status;
+        record.error_code = r.body.as_ref().and_then(|b| b["code"].as_u64());
+        st.callbacks.push(record);
+        return r;
+    }
+    let original = original_message(st, kind, iid, (channel, on_message), &data, files);
+    if let Some(p) = st.interactions.get_mut(&iid) {
+        p.acked = Some(kind);
+        p.original = original;
+    }
+    let with_response = req.param("with_response").is_some_and(|v| v == "true" || v == "True" || v == "1");
+    let resp = if with_response { callback_response(st, kind, iid, ikind, original) } else { no_content() };
+    record.status = resp.status;
+    st.callbacks.push(record);
+    resp
+}
+
+/// Why a callback of type `kind` to an interaction of type `ikind` is
+/// refused, if it is: acknowledged already, too late, the wrong type for
+/// the interaction, or a message Discord would not take.
+fn refusal(kind: u64, ikind: u64, acked: bool, late: bool, data: &Value, files: &[Upload]) -> Option<Response> {
     let valid_for_kind = match kind {
         4 | 5 => ikind != 4,
         6 | 7 => ikind == 3,
@@ -430,35 +452,37 @@ pub(crate) fn callback(
         9 => ikind == 2 || ikind == 3,
         _ => false, // PONG only answers a PING, which comes over HTTP only
     };
-    let refused = if acked.is_some() {
+    if acked {
         Some(err(400, 40060, "Interaction has already been acknowledged."))
-    } else if elapsed > deadline {
+    } else if late {
         Some(err(404, 10062, "Unknown interaction"))
     } else if !valid_for_kind {
         Some(form_err("type", "INTERACTION_RESPONSE_TYPE_INVALID", "Invalid interaction response type"))
     } else if kind == 4 || kind == 7 {
-        validate(&data, &files, kind == 4).err()
+        validate(data, files, kind == 4).err()
     } else {
         None
-    };
-    if let Some(r) = refused {
-        record.status = r.status;
-        record.error_code = r.body.as_ref().and_then(|b| b["code"].as_u64());
-        st.callbacks.push(record);
-        return r;
     }
-    let original = match kind {
-        4 => Some(new_message(
-            st,
-            channel,
-            &data,
-            files,
-            flags_of(&data) & (EPHEMERAL | (1 << 2) | (1 << 12)),
-            Some(iid),
-        )),
+}
+
+/// The message a callback of type `kind` made or updated (the
+/// interaction's `@original`): a new one for a message or a deferral, the
+/// clicked one (`on_message` in `channel`) for an update.
+fn original_message(
+    st: &mut State,
+    kind: u64,
+    iid: u64,
+    (channel, on_message): (u64, Option<u64>),
+    data: &Value,
+    files: Vec<Upload>,
+) -> Option<u64> {
+    match kind {
+        4 => {
+            Some(new_message(st, channel, data, files, flags_of(data) & (EPHEMERAL | (1 << 2) | (1 << 12)), Some(iid)))
+        }
         5 => {
             let empty = json!({"content": ""});
-            Some(new_message(st, channel, &empty, Vec::new(), LOADING | (flags_of(&data) & EPHEMERAL), Some(iid)))
+            Some(new_message(st, channel, &empty, Vec::new(), LOADING | (flags_of(data) & EPHEMERAL), Some(iid)))
         }
         6 | 7 => {
             let mid = on_message.unwrap_or(0);
@@ -476,36 +500,29 @@ pub(crate) fn callback(
                 interaction: None,
             });
             if kind == 7 {
-                edit_message(st, mid, &data, files);
+                edit_message(st, mid, data, files);
             }
             Some(mid)
         }
         _ => None,
-    };
-    if let Some(p) = st.interactions.get_mut(&iid) {
-        p.acked = Some(kind);
-        p.original = original;
     }
-    let with_response = req.param("with_response").is_some_and(|v| v == "true" || v == "True" || v == "1");
-    let resp = if with_response {
-        let msg = original.and_then(|m| st.messages.get(&m)).map(|m| payloads::message(st, m));
-        let mut interaction = json!({"id": iid.to_string(), "type": ikind});
-        if let Some(m) = original.and_then(|m| st.messages.get(&m)) {
-            interaction["response_message_id"] = json!(m.id.to_string());
-            interaction["response_message_loading"] = json!(m.flags & LOADING != 0);
-            interaction["response_message_ephemeral"] = json!(m.ephemeral());
-        }
-        let mut resource = json!({"type": kind});
-        if let (4 | 7, Some(m)) = (kind, msg) {
-            resource["message"] = m;
-        }
-        ok(json!({"interaction": interaction, "resource": resource}))
-    } else {
-        no_content()
-    };
-    record.status = resp.status;
-    st.callbacks.push(record);
-    resp
+}
+
+/// The answer to a callback asked `with_response`: the interaction and the
+/// resource, with the message made when there is one.
+fn callback_response(st: &State, kind: u64, iid: u64, ikind: u64, original: Option<u64>) -> Response {
+    let msg = original.and_then(|m| st.messages.get(&m)).map(|m| payloads::message(st, m));
+    let mut interaction = json!({"id": iid.to_string(), "type": ikind});
+    if let Some(m) = original.and_then(|m| st.messages.get(&m)) {
+        interaction["response_message_id"] = json!(m.id.to_string());
+        interaction["response_message_loading"] = json!(m.flags & LOADING != 0);
+        interaction["response_message_ephemeral"] = json!(m.ephemeral());
+    }
+    let mut resource = json!({"type": kind});
+    if let (4 | 7, Some(m)) = (kind, msg) {
+        resource["message"] = m;
+    }
+    ok(json!({"interaction": interaction, "resource": resource}))
 }
 
 /// The interaction of a webhook token, if the token is valid.

@@ -197,7 +197,23 @@ async fn scripted<S: doko_bot::Store + Clone>(store: S, session: Option<u32>) {
     let adapter = Alternating { adapters: &adapters, turn: &turn };
     let ch = doko_bot::ChannelId::new(doko_bot::Platform::Discord, "910000000000000000");
     let mut s = Script { next: 1_500_000_000_000_000_000 };
-    let mut interactions = 0;
+    let slash = join_and_start(&adapter, &mut s, session).await;
+    let clicks = click_the_deals_through(&service, &adapter, &mut s, &ch, session).await;
+    check_the_session_ended(&service, &ch, session).await;
+
+    let reqs = log.lock().unwrap().clone();
+    check_one_ephemeral_callback_each(&reqs, slash + clicks, slash);
+    let posts = channel_posts(&reqs, "910000000000000000");
+    check_the_table_message_and_no_hand_in_public(&reqs, &posts);
+    check_player_2_s_direct_messages(&reqs);
+    // the person to act was mentioned
+    assert!(posts.iter().any(|r| r.body["content"].as_str().unwrap_or("").starts_with("<@80000000000000000")));
+}
+
+/// Four join by slash command (the rules set for a session), player 2 asks
+/// for the hand by direct message too, player 1 starts; the slash commands
+/// sent.
+async fn join_and_start(adapter: &Alternating<'_>, s: &mut Script, session: Option<u32>) -> usize {
     let mut slash = 0;
     for u in 1..=4 {
         adapter.handle(&s.slash(u, "join")).await.unwrap();
@@ -212,10 +228,21 @@ async fn scripted<S: doko_bot::Store + Clone>(store: S, session: Option<u32>) {
     slash += 1;
     adapter.handle(&s.slash(1, "start")).await.unwrap();
     slash += 1;
-    interactions += slash;
-    // every person clicks the first legal action in their own hand buttons
+    slash
+}
+
+/// Every person clicks the first legal action in their own hand buttons
+/// until the deal (or the session) is over; the clicks sent.
+async fn click_the_deals_through<S: doko_bot::Store>(
+    service: &Service<S>,
+    adapter: &Alternating<'_>,
+    s: &mut Script,
+    ch: &doko_bot::ChannelId,
+    session: Option<u32>,
+) -> usize {
+    let mut clicks = 0;
     for _ in 0..3000 {
-        let (t, _) = service.table(&ch).await.unwrap();
+        let (t, _) = service.table(ch).await.unwrap();
         let sess = t.session().unwrap();
         if (session.is_none() && sess.deals() >= 1) || sess.is_over() {
             break;
@@ -224,7 +251,7 @@ async fn scripted<S: doko_bot::Store + Clone>(store: S, session: Option<u32>) {
         let user: usize = key.id.chars().last().unwrap().to_digit(10).unwrap() as usize;
         let uid = doko_bot::UserId::new(doko_bot::Platform::Discord, format!("80000000000000000{user}"));
         let view = t.view_for(&uid).unwrap();
-        let hand = doko_bot::App::hand(&*service, &ch, &uid).await.unwrap();
+        let hand = doko_bot::App::hand(service, ch, &uid).await.unwrap();
         // autocomplete agrees with the view
         let choices = play_choices(Some(&hand), "");
         assert_eq!(choices.len(), view.legal_cards().distinct().len());
@@ -232,19 +259,29 @@ async fn scripted<S: doko_bot::Store + Clone>(store: S, session: Option<u32>) {
         // must be a solo), the next one, as a person would
         // (a refused click is stored too, remembered with its answer: the
         // moves made tell whether it played)
-        let moves = service.table(&ch).await.unwrap().0.moves();
+        let moves = service.table(ch).await.unwrap().0.moves();
         let buttons =
             hand.cards.iter().filter(|c| c.playable).map(|c| &c.command).chain(hand.choices.iter().map(|c| &c.command));
         for command in buttons {
             let id = doko_discord::button_id(command, &hand);
             adapter.handle(&s.click(user, &id)).await.unwrap();
-            interactions += 1;
-            if service.table(&ch).await.unwrap().0.moves() != moves {
+            clicks += 1;
+            if service.table(ch).await.unwrap().0.moves() != moves {
                 break;
             }
         }
     }
-    let (t, _) = service.table(&ch).await.unwrap();
+    clicks
+}
+
+/// The deal was played to the end, or the session with its compulsory
+/// solos.
+async fn check_the_session_ended<S: doko_bot::Store>(
+    service: &Service<S>,
+    ch: &doko_bot::ChannelId,
+    session: Option<u32>,
+) {
+    let (t, _) = service.table(ch).await.unwrap();
     let sess = t.session().unwrap();
     match session {
         None => assert_eq!(sess.deals(), 1, "the deal was played to the end"),
@@ -255,8 +292,11 @@ async fn scripted<S: doko_bot::Store + Clone>(store: S, session: Option<u32>) {
             assert_eq!(sess.totals().iter().sum::<i64>(), 0);
         }
     }
+}
 
-    let reqs = log.lock().unwrap().clone();
+/// One ephemeral response per interaction: clicks update the clicked
+/// message, slash commands answer; hands come with card buttons.
+fn check_one_ephemeral_callback_each(reqs: &[Req], interactions: usize, slash: usize) {
     let callbacks: Vec<&Req> = reqs.iter().filter(|r| r.path.contains("/interactions/")).collect();
     assert_eq!(callbacks.len(), interactions, "one response per interaction");
     assert!(callbacks.iter().all(|r| r.method == "POST" && r.path.starts_with("/api/v10/interactions/")));
@@ -271,11 +311,17 @@ async fn scripted<S: doko_bot::Store + Clone>(store: S, session: Option<u32>) {
     let with_cards =
         callbacks.iter().filter(|r| r.body["data"]["components"].to_string().contains("doko:play ")).count();
     assert!(with_cards > 40, "{with_cards} hands with card buttons");
-    // public: one table message posted, then edited in place
-    let posts: Vec<&Req> = reqs
-        .iter()
-        .filter(|r| r.method == "POST" && r.path.ends_with("/channels/910000000000000000/messages"))
-        .collect();
+}
+
+/// The messages posted to a channel.
+fn channel_posts<'a>(reqs: &'a [Req], channel: &str) -> Vec<&'a Req> {
+    let path = format!("/channels/{channel}/messages");
+    reqs.iter().filter(|r| r.method == "POST" && r.path.ends_with(&path)).collect()
+}
+
+/// Public: one table message posted per deal, then edited in place; the
+/// result just before the next deal's; no hand in anything public.
+fn check_the_table_message_and_no_hand_in_public(reqs: &[Req], posts: &[&Req]) {
     let edits: Vec<&Req> = reqs.iter().filter(|r| r.method == "PATCH" && r.path.contains("/messages/")).collect();
     let table_posts: Vec<&str> =
         posts.iter().map(|r| r.body["content"].as_str().unwrap_or("")).filter(|c| c.contains("Rules:")).collect();
@@ -297,21 +343,19 @@ async fn scripted<S: doko_bot::Store + Clone>(store: S, session: Option<u32>) {
         assert!(!body.contains("doko:play "), "card buttons in a public message: {body}");
         assert!(r.body.get("flags").is_none_or(|f| f.as_u64().unwrap_or(0) & 64 == 0));
     }
-    // player 2's hands also went to a direct message, with buttons that
-    // name the table's channel
+}
+
+/// Player 2's hands also went to a direct message, with buttons that name
+/// the table's channel.
+fn check_player_2_s_direct_messages(reqs: &[Req]) {
     assert!(reqs.iter().any(|r| r.method == "POST" && r.path.ends_with("/users/@me/channels")));
-    let dms: Vec<&Req> = reqs
-        .iter()
-        .filter(|r| r.method == "POST" && r.path.ends_with("/channels/930000000000000000/messages"))
-        .collect();
+    let dms = channel_posts(reqs, "930000000000000000");
     assert!(!dms.is_empty(), "hands by direct message");
     for r in &dms {
         let body = r.body.to_string();
         assert!(body.contains("Your hand"), "{body}");
         assert!(body.contains("@910000000000000000"), "buttons name the table: {body}");
     }
-    // the person to act was mentioned
-    assert!(posts.iter().any(|r| r.body["content"].as_str().unwrap_or("").starts_with("<@80000000000000000")));
 }
 
 /// A store that answers slowly (a slow Redis, a busy machine).

@@ -303,178 +303,28 @@ async fn a_session_keeps_playing_while_its_table_slot_migrates() {
     let cluster = start_cluster();
     let mut nodes = nodes(&cluster).await;
     let ops = Arc::new(AtomicU64::new(0));
-    let counted = |seed| {
-        let ops = ops.clone();
-        let url = cluster.url();
-        async move { Service::new(Counted { inner: RedisStore::connect(&url, 3600).await.unwrap(), ops }, seed) }
-    };
-    let svcs = [counted(31).await, counted(32).await];
-    // a table whose slot lies low (below 5000, in the first primary's
-    // third), so that after the hand-over in step 2 it is the lowest slot
-    // of its holder and the live reshard in step 3 moves it first
-    let (ch, key, recs, slot) = {
-        let mut i = 0;
-        loop {
-            let key = format!("doko:{{discord:cluster-table-{i}}}:table");
-            let slot: u16 = run(&mut nodes[0].conn, &["CLUSTER", "KEYSLOT", &key]).await;
-            if slot < 5000 {
-                let ch = ChannelId::new(Platform::Discord, format!("cluster-table-{i}"));
-                break (ch, key, format!("doko:{{discord:cluster-table-{i}}}:records"), slot);
-            }
-            i += 1;
-        }
-    };
-    let ps = people();
-    for p in &ps {
-        let m = svcs[0].handle(&ch, p, "join").await.unwrap().messages();
-        assert!(m.iter().all(|m| m.kind != Kind::Error), "{m:?}");
-    }
+    let (ch, key, recs, slot) = table_with_a_low_slot(&mut nodes).await;
+    let mut p = Players::connect(&cluster, &ops, [31, 32], ch).await;
     let deals = 4;
-    let m = svcs[1].handle(&ch, &ps[0], &format!("rules set games_per_session {deals}")).await.unwrap().messages();
-    assert!(m.iter().all(|m| m.kind != Kind::Error), "{m:?}");
-    svcs[1].handle(&ch, &ps[0], "start").await.unwrap();
+    p.seat_and_start_checked(deals).await;
     for n in &mut nodes {
         let _: () = run(&mut n.conn, &["CONFIG", "RESETSTAT"]).await;
     }
-    let mut moves = 0usize;
-    // one move, through the services in turn; false once the session ended
-    macro_rules! step {
-        () => {{
-            let played = act_once(&svcs[moves % 2], &ch, &ps).await;
-            if played {
-                moves += 1;
-            }
-            played
-        }};
-    }
-    let s = slot.to_string();
-    // 0. in the first deal the table has no records list yet: while its
-    //    slot migrates, Redis answers the compare-and-set over both keys
-    //    TRYAGAIN (one key there, one missing), and the client retries
-    //    until the slot is handed over, here 300 ms later
-    let (a, b) = {
-        let a = holder(&mut nodes, slot, 1).await;
-        (a, (a + 1) % 3)
-    };
-    let (a_id, b_id) = (nodes[a].id.clone(), nodes[b].id.clone());
-    let _: () = run(&mut nodes[b].conn, &["CLUSTER", "SETSLOT", &s, "IMPORTING", &a_id]).await;
-    let _: () = run(&mut nodes[a].conn, &["CLUSTER", "SETSLOT", &s, "MIGRATING", &b_id]).await;
-    let hand_over = {
-        let (s, ports) = (s.clone(), [nodes[a].port, nodes[b].port, nodes[(a + 2) % 3].port]);
-        let (key, recs) = (key.clone(), recs.clone());
-        std::thread::spawn(move || {
-            std::thread::sleep(std::time::Duration::from_millis(300));
-            let b_port = ports[1].to_string();
-            run_blocking(ports[0], &["MIGRATE", "127.0.0.1", &b_port, "", "0", "5000", "KEYS", &key, &recs]);
-            for port in [ports[1], ports[0], ports[2]] {
-                run_blocking(port, &["CLUSTER", "SETSLOT", &s, "NODE", &b_id]);
-            }
-        })
-    };
-    assert!(step!(), "a move while the slot of a table without records migrates (TRYAGAIN, retried)");
-    hand_over.join().expect("hand-over");
-    assert_eq!(holder(&mut nodes, slot, 1).await, b, "the table moved");
-    let tryagain = info_counts(&mut nodes, "errorstats").await;
-    assert!(tryagain.get("TRYAGAIN").copied().unwrap_or(0) >= 1, "{tryagain:?}");
-    // 1. the first deal, and a move into the second
-    loop {
-        assert!(step!(), "the session ended in its first deal");
-        let (t, _) = svcs[0].table(&ch).await.unwrap();
-        if t.session().unwrap().sheet().len() == 1 {
-            break;
-        }
-    }
-    assert!(step!());
-    // 2. migrate the table's slot by hand, a move between every two steps
-    //    to the primary whose own slots all lie above the table's
-    let from = holder(&mut nodes, slot, 2).await;
-    let mut to = None;
-    for i in (0..3).filter(|i| *i != from) {
-        if slots_of(&mut nodes[i]).await.first().is_some_and(|lowest| *lowest > slot) {
-            to = Some(i);
-        }
-    }
-    let to = to.expect("a primary serving only higher slots");
-    let third = (0..3).find(|i| *i != from && *i != to).unwrap();
-    let (from_id, to_id, to_port) = (nodes[from].id.clone(), nodes[to].id.clone(), nodes[to].port);
-    let _: () = run(&mut nodes[to].conn, &["CLUSTER", "SETSLOT", &s, "IMPORTING", &from_id]).await;
-    let _: () = run(&mut nodes[from].conn, &["CLUSTER", "SETSLOT", &s, "MIGRATING", &to_id]).await;
-    assert!(step!(), "a move while the slot is migrating (keys still on the old node)");
-    let _: () = run(
-        &mut nodes[from].conn,
-        &["MIGRATE", "127.0.0.1", &to_port.to_string(), "", "0", "5000", "KEYS", &key, &recs],
-    )
-    .await;
-    let moved_keys = holder(&mut nodes, slot, 2).await;
-    assert_eq!(moved_keys, to, "the keys moved");
-    assert!(step!(), "a move with the keys on the new node, the slot not yet handed over (ASK)");
-    for i in [to, from, third] {
-        let _: () = run(&mut nodes[i].conn, &["CLUSTER", "SETSLOT", &s, "NODE", &to_id]).await;
-    }
-    assert!(step!(), "a move after the slot was handed over (MOVED)");
-    let after_manual = moves;
-    let redirects = info_counts(&mut nodes, "errorstats").await;
-    assert!(redirects.get("ASK").copied().unwrap_or(0) >= 1, "{redirects:?}");
-    assert!(redirects.get("MOVED").copied().unwrap_or(0) >= 1, "{redirects:?}");
-    // 3. a live reshard moves 300 slots of the new holder on to the third
-    //    primary while the people play, lowest first: the table's first
-    assert_eq!(slots_of(&mut nodes[to]).await.first(), Some(&slot), "the table's slot is the holder's lowest");
-    let reshard = {
-        let (seed, from, to, n) =
-            (format!("127.0.0.1:{}", nodes[to].port), nodes[to].id.clone(), nodes[third].id.clone(), 300);
-        std::thread::spawn(move || {
-            let start = std::time::Instant::now();
-            loop {
-                // right after the manual hand-over the nodes may still
-                // disagree for a moment; redis-cli refuses then
-                let out = std::process::Command::new("redis-cli")
-                    .args(["--cluster", "reshard", &seed, "--cluster-from", &from, "--cluster-to", &to])
-                    .args(["--cluster-slots", &n.to_string(), "--cluster-yes"])
-                    .stdin(std::process::Stdio::null())
-                    .output()
-                    .expect("redis-cli");
-                if out.status.success() {
-                    return (n, start.elapsed());
-                }
-                assert!(
-                    start.elapsed() < std::time::Duration::from_secs(20),
-                    "reshard failed: {}",
-                    String::from_utf8_lossy(&out.stdout)
-                );
-                std::thread::sleep(std::time::Duration::from_millis(200));
-            }
-        })
-    };
-    // moves while it runs (from the moment it starts; at most 60, well
-    // within the deals left), then wait for it
-    loop {
-        assert!(step!(), "the session ended during the reshard");
-        if reshard.is_finished() || moves - after_manual >= 60 {
-            break;
-        }
-    }
-    let during_reshard = moves - after_manual;
-    let (resharded, reshard_time) = reshard.join().expect("reshard");
-    assert_eq!(holder(&mut nodes, slot, 2).await, third, "the live reshard moved the table on");
-    assert_eq!(svcs[0].store().channels().await.unwrap(), vec![ch.clone()], "found on its new primary");
+    let table_keys = [key.as_str(), recs.as_str()];
+    p.move_while_a_slot_without_records_migrates(&mut nodes, slot, table_keys).await;
+    p.play_the_first_deal_and_a_move().await;
+    let (to, third) = p.migrate_by_hand_a_move_each_step(&mut nodes, slot, table_keys).await;
+    let after_manual = p.moves;
+    let (during_reshard, resharded, reshard_time) = p.play_through_a_live_reshard(&mut nodes, slot, to, third).await;
     // 4. play the session to its end
-    while step!() {}
+    while p.step().await {}
+    let moves = p.moves;
     let after_reshard = moves - after_manual - during_reshard;
     assert!(
         after_reshard > 0,
         "{moves} moves, {after_manual} before the reshard, {during_reshard} during it ({resharded} slots, {reshard_time:?})"
     );
-    let (t, _) = svcs[1].table(&ch).await.unwrap();
-    let session = t.session().expect("a session");
-    assert!(session.is_over(), "the session ended");
-    assert!(session.sheet().len() >= deals, "{} deals", session.sheet().len());
-    for row in session.sheet() {
-        assert_eq!(row.scores.iter().sum::<i64>(), 0, "deal {}", row.deal);
-        let text = svcs[moves % 2].store().record(&ch, row.record).await.unwrap().expect("record stored");
-        doko_engine::record::replay_stored(&text).unwrap();
-    }
-    let total: u32 = t.stats().values().map(|s| s.deals).sum();
-    assert_eq!(total as usize, 4 * session.sheet().len(), "statistics count every deal once");
+    let sheet_len = p.check_the_session(deals, 1, p.moves % 2).await;
     // (the errors counted also hold one ERR per connection: redis-rs
     // announces itself with CLIENT SETINFO, which Redis 7.0 does not know)
     let mut redirects = info_counts(&mut nodes, "errorstats").await;
@@ -485,9 +335,246 @@ async fn a_session_keeps_playing_while_its_table_slot_migrates() {
         "cluster session: {moves} moves ({during_reshard} during a live reshard of {resharded} slots taking \
          {reshard_time:?}, {after_reshard} after it), \
          {} deals; {} store operations; {served} table commands served by the cluster; redirections {redirects:?}",
-        session.sheet().len(),
+        sheet_len,
         ops.load(Ordering::Relaxed),
     );
+}
+
+/// A table whose slot lies low (below 5000, in the first primary's third),
+/// so that after the hand-over in step 2 it is the lowest slot of its
+/// holder and the live reshard in step 3 moves it first: its channel, its
+/// table key, its records key and its slot.
+async fn table_with_a_low_slot(nodes: &mut [Node]) -> (ChannelId, String, String, u16) {
+    let mut i = 0;
+    loop {
+        let key = format!("doko:{{discord:cluster-table-{i}}}:table");
+        let slot: u16 = run(&mut nodes[0].conn, &["CLUSTER", "KEYSLOT", &key]).await;
+        if slot < 5000 {
+            let ch = ChannelId::new(Platform::Discord, format!("cluster-table-{i}"));
+            break (ch, key, format!("doko:{{discord:cluster-table-{i}}}:records"), slot);
+        }
+        i += 1;
+    }
+}
+
+/// Four people playing through two services (each with its own cluster
+/// client, as two bot processes), one move through one service, the next
+/// through the other.
+struct Players {
+    svcs: [Service<Counted>; 2],
+    ch: ChannelId,
+    ps: Vec<Actor>,
+    /// The moves made so far.
+    moves: usize,
+}
+
+impl Players {
+    /// Two services on the cluster, counting their store operations in
+    /// `ops`, seeded with `seeds`, for the table of `ch`.
+    async fn connect(cluster: &LocalCluster, ops: &Arc<AtomicU64>, seeds: [u64; 2], ch: ChannelId) -> Players {
+        let counted = |seed| {
+            let ops = ops.clone();
+            let url = cluster.url();
+            async move { Service::new(Counted { inner: RedisStore::connect(&url, 3600).await.unwrap(), ops }, seed) }
+        };
+        let svcs = [counted(seeds[0]).await, counted(seeds[1]).await];
+        Players { svcs, ch, ps: people(), moves: 0 }
+    }
+
+    /// The four join, a session of `deals` deals is set and started, each
+    /// without an error.
+    async fn seat_and_start_checked(&self, deals: usize) {
+        let (svcs, ch, ps) = (&self.svcs, &self.ch, &self.ps);
+        for p in ps {
+            let m = svcs[0].handle(ch, p, "join").await.unwrap().messages();
+            assert!(m.iter().all(|m| m.kind != Kind::Error), "{m:?}");
+        }
+        let m = svcs[1].handle(ch, &ps[0], &format!("rules set games_per_session {deals}")).await.unwrap().messages();
+        assert!(m.iter().all(|m| m.kind != Kind::Error), "{m:?}");
+        svcs[1].handle(ch, &ps[0], "start").await.unwrap();
+    }
+
+    /// One move, through the services in turn; false once the session
+    /// ended.
+    async fn step(&mut self) -> bool {
+        let played = act_once(&self.svcs[self.moves % 2], &self.ch, &self.ps).await;
+        if played {
+            self.moves += 1;
+        }
+        played
+    }
+
+    /// The first deal, and a move into the second.
+    async fn play_the_first_deal_and_a_move(&mut self) {
+        loop {
+            assert!(self.step().await, "the session ended in its first deal");
+            let (t, _) = self.svcs[0].table(&self.ch).await.unwrap();
+            if t.session().unwrap().sheet().len() == 1 {
+                break;
+            }
+        }
+        assert!(self.step().await);
+    }
+
+    /// Step 0: In the first deal the table has no records list yet: while its
+    /// slot migrates, Redis answers the compare-and-set over both keys
+    /// TRYAGAIN (one key there, one missing), and the client retries until
+    /// the slot is handed over, here 300 ms later.
+    async fn move_while_a_slot_without_records_migrates(
+        &mut self,
+        nodes: &mut [Node],
+        slot: u16,
+        [key, recs]: [&str; 2],
+    ) {
+        let s = slot.to_string();
+        let (a, b) = {
+            let a = holder(nodes, slot, 1).await;
+            (a, (a + 1) % 3)
+        };
+        let (a_id, b_id) = (nodes[a].id.clone(), nodes[b].id.clone());
+        let _: () = run(&mut nodes[b].conn, &["CLUSTER", "SETSLOT", &s, "IMPORTING", &a_id]).await;
+        let _: () = run(&mut nodes[a].conn, &["CLUSTER", "SETSLOT", &s, "MIGRATING", &b_id]).await;
+        let hand_over = {
+            let (s, ports) = (s.clone(), [nodes[a].port, nodes[b].port, nodes[(a + 2) % 3].port]);
+            let (key, recs) = (key.to_string(), recs.to_string());
+            std::thread::spawn(move || {
+                std::thread::sleep(std::time::Duration::from_millis(300));
+                let b_port = ports[1].to_string();
+                run_blocking(ports[0], &["MIGRATE", "127.0.0.1", &b_port, "", "0", "5000", "KEYS", &key, &recs]);
+                for port in [ports[1], ports[0], ports[2]] {
+                    run_blocking(port, &["CLUSTER", "SETSLOT", &s, "NODE", &b_id]);
+                }
+            })
+        };
+        assert!(self.step().await, "a move while the slot of a table without records migrates (TRYAGAIN, retried)");
+        hand_over.join().expect("hand-over");
+        assert_eq!(holder(nodes, slot, 1).await, b, "the table moved");
+        let tryagain = info_counts(nodes, "errorstats").await;
+        assert!(tryagain.get("TRYAGAIN").copied().unwrap_or(0) >= 1, "{tryagain:?}");
+    }
+
+    /// Step 2: Migrates the table's slot by hand, a move between every two
+    /// steps, to the primary whose own slots all lie above the table's;
+    /// that primary and the third.
+    async fn migrate_by_hand_a_move_each_step(
+        &mut self,
+        nodes: &mut [Node],
+        slot: u16,
+        [key, recs]: [&str; 2],
+    ) -> (usize, usize) {
+        let s = slot.to_string();
+        let from = holder(nodes, slot, 2).await;
+        let mut to = None;
+        for i in (0..3).filter(|i| *i != from) {
+            if slots_of(&mut nodes[i]).await.first().is_some_and(|lowest| *lowest > slot) {
+                to = Some(i);
+            }
+        }
+        let to = to.expect("a primary serving only higher slots");
+        let third = (0..3).find(|i| *i != from && *i != to).unwrap();
+        let (from_id, to_id, to_port) = (nodes[from].id.clone(), nodes[to].id.clone(), nodes[to].port);
+        let _: () = run(&mut nodes[to].conn, &["CLUSTER", "SETSLOT", &s, "IMPORTING", &from_id]).await;
+        let _: () = run(&mut nodes[from].conn, &["CLUSTER", "SETSLOT", &s, "MIGRATING", &to_id]).await;
+        assert!(self.step().await, "a move while the slot is migrating (keys still on the old node)");
+        let _: () = run(
+            &mut nodes[from].conn,
+            &["MIGRATE", "127.0.0.1", &to_port.to_string(), "", "0", "5000", "KEYS", key, recs],
+        )
+        .await;
+        let moved_keys = holder(nodes, slot, 2).await;
+        assert_eq!(moved_keys, to, "the keys moved");
+        assert!(self.step().await, "a move with the keys on the new node, the slot not yet handed over (ASK)");
+        for i in [to, from, third] {
+            let _: () = run(&mut nodes[i].conn, &["CLUSTER", "SETSLOT", &s, "NODE", &to_id]).await;
+        }
+        assert!(self.step().await, "a move after the slot was handed over (MOVED)");
+        let redirects = info_counts(nodes, "errorstats").await;
+        assert!(redirects.get("ASK").copied().unwrap_or(0) >= 1, "{redirects:?}");
+        assert!(redirects.get("MOVED").copied().unwrap_or(0) >= 1, "{redirects:?}");
+        (to, third)
+    }
+
+    /// Step 3: A live reshard moves 300 slots of the new holder on to the third
+    /// primary while the people play, lowest first: the table's first. The
+    /// moves made while it ran, the slots it moved and how long it took.
+    async fn play_through_a_live_reshard(
+        &mut self,
+        nodes: &mut [Node],
+        slot: u16,
+        to: usize,
+        third: usize,
+    ) -> (usize, usize, std::time::Duration) {
+        let after_manual = self.moves;
+        assert_eq!(slots_of(&mut nodes[to]).await.first(), Some(&slot), "the table's slot is the holder's lowest");
+        let reshard = reshard_in_a_thread(nodes, to, third);
+        // moves while it runs (from the moment it starts; at most 60, well
+        // within the deals left), then wait for it
+        loop {
+            assert!(self.step().await, "the session ended during the reshard");
+            if reshard.is_finished() || self.moves - after_manual >= 60 {
+                break;
+            }
+        }
+        let during_reshard = self.moves - after_manual;
+        let (resharded, reshard_time) = reshard.join().expect("reshard");
+        assert_eq!(holder(nodes, slot, 2).await, third, "the live reshard moved the table on");
+        assert_eq!(self.svcs[0].store().channels().await.unwrap(), vec![self.ch.clone()], "found on its new primary");
+        (during_reshard, resharded, reshard_time)
+    }
+
+    /// The session ended after at least `deals` deals (read through service
+    /// `by`, its records through service `records_by`): every deal sums to
+    /// zero and its record replays, the statistics count every deal once.
+    /// The deals on the sheet.
+    async fn check_the_session(&self, deals: usize, by: usize, records_by: usize) -> usize {
+        let (t, _) = self.svcs[by].table(&self.ch).await.unwrap();
+        let session = t.session().expect("a session");
+        assert!(session.is_over(), "the session ended");
+        assert!(session.sheet().len() >= deals, "{} deals", session.sheet().len());
+        for row in session.sheet() {
+            assert_eq!(row.scores.iter().sum::<i64>(), 0, "deal {}", row.deal);
+            let text =
+                self.svcs[records_by].store().record(&self.ch, row.record).await.unwrap().expect("record stored");
+            doko_engine::record::replay_stored(&text).unwrap();
+        }
+        let total: u32 = t.stats().values().map(|s| s.deals).sum();
+        assert_eq!(total as usize, 4 * session.sheet().len(), "statistics count every deal once");
+        session.sheet().len()
+    }
+}
+
+/// `redis-cli --cluster reshard` of 300 slots from node `to` to node
+/// `third`, in a thread, retried for 20 s while the nodes still disagree:
+/// the slots moved and the time it took.
+fn reshard_in_a_thread(
+    nodes: &[Node],
+    to: usize,
+    third: usize,
+) -> std::thread::JoinHandle<(usize, std::time::Duration)> {
+    let (seed, from, to, n) =
+        (format!("127.0.0.1:{}", nodes[to].port), nodes[to].id.clone(), nodes[third].id.clone(), 300);
+    std::thread::spawn(move || {
+        let start = std::time::Instant::now();
+        loop {
+            // right after the manual hand-over the nodes may still
+            // disagree for a moment; redis-cli refuses then
+            let out = std::process::Command::new("redis-cli")
+                .args(["--cluster", "reshard", &seed, "--cluster-from", &from, "--cluster-to", &to])
+                .args(["--cluster-slots", &n.to_string(), "--cluster-yes"])
+                .stdin(std::process::Stdio::null())
+                .output()
+                .expect("redis-cli");
+            if out.status.success() {
+                return (n, start.elapsed());
+            }
+            assert!(
+                start.elapsed() < std::time::Duration::from_secs(20),
+                "reshard failed: {}",
+                String::from_utf8_lossy(&out.stdout)
+            );
+            std::thread::sleep(std::time::Duration::from_millis(200));
+        }
+    })
 }
 
 /// A node as the cluster sees it (a line of `CLUSTER NODES`).
@@ -547,59 +634,57 @@ async fn primary_port(c: &mut MultiplexedConnection, slot: u16) -> u16 {
 async fn a_session_keeps_playing_through_failovers() {
     let mut cluster = LocalCluster::start_with_replicas().expect("redis-server and redis-cli must be installed");
     let mut nodes = nodes(&cluster).await;
-    let ports = cluster.ports.clone();
-    let port_index = |port: u16| ports.iter().position(|p| *p == port).expect("a node of the cluster");
     let ops = Arc::new(AtomicU64::new(0));
-    let counted = |seed| {
-        let ops = ops.clone();
-        let url = cluster.url();
-        async move { Service::new(Counted { inner: RedisStore::connect(&url, 3600).await.unwrap(), ops }, seed) }
-    };
-    let svcs = [counted(41).await, counted(42).await];
     let ch = ChannelId::new(Platform::Discord, "failover-table");
-    let ps = people();
-    for p in &ps {
-        svcs[0].handle(&ch, p, "join").await.unwrap();
+    let mut p = Players::connect(&cluster, &ops, [41, 42], ch).await;
+    for person in &p.ps {
+        p.svcs[0].handle(&p.ch, person, "join").await.unwrap();
     }
     let deals = 3;
-    svcs[1].handle(&ch, &ps[0], &format!("rules set games_per_session {deals}")).await.unwrap();
-    svcs[1].handle(&ch, &ps[0], "start").await.unwrap();
-    let mut moves = 0usize;
-    macro_rules! step {
-        () => {{
-            let played = act_once(&svcs[moves % 2], &ch, &ps).await;
-            if played {
-                moves += 1;
-            }
-            played
-        }};
-    }
-    loop {
-        assert!(step!(), "the session ended in its first deal");
-        let (t, _) = svcs[0].table(&ch).await.unwrap();
-        if t.session().unwrap().sheet().len() == 1 {
-            break;
-        }
-    }
-    assert!(step!());
+    p.svcs[1].handle(&p.ch, &p.ps[0], &format!("rules set games_per_session {deals}")).await.unwrap();
+    p.svcs[1].handle(&p.ch, &p.ps[0], "start").await.unwrap();
+    p.play_the_first_deal_and_a_move().await;
     let slot: u16 = run(&mut nodes[0].conn, &["CLUSTER", "KEYSLOT", "doko:{discord:failover-table}:table"]).await;
-    // 1. a manual failover: the replica takes over, in sync
-    let old = port_index(primary_port(&mut nodes[0].conn, slot).await);
-    let seen = seen_from(&mut nodes[0].conn).await;
-    let replica = seen.iter().find(|n| n.of.as_deref() == Some(nodes[old].id.as_str())).expect("a replica").port;
-    let replica = port_index(replica);
-    let _: () = run(&mut nodes[replica].conn, &["CLUSTER", "FAILOVER"]).await;
-    cluster.wait_for(cluster.ports[replica], "ROLE", "master").unwrap();
-    let (_, before) = svcs[0].table(&ch).await.unwrap();
-    assert!(step!(), "a move after the manual failover");
-    let (_, after) = svcs[1].table(&ch).await.unwrap();
-    assert_eq!(after, before + 1, "the move landed once");
-    assert_eq!(port_index(primary_port(&mut nodes[old].conn, slot).await), replica);
+    let (old, replica) = p.move_after_a_manual_failover(&cluster, &mut nodes, slot).await;
     // 2. the new primary crashes; its replica (the old primary) is in sync
     cluster.wait_for(cluster.ports[old], "INFO replication", "master_link_status:up").unwrap();
+    wait_until_the_replica_caught_up(&mut nodes[replica]).await;
+    let (actor, cmd, before) = p.a_card_to_play().await;
+    cluster.kill(replica);
+    let crashed = std::time::Instant::now();
+    // the service retries its store calls within its budget
+    // (`STORE_BUDGET`) while the cluster promotes the replica
+    let m = p.svcs[p.moves % 2].execute(&p.ch, &actor, cmd).await.unwrap().messages();
+    let waited = crashed.elapsed();
+    assert!(m.iter().all(|m| m.kind != Kind::Error), "a move made right after the primary crashed: {m:?}");
+    p.moves += 1;
+    let (_, after) = p.svcs[1].table(&p.ch).await.unwrap();
+    assert_eq!(after, before + 1, "no move lost, none doubled");
+    let served_by = port_index(&cluster.ports, primary_port(&mut nodes[old].conn, slot).await);
+    assert_eq!(served_by, old, "the old primary serves again");
+    // 3. play the session to its end on the two primaries left and the
+    //    promoted one
+    while p.step().await {}
+    let sheet_len = p.check_the_session_after_the_failovers(deals).await;
+    println!(
+        "failover session: {} moves, {} deals; {} store operations; the move after the crash waited {waited:?}",
+        p.moves,
+        sheet_len,
+        ops.load(Ordering::Relaxed),
+    );
+}
+
+/// The index of a node of the cluster by its port.
+fn port_index(ports: &[u16], port: u16) -> usize {
+    ports.iter().position(|p| *p == port).expect("a node of the cluster")
+}
+
+/// Waits (at most 10 s) until the replica of the primary `primary` has
+/// caught up with it.
+async fn wait_until_the_replica_caught_up(primary: &mut Node) {
     let synced = std::time::Instant::now();
     loop {
-        let info: String = run(&mut nodes[replica].conn, &["INFO", "replication"]).await;
+        let info: String = run(&mut primary.conn, &["INFO", "replication"]).await;
         let master: u64 =
             info.lines().find_map(|l| l.strip_prefix("master_repl_offset:")).unwrap().trim().parse().unwrap();
         let replica_at = info
@@ -613,49 +698,67 @@ async fn a_session_keeps_playing_through_failovers() {
         assert!(synced.elapsed() < std::time::Duration::from_secs(10), "the replica did not catch up: {info}");
         tokio::time::sleep(std::time::Duration::from_millis(20)).await;
     }
-    // the move to make: a card (the bidding is over, so any legal card is
-    // accepted), chosen while the cluster is whole
-    let (actor, cmd, before) = loop {
-        let (t, version) = svcs[0].table(&ch).await.unwrap();
-        let g = t.game().unwrap().expect("a deal in progress");
-        if g.plays() > 0 && g.mandatory_announcement().is_none() {
-            let seat = g.to_act().expect("someone to play");
-            let ts = t.table_seat(seat).unwrap();
-            let actor = ps.iter().find(|a| t.seat_of(&a.user) == Some(ts)).unwrap().clone();
-            let card = g.view(seat).legal.iter().copied().find(|a| matches!(a, Action::Play(_))).expect("a card");
-            break (actor, common::command_for(card), version);
-        }
-        assert!(step!());
-    };
-    cluster.kill(replica);
-    let crashed = std::time::Instant::now();
-    // the service retries its store calls within its budget
-    // (`STORE_BUDGET`) while the cluster promotes the replica
-    let m = svcs[moves % 2].execute(&ch, &actor, cmd).await.unwrap().messages();
-    let waited = crashed.elapsed();
-    assert!(m.iter().all(|m| m.kind != Kind::Error), "a move made right after the primary crashed: {m:?}");
-    moves += 1;
-    let (_, after) = svcs[1].table(&ch).await.unwrap();
-    assert_eq!(after, before + 1, "no move lost, none doubled");
-    assert_eq!(port_index(primary_port(&mut nodes[old].conn, slot).await), old, "the old primary serves again");
-    // 3. play the session to its end on the two primaries left and the
-    //    promoted one
-    while step!() {}
-    let (t, _) = svcs[0].table(&ch).await.unwrap();
-    let session = t.session().expect("a session");
-    assert!(session.is_over(), "the session ended");
-    assert!(session.sheet().len() >= deals, "{} deals", session.sheet().len());
-    for row in session.sheet() {
-        assert_eq!(row.scores.iter().sum::<i64>(), 0, "deal {}", row.deal);
-        let text = svcs[1].store().record(&ch, row.record).await.unwrap().expect("record stored");
-        doko_engine::record::replay_stored(&text).unwrap();
+}
+
+impl Players {
+    /// Step 1: A manual failover: the replica of the table's primary takes over,
+    /// in sync, and the next move lands on it once. The old primary and the
+    /// new one.
+    async fn move_after_a_manual_failover(
+        &mut self,
+        cluster: &LocalCluster,
+        nodes: &mut [Node],
+        slot: u16,
+    ) -> (usize, usize) {
+        let old = port_index(&cluster.ports, primary_port(&mut nodes[0].conn, slot).await);
+        let seen = seen_from(&mut nodes[0].conn).await;
+        let replica = seen.iter().find(|n| n.of.as_deref() == Some(nodes[old].id.as_str())).expect("a replica").port;
+        let replica = port_index(&cluster.ports, replica);
+        let _: () = run(&mut nodes[replica].conn, &["CLUSTER", "FAILOVER"]).await;
+        cluster.wait_for(cluster.ports[replica], "ROLE", "master").unwrap();
+        let (_, before) = self.svcs[0].table(&self.ch).await.unwrap();
+        assert!(self.step().await, "a move after the manual failover");
+        let (_, after) = self.svcs[1].table(&self.ch).await.unwrap();
+        assert_eq!(after, before + 1, "the move landed once");
+        assert_eq!(port_index(&cluster.ports, primary_port(&mut nodes[old].conn, slot).await), replica);
+        (old, replica)
     }
-    assert_eq!(svcs[0].store().channels().await.unwrap(), vec![ch.clone()], "found on the primaries left");
-    let total: u32 = t.stats().values().map(|s| s.deals).sum();
-    assert_eq!(total as usize, 4 * session.sheet().len());
-    println!(
-        "failover session: {moves} moves, {} deals; {} store operations; the move after the crash waited {waited:?}",
-        session.sheet().len(),
-        ops.load(Ordering::Relaxed),
-    );
+
+    /// The move to make: a card (the bidding is over, so any legal card is
+    /// accepted), chosen while the cluster is whole; who plays it, the
+    /// command and the table's version before it.
+    async fn a_card_to_play(&mut self) -> (Actor, doko_bot::Command, u64) {
+        loop {
+            let (t, version) = self.svcs[0].table(&self.ch).await.unwrap();
+            let g = t.game().unwrap().expect("a deal in progress");
+            if g.plays() > 0 && g.mandatory_announcement().is_none() {
+                let seat = g.to_act().expect("someone to play");
+                let ts = t.table_seat(seat).unwrap();
+                let actor = self.ps.iter().find(|a| t.seat_of(&a.user) == Some(ts)).unwrap().clone();
+                let card = g.view(seat).legal.iter().copied().find(|a| matches!(a, Action::Play(_))).expect("a card");
+                break (actor, common::command_for(card), version);
+            }
+            assert!(self.step().await);
+        }
+    }
+
+    /// The session ended after at least `deals` deals: every deal sums to
+    /// zero and its record replays, the table is found on the primaries
+    /// left, the statistics count every deal once. The deals on the sheet.
+    async fn check_the_session_after_the_failovers(&self, deals: usize) -> usize {
+        let (svcs, ch) = (&self.svcs, &self.ch);
+        let (t, _) = svcs[0].table(ch).await.unwrap();
+        let session = t.session().expect("a session");
+        assert!(session.is_over(), "the session ended");
+        assert!(session.sheet().len() >= deals, "{} deals", session.sheet().len());
+        for row in session.sheet() {
+            assert_eq!(row.scores.iter().sum::<i64>(), 0, "deal {}", row.deal);
+            let text = svcs[1].store().record(ch, row.record).await.unwrap().expect("record stored");
+            doko_engine::record::replay_stored(&text).unwrap();
+        }
+        assert_eq!(svcs[0].store().channels().await.unwrap(), vec![ch.clone()], "found on the primaries left");
+        let total: u32 = t.stats().values().map(|s| s.deals).sum();
+        assert_eq!(total as usize, 4 * session.sheet().len());
+        session.sheet().len()
+    }
 }

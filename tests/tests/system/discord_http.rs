@@ -373,8 +373,36 @@ async fn two_endpoint_processes_on_one_redis_serve_a_whole_deal_and_refuse_forge
     let users: Vec<u64> = fake.config().users.iter().map(|u| u.id).collect();
     let urls = vec![a.url.clone(), b.url.clone()];
     let mut t = Table::new(&fake, &urls, channel, &users);
+    four_join_and_play_a_deal(&mut t).await;
+    check_both_served_in_time_and_hands_private(&t);
 
-    // four join, one after the other, alternately at the two processes
+    // the guard: a move prepared for the person to act...
+    let mut chosen = None;
+    for k in 0..4 {
+        let q = (t.next + k) % 4;
+        if let Some(b) = t.ready_move(q).await {
+            chosen = Some((q, b));
+            break;
+        }
+    }
+    let (p, button) = chosen.expect("nobody to act in the second deal");
+    let click = fake.click(users[p], Place::Channel(channel), t.people[p].hand.unwrap(), &button);
+    let genuine = fake.sign(&click);
+    check_forgeries_refused_at_both(&fake, &urls, &click, &genuine).await;
+    the_genuine_request_moves_once_a_replay_not(&fake, &urls, channel, &genuine).await;
+
+    assert!(fake.unknown_routes().is_empty(), "{:?}", fake.unknown_routes());
+    for ep in [&mut a, &mut b] {
+        assert!(ep.child.try_wait().unwrap().is_none(), "a process ended: {}", ep.log_tail());
+    }
+    drop((a, b));
+    let _ = std::fs::remove_dir_all(&data);
+}
+
+/// Four join, one after the other, alternately at the two processes; the
+/// first deal is played through.
+async fn four_join_and_play_a_deal(t: &mut Table<'_>) {
+    let (fake, channel) = (t.fake, t.channel);
     for p in 0..4 {
         let text = t.slash(p, "join", vec![]).await;
         assert!(!text.is_empty());
@@ -387,8 +415,13 @@ async fn two_endpoint_processes_on_one_redis_serve_a_whole_deal_and_refuse_forge
     t.slash(0, "start", vec![]).await;
     let moves = t.finish_deal(1).await;
     assert!(moves >= 48, "the deal ended after {moves} moves");
+}
 
-    // both processes served; every answer valid and in time
+/// Both processes served; every answer valid and in time; hands only ever
+/// ephemeral; one table message per deal, edited in place; every request
+/// of the bots answered as the fake knows it.
+fn check_both_served_in_time_and_hands_private(t: &Table<'_>) {
+    let (fake, channel) = (t.fake, t.channel);
     assert!(t.sent.iter().any(|(_, to, _)| *to == 0) && t.sent.iter().any(|(_, to, _)| *to == 1));
     let mut times: Vec<Duration> = t.sent.iter().map(|(_, _, r)| r.elapsed).collect();
     times.sort();
@@ -415,25 +448,17 @@ async fn two_endpoint_processes_on_one_redis_serve_a_whole_deal_and_refuse_forge
     // first deal, the first deal's, the second deal's
     let tables = t.table_messages();
     let edits: Vec<usize> = tables.iter().map(|m| m.edits()).collect();
-    assert_eq!(tables.len(), 3, "table messages: {}", describe_tables(&fake, channel));
+    assert_eq!(tables.len(), 3, "table messages: {}", describe_tables(fake, channel));
     assert!(edits[1] >= 40, "edits of the first deal's table message: {edits:?}");
     // every request of the bots answered as the fake knows it
     assert!(fake.unknown_routes().is_empty(), "{:?}", fake.unknown_routes());
     let refused: Vec<_> = fake.requests().into_iter().filter(|r| r.status >= 400).collect();
     assert!(refused.is_empty(), "requests refused: {refused:?}");
+}
 
-    // the guard: a move prepared for the person to act...
-    let mut chosen = None;
-    for k in 0..4 {
-        let q = (t.next + k) % 4;
-        if let Some(b) = t.ready_move(q).await {
-            chosen = Some((q, b));
-            break;
-        }
-    }
-    let (p, button) = chosen.expect("nobody to act in the second deal");
-    let click = fake.click(users[p], Place::Channel(channel), t.people[p].hand.unwrap(), &button);
-    let genuine = fake.sign(&click);
+/// The `click` prepared, forged in every way (and a PING too), is refused
+/// with 401 at both processes and changes nothing.
+async fn check_forgeries_refused_at_both(fake: &FakeDiscord, urls: &[String], click: &Value, genuine: &SignedRequest) {
     let body = genuine.body.clone();
     let now = unix_now();
     let mut changed = genuine.clone();
@@ -445,16 +470,16 @@ async fn two_endpoint_processes_on_one_redis_serve_a_whole_deal_and_refuse_forge
         ("no signature", SignedRequest::unsigned(body.clone())),
         ("a signature without its timestamp", SignedRequest { timestamp: None, ..genuine.clone() }),
         ("a changed body", changed),
-        ("a stale timestamp", fake.sign_at(&click, now - 400)),
-        ("a future timestamp", fake.sign_at(&click, now + 400)),
+        ("a stale timestamp", fake.sign_at(click, now - 400)),
+        ("a future timestamp", fake.sign_at(click, now + 400)),
     ];
     for (to, url) in urls.iter().enumerate() {
         for (what, req) in &refused {
-            let before = snapshot(&fake);
+            let before = snapshot(fake);
             let r = fake.post_signed(url, req).await.unwrap();
             assert_eq!(r.status, 401, "{what} at process {to}: {r:?}");
             tokio::time::sleep(Duration::from_millis(100)).await;
-            assert_eq!(snapshot(&fake), before, "{what} at process {to} changed something");
+            assert_eq!(snapshot(fake), before, "{what} at process {to} changed something");
         }
         // a PING too
         let ping = fake.ping().to_string().into_bytes();
@@ -462,9 +487,18 @@ async fn two_endpoint_processes_on_one_redis_serve_a_whole_deal_and_refuse_forge
             assert_eq!(fake.post_signed(url, &req).await.unwrap().status, 401, "{req:?}");
         }
     }
-    // ...is made by the genuine request, once
-    let edits_before = tables_in(&fake, channel).last().unwrap().edits();
-    let r = fake.post_signed(&urls[0], &genuine).await.unwrap();
+}
+
+/// ...the move is made by the genuine request, once; an exact replay is
+/// refused by the process that took it, and moves nothing at the other.
+async fn the_genuine_request_moves_once_a_replay_not(
+    fake: &FakeDiscord,
+    urls: &[String],
+    channel: u64,
+    genuine: &SignedRequest,
+) {
+    let edits_before = tables_in(fake, channel).last().unwrap().edits();
+    let r = fake.post_signed(&urls[0], genuine).await.unwrap();
     assert!(r.status == 200 && matches!(r.kind(), Some(6 | 7)), "{r:?}");
     let cb = fake.callbacks().last().cloned().unwrap();
     assert!(cb.in_time(), "{cb:?}");
@@ -475,26 +509,19 @@ async fn two_endpoint_processes_on_one_redis_serve_a_whole_deal_and_refuse_forge
     .unwrap();
     tokio::time::sleep(Duration::from_millis(300)).await;
     // an exact replay is refused by the process that took it
-    let before = snapshot(&fake);
-    let r = fake.post_signed(&urls[0], &genuine).await.unwrap();
+    let before = snapshot(fake);
+    let r = fake.post_signed(&urls[0], genuine).await.unwrap();
     assert_eq!(r.status, 401, "a replay: {r:?}");
     tokio::time::sleep(Duration::from_millis(300)).await;
-    assert_eq!(snapshot(&fake), before, "a replay changed something");
+    assert_eq!(snapshot(fake), before, "a replay changed something");
     // (the other process has not seen it: it may take it, and then the
     // service knows the interaction and changes nothing)
-    let table = tables_in(&fake, channel).last().unwrap().content.clone();
-    let r = fake.post_signed(&urls[1], &genuine).await.unwrap();
+    let table = tables_in(fake, channel).last().unwrap().content.clone();
+    let r = fake.post_signed(&urls[1], genuine).await.unwrap();
     assert!(r.status == 401 || r.status == 200, "{r:?}");
     tokio::time::sleep(Duration::from_millis(300)).await;
-    assert_eq!(tables_in(&fake, channel).last().unwrap().content, table, "a replay at the other process moved");
+    assert_eq!(tables_in(fake, channel).last().unwrap().content, table, "a replay at the other process moved");
     eprintln!("an exact replay at the process that had not seen it: {} {}", r.status, r.text);
-
-    assert!(fake.unknown_routes().is_empty(), "{:?}", fake.unknown_routes());
-    for ep in [&mut a, &mut b] {
-        assert!(ep.child.try_wait().unwrap().is_none(), "a process ended: {}", ep.log_tail());
-    }
-    drop((a, b));
-    let _ = std::fs::remove_dir_all(&data);
 }
 
 /// An answer that carries a file (a game record) cannot go in the HTTP

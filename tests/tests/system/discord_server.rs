@@ -365,6 +365,7 @@ async fn a_servers_defaults_reach_its_channels_and_its_leaderboard_spans_them() 
     let config = Config::default();
     let (guild, ch1, ch2) = (config.guild_id, config.channels[0], config.channels[1]);
     let (alice, bob, carol) = (config.users[0].id, config.users[1].id, config.users[2].id);
+    let ids = Ids { ch1, ch2, alice, bob, carol };
     assert_eq!(config.users[0].name, "alice");
     let fake = FakeDiscord::start(config).await.unwrap();
     let data = std::env::temp_dir().join(format!("doko-discord-server-{}-{guild}", std::process::id()));
@@ -372,6 +373,49 @@ async fn a_servers_defaults_reach_its_channels_and_its_leaderboard_spans_them() 
     std::fs::create_dir_all(&data).unwrap();
     let bot = Bot::start(&fake, &data);
     fake.wait_ready(WAIT).await.unwrap_or_else(|e| panic!("{e:?}: {}", log_tail(&data)));
+    check_the_three_commands(&fake, guild).await;
+    let mut g = Guild { fake: &fake, guild, hands: HashMap::new() };
+
+    the_owner_sets_a_server_default_a_member_may_not(&mut g, ids).await;
+    the_server_s_defaults_and_the_channels_own_settings(&mut g, ids).await;
+    let results = each_plays_a_deal_in_a_channel(&mut g, ids).await;
+    let (board, rows, month) = check_the_leaderboards(&mut g, ids, &results).await;
+    check_the_figures_of_each_privately(&mut g, ids, &results, &rows, &month).await;
+    check_the_lists_and_the_statistics(&mut g, ids, &results, &board).await;
+
+    // every interaction answered in time, no route the fake does not know
+    for c in fake.callbacks() {
+        assert!(c.in_time() && c.elapsed < Duration::from_secs(3), "{c:?}");
+    }
+    assert!(fake.unknown_routes().is_empty(), "{:?}", fake.unknown_routes());
+    drop(bot);
+    let log = std::fs::read_to_string(data.join("bot.log")).unwrap();
+    assert!(log.contains("a channel joined its server"), "{}", log_tail(&data));
+    for secret in [fake.config().token.as_str(), "doko:play", "Your hand", "Dein Blatt", "♣", "♠", "♥", "♦"] {
+        let hit = log.lines().find(|l| l.contains(secret));
+        assert!(hit.is_none(), "the log shows {secret:?}: {hit:?}");
+    }
+    eprintln!("the server test took {:.1} s", began.elapsed().as_secs_f64());
+    let _ = std::fs::remove_dir_all(&data);
+}
+
+/// The guild's two channels and the three people of the test.
+#[derive(Clone, Copy)]
+struct Ids {
+    ch1: u64,
+    ch2: u64,
+    /// The owner (Manage Server).
+    alice: u64,
+    bob: u64,
+    carol: u64,
+}
+
+/// A row of the leaderboard: place, name, points, deals, won, solos won.
+type Row = (usize, String, i64, u32, String, String);
+
+/// The three commands are registered; the admins' needs Manage Server, the
+/// lists' not.
+async fn check_the_three_commands(fake: &FakeDiscord, guild: u64) {
     let commands = fake
         .wait_for("the commands registered", WAIT, |f| {
             let c = f.guild_commands(guild);
@@ -396,27 +440,39 @@ async fn a_servers_defaults_reach_its_channels_and_its_leaderboard_spans_them() 
     for s in ["server-set", "server-preset", "server-lang", "server-policy", "server-reset", "server-show"] {
         assert!(subs("doko-rules").iter().any(|x| x == s), "{s} in {:?}", subs("doko-rules"));
     }
-    let mut g = Guild { fake: &fake, guild, hands: HashMap::new() };
+}
 
-    // the owner sets bock for the whole server, from the first channel
-    // (which joins the server with it)
+/// The owner sets bock for the whole server, from the first channel (which
+/// joins the server with it); a plain member may not: Discord hides the
+/// command, the bot refuses.
+async fn the_owner_sets_a_server_default_a_member_may_not(g: &mut Guild<'_>, Ids { ch1, alice, bob, .. }: Ids) {
+    let fake = g.fake;
     g.admin(alice, ch1, "server-set", vec![Opt::string("key", "bock"), Opt::string("value", "on")]).await;
-    said(&fake, ch1, "alice changed this server's defaults: server set bock on (1 ").await;
+    said(fake, ch1, "alice changed this server's defaults: server set bock on (1 ").await;
     // a plain member may not: Discord hides the command, the bot refuses
     let text = g.admin(bob, ch1, "server-set", vec![Opt::string("key", "bock"), Opt::string("value", "off")]).await;
     assert!(text.contains("Manage Server"), "{text}");
     let text = g.admin(bob, ch1, "server-reset", vec![]).await;
     assert!(text.contains("Manage Server"), "{text}");
     assert!(
-        !contents(&fake, ch1).iter().any(|c| c.contains("bob changed")),
+        !contents(fake, ch1).iter().any(|c| c.contains("bob changed")),
         "a member changed the server: {:?}",
-        contents(&fake, ch1)
+        contents(fake, ch1)
     );
+}
 
-    // the second channel takes the server's defaults with its first command
-    let at = mark(&fake);
+/// The second channel takes the server's defaults with its first command;
+/// the server's language reaches both channels at once; a channel's own
+/// setting wins there; `rules reset` hands the channel's rules back to the
+/// server.
+async fn the_server_s_defaults_and_the_channels_own_settings(
+    g: &mut Guild<'_>,
+    Ids { ch1, ch2, alice, bob, carol }: Ids,
+) {
+    let fake = g.fake;
+    let at = mark(fake);
     g.doko(carol, ch2, "rules", vec![]).await;
-    let rules = posted(&fake, ch2, at, "the rules of the second channel", |t| {
+    let rules = posted(fake, ch2, at, "the rules of the second channel", |t| {
         t.contains(" bock = ") && t.contains("timeout policy")
     })
     .await;
@@ -427,42 +483,47 @@ async fn a_servers_defaults_reach_its_channels_and_its_leaderboard_spans_them() 
     // the server's language: both channels, at once
     g.admin(alice, ch1, "server-lang", vec![Opt::string("language", "de")]).await;
     // (told in the first channel, in the language it has now)
-    said(&fake, ch1, "alice hat die Vorgaben dieses Servers geändert: server lang de (2 ").await;
-    let at = mark(&fake);
+    said(fake, ch1, "alice hat die Vorgaben dieses Servers geändert: server lang de (2 ").await;
+    let at = mark(fake);
     g.doko(carol, ch2, "rules", vec![]).await;
-    let rules = posted(&fake, ch2, at, "the German rules", |t| t.contains(" bock = ") && t.contains("Sprache")).await;
+    let rules = posted(fake, ch2, at, "the German rules", |t| t.contains(" bock = ") && t.contains("Sprache")).await;
     assert!(rule_line(&rules, "bock").starts_with("* bock = on (Server) - "), "{rules}");
     assert!(rules.contains("Sprache de (Server), bei Zeitüberschreitung standin (Standard)"), "{rules}");
     // an admin's own setting in the second channel wins there
     g.admin(alice, ch2, "set", vec![Opt::string("key", "bock"), Opt::string("value", "off")]).await;
-    let at = mark(&fake);
+    let at = mark(fake);
     g.admin(alice, ch2, "server-show", vec![]).await;
-    let rules = posted(&fake, ch2, at, "the channel's bock", |t| t.contains(" bock = ") && t.contains("Sprache")).await;
+    let rules = posted(fake, ch2, at, "the channel's bock", |t| t.contains(" bock = ") && t.contains("Sprache")).await;
     assert!(rule_line(&rules, "bock").starts_with("  bock = off (Kanal) - "), "{rules}");
     // the first channel keeps the server's
-    let at = mark(&fake);
+    let at = mark(fake);
     g.doko(bob, ch1, "rules", vec![]).await;
     let rules =
-        posted(&fake, ch1, at, "the first channel's rules", |t| t.contains(" bock = ") && t.contains("Sprache")).await;
+        posted(fake, ch1, at, "the first channel's rules", |t| t.contains(" bock = ") && t.contains("Sprache")).await;
     assert!(rule_line(&rules, "bock").starts_with("* bock = on (Server) - "), "{rules}");
     assert!(rules.contains("Sprache de (Server)"), "{rules}");
     // the first channel's own language wins over the server's
     g.admin(alice, ch1, "lang", vec![Opt::string("language", "en")]).await;
-    let at = mark(&fake);
+    let at = mark(fake);
     g.doko(bob, ch1, "rules", vec![]).await;
-    let rules = posted(&fake, ch1, at, "the English rules", |t| t.contains(" bock = ") && t.contains("language")).await;
+    let rules = posted(fake, ch1, at, "the English rules", |t| t.contains(" bock = ") && t.contains("language")).await;
     assert!(rule_line(&rules, "bock").starts_with("* bock = on (server) - "), "{rules}");
     assert!(rules.contains("language en (channel), timeout policy standin (default)"), "{rules}");
     // `rules reset` hands the second channel's rules back to the server
     g.admin(alice, ch2, "reset", vec![]).await;
-    let at = mark(&fake);
+    let at = mark(fake);
     g.doko(carol, ch2, "rules", vec![]).await;
     let rules =
-        posted(&fake, ch2, at, "the server's bock again", |t| t.contains(" bock = ") && t.contains("Sprache")).await;
+        posted(fake, ch2, at, "the server's bock again", |t| t.contains(" bock = ") && t.contains("Sprache")).await;
     assert!(rule_line(&rules, "bock").starts_with("* bock = on (Server) - "), "{rules}");
+}
 
-    // bob plays a deal in the first channel, carol one in the second, each
-    // with three computers
+/// Bob plays a deal in the first channel, carol one in the second, each
+/// with three computers; the points each result gave, by name.
+async fn each_plays_a_deal_in_a_channel(
+    g: &mut Guild<'_>,
+    Ids { ch1, ch2, bob, carol, .. }: Ids,
+) -> HashMap<&'static str, i64> {
     let mut results = HashMap::new();
     for (who, name, ch, title) in [(bob, "bob", ch1, "Result of deal 1"), (carol, "carol", ch2, "Ergebnis von Spiel 1")]
     {
@@ -474,11 +535,22 @@ async fn a_servers_defaults_reach_its_channels_and_its_leaderboard_spans_them() 
         let result = g.play_deal(who, ch, title).await;
         results.insert(name, points_of(&result, name));
     }
-    // the leaderboard of the server, in the first channel, in public
-    let at = mark(&fake);
+    results
+}
+
+/// The leaderboard of the server, in the first channel, in public: both
+/// people ranked by their points, no computer; this month's the same. The
+/// board, its rows and the month.
+async fn check_the_leaderboards(
+    g: &mut Guild<'_>,
+    Ids { ch1, alice, carol, .. }: Ids,
+    results: &HashMap<&str, i64>,
+) -> (String, Vec<Row>, String) {
+    let fake = g.fake;
+    let at = mark(fake);
     let (cb, _) = g.command(alice, ch1, "doko-lists", "leaderboard", vec![]).await;
     assert!(cb.ephemeral(), "{cb:?}");
-    let board = posted(&fake, ch1, at, "the leaderboard", |t| t.starts_with("Leaderboard of this server")).await;
+    let board = posted(fake, ch1, at, "the leaderboard", |t| t.starts_with("Leaderboard of this server")).await;
     let mut lines = board.lines();
     assert_eq!(lines.next(), Some("Leaderboard of this server (2 channels), all time; people only:"), "{board}");
     let header = lines.next().unwrap_or_default();
@@ -492,10 +564,8 @@ async fn a_servers_defaults_reach_its_channels_and_its_leaderboard_spans_them() 
     assert_eq!(names, ["bob", "carol"], "{board}");
     for (i, (rank, name, points, deals, rate, solos)) in rows.iter().enumerate() {
         // one more than those with better figures (equal figures share)
-        let better = |o: &(usize, String, i64, u32, String, String)| {
-            let f = |r: &(usize, String, i64, u32, String, String)| {
-                (r.2, r.4.trim_end_matches('%').parse::<u32>().unwrap())
-            };
+        let better = |o: &Row| {
+            let f = |r: &Row| (r.2, r.4.trim_end_matches('%').parse::<u32>().unwrap());
             f(o) > f(&rows[i])
         };
         assert_eq!(*rank, 1 + rows.iter().filter(|o| better(o)).count(), "{board}");
@@ -506,22 +576,33 @@ async fn a_servers_defaults_reach_its_channels_and_its_leaderboard_spans_them() 
     }
     assert!(rows[0].2 >= rows[1].2, "ranked by points: {board}");
     // this month: the same two (all played today)
-    let at = mark(&fake);
+    let at = mark(fake);
     g.command(carol, ch1, "doko-lists", "leaderboard", vec![Opt::string("period", "month")]).await;
     let month = doko_bot::table::month_of(now_ms());
-    let board_month = posted(&fake, ch1, at, "the month's leaderboard", |t| t.starts_with("Leaderboard of")).await;
+    let board_month = posted(fake, ch1, at, "the month's leaderboard", |t| t.starts_with("Leaderboard of")).await;
     assert!(
         board_month
             .starts_with(&format!("Leaderboard of this server (2 channels), this month ({month}); people only:")),
         "{board_month}"
     );
     assert_eq!(leaderboard_rows(&board_month), rows, "{board_month}");
+    (board, rows, month)
+}
 
-    // bob's own figures, privately: his list here, and from the second
-    // channel his list in the first
+/// Bob's own figures, privately: his list here, and from the second
+/// channel his list in the first; carol's list is the second channel's;
+/// alice played nothing.
+async fn check_the_figures_of_each_privately(
+    g: &mut Guild<'_>,
+    Ids { ch1, ch2, alice, bob, carol }: Ids,
+    results: &HashMap<&str, i64>,
+    rows: &[Row],
+    month: &str,
+) {
+    let fake = g.fake;
     let bob_points = results["bob"];
     let bob_rank = rows.iter().find(|r| r.1 == "bob").unwrap().0;
-    let public_before = contents(&fake, ch1).len();
+    let public_before = contents(fake, ch1).len();
     let (cb, me) = g.command(bob, ch1, "doko-lists", "me", vec![]).await;
     assert!(cb.ephemeral(), "`me` in public: {cb:?}");
     let bob_deals = "1 deal";
@@ -539,16 +620,27 @@ async fn a_servers_defaults_reach_its_channels_and_its_leaderboard_spans_them() 
     let (_, me) = g.command(carol, ch1, "doko-lists", "me", vec![]).await;
     assert!(me.contains(&format!("list 1 in <#{ch2}> (")), "{me}");
     assert!(me.contains(&format!("All time: {} points, 1 deal, ", results["carol"])), "{me}");
-    assert_eq!(contents(&fake, ch1).len(), public_before, "`me` posted in public: {:?}", contents(&fake, ch1));
+    assert_eq!(contents(fake, ch1).len(), public_before, "`me` posted in public: {:?}", contents(fake, ch1));
     // alice played nothing
     let (_, me) = g.command(alice, ch1, "doko-lists", "me", vec![]).await;
     assert_eq!(me.trim(), "You have played no deal in this server yet.", "{me}");
+}
 
-    // the list being played in the first channel, in public
+/// The list being played in the first channel, in public (by its number
+/// too), its computers not on the `board`; a list not kept; the second
+/// channel's list agrees with carol's result; the channel's statistics.
+async fn check_the_lists_and_the_statistics(
+    g: &mut Guild<'_>,
+    Ids { ch1, ch2, bob, carol, .. }: Ids,
+    results: &HashMap<&str, i64>,
+    board: &str,
+) {
+    let fake = g.fake;
+    let bob_points = results["bob"];
     let today = doko_bot::table::date_of(now_ms());
-    let at = mark(&fake);
+    let at = mark(fake);
     g.command(bob, ch1, "doko-lists", "list", vec![]).await;
-    let list = posted(&fake, ch1, at, "list 1", |t| t.starts_with("List 1 (") && t.contains("Check:")).await;
+    let list = posted(fake, ch1, at, "list 1", |t| t.starts_with("List 1 (") && t.contains("Check:")).await;
     assert!(list.starts_with(&format!("List 1 (1 of 24 deals, being played, started {today}):\n")), "{list}");
     assert_eq!(sheet_total(&list, "bob"), bob_points, "{list}");
     // the computers on the sheet are not ranked
@@ -558,42 +650,27 @@ async fn a_servers_defaults_reach_its_channels_and_its_leaderboard_spans_them() 
         assert!(!board.contains(c.as_str()), "the computer {c} is ranked: {board}");
     }
     // by its number: the same sheet
-    let at = mark(&fake);
+    let at = mark(fake);
     g.command(bob, ch1, "doko-lists", "list", vec![Opt::int("number", 1)]).await;
-    let again = posted(&fake, ch1, at, "list 1 by number", |t| t.starts_with("List 1 (") && t.contains("Check:")).await;
+    let again = posted(fake, ch1, at, "list 1 by number", |t| t.starts_with("List 1 (") && t.contains("Check:")).await;
     assert_eq!(again, list);
     // a list that is not kept
-    let at = mark(&fake);
+    let at = mark(fake);
     let (_, text) = g.command(bob, ch1, "doko-lists", "list", vec![Opt::int("number", 7)]).await;
     let said_7 = |t: &str| t.contains("No list number 7 is kept here.");
     if !said_7(&text) {
-        posted(&fake, ch1, at, "no list 7", said_7).await;
+        posted(fake, ch1, at, "no list 7", said_7).await;
     }
     // the second channel's list (German) agrees with carol's result
-    let at = mark(&fake);
+    let at = mark(fake);
     g.command(carol, ch2, "doko-lists", "list", vec![]).await;
-    let list2 = posted(&fake, ch2, at, "Liste 1", |t| t.starts_with("Liste 1 (") && t.contains("Kontrolle")).await;
+    let list2 = posted(fake, ch2, at, "Liste 1", |t| t.starts_with("Liste 1 (") && t.contains("Kontrolle")).await;
     assert!(list2.starts_with(&format!("Liste 1 (1 von 24 Spielen, läuft, begonnen {today}):\n")), "{list2}");
     assert_eq!(sheet_total(&list2, "carol"), results["carol"], "{list2}");
     // the channel's statistics
-    let at = mark(&fake);
+    let at = mark(fake);
     g.command(bob, ch1, "doko-lists", "stats", vec![]).await;
-    posted(&fake, ch1, at, "the channel's statistics", |t| t.contains("bob") && !t.contains("carol")).await;
-
-    // every interaction answered in time, no route the fake does not know
-    for c in fake.callbacks() {
-        assert!(c.in_time() && c.elapsed < Duration::from_secs(3), "{c:?}");
-    }
-    assert!(fake.unknown_routes().is_empty(), "{:?}", fake.unknown_routes());
-    drop(bot);
-    let log = std::fs::read_to_string(data.join("bot.log")).unwrap();
-    assert!(log.contains("a channel joined its server"), "{}", log_tail(&data));
-    for secret in [fake.config().token.as_str(), "doko:play", "Your hand", "Dein Blatt", "♣", "♠", "♥", "♦"] {
-        let hit = log.lines().find(|l| l.contains(secret));
-        assert!(hit.is_none(), "the log shows {secret:?}: {hit:?}");
-    }
-    eprintln!("the server test took {:.1} s", began.elapsed().as_secs_f64());
-    let _ = std::fs::remove_dir_all(&data);
+    posted(fake, ch1, at, "the channel's statistics", |t| t.contains("bob") && !t.contains("carol")).await;
 }
 
 /// Now, in ms since 1970 (UTC).

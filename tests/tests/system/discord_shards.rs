@@ -143,60 +143,12 @@ async fn two_processes_each_serve_their_shard_and_a_restart_resumes_its_turn_clo
         .unwrap();
     assert!(commands.iter().any(|c| c["name"] == "doko"), "{commands:?}");
 
-    // a table in each guild: four join at once in both, an admin sets a
-    // short turn clock, the first person starts
     let users: Vec<u64> = fake.config().users.iter().map(|u| u.id).collect();
+    let tables = [(c0, g0.id), (c1, g1.id)];
     let mut sent: Vec<(InteractionHandle, u64)> = Vec::new();
-    let joins = futures_util::future::join_all([(c0, g0.id), (c1, g1.id)].into_iter().flat_map(|(ch, g)| {
-        let fake = &fake;
-        users.iter().map(move |u| async move {
-            let i = fake.slash(*u, Place::Channel(ch), "doko", vec![Opt::sub("join", vec![])]);
-            (fake.send_interaction(i).await.unwrap(), g)
-        })
-    }))
-    .await;
-    for (h, g) in joins {
-        let cb = fake.wait_callback(&h, WAIT).await.unwrap();
-        assert!(cb.in_time() && cb.ephemeral(), "{cb:?}");
-        sent.push((h, g));
-    }
-    for ch in [c0, c1] {
-        fake.wait_for("everyone seated", WAIT, |f| {
-            f.channel_messages(ch).iter().find(|m| m.content.contains("(4/4)")).map(|_| ())
-        })
-        .await
-        .unwrap_or_else(|e| panic!("{e}: {:?}", fake.channel_messages(ch)));
-    }
-    for (ch, g) in [(c0, g0.id), (c1, g1.id)] {
-        let set = vec![Opt::string("key", "turn_timeout"), Opt::string("value", "3")];
-        let i = fake.slash(users[0], Place::Channel(ch), "doko-rules", vec![Opt::sub("set", set)]);
-        send(&fake, &mut sent, i, g).await;
-        let i = fake.slash(users[0], Place::Channel(ch), "doko", vec![Opt::sub("start", vec![])]);
-        send(&fake, &mut sent, i, g).await;
-    }
-
-    // the second process dies
-    bot1.kill();
-    fake.wait_for("shard 1's connection gone", WAIT, |f| (!f.shard_ready(1)).then_some(())).await.unwrap();
-    let before1 = seen(&fake, c1);
-    let before0 = seen(&fake, c0);
-    // the first answers its own guild, and not the dead one's
-    let i = fake.slash(users[1], Place::Channel(c0), "doko", vec![Opt::sub("hand", vec![])]);
-    send(&fake, &mut sent, i, g0.id).await;
-    let orphan = fake
-        .send_interaction(fake.slash(users[1], Place::Channel(c1), "doko", vec![Opt::sub("hand", vec![])]))
-        .await
-        .unwrap();
-    assert_eq!(fake.interaction_shard(&orphan), Some(1));
-    assert!(fake.wait_callback(&orphan, Duration::from_millis(1_500)).await.is_err(), "shard 0 answered shard 1's");
-    // the first process's table's clock goes on meanwhile
-    fake.wait_for("the first table's turn clock while the second process is dead", WAIT, |f| {
-        clock_spoke(f, c0, &before0).then_some(())
-    })
-    .await
-    .unwrap_or_else(|e| panic!("{e}: {}", bot0.log()));
-    // and nobody kept the dead process's table's clock
-    assert_eq!(seen(&fake, c1), before1, "the second table moved while its process was dead");
+    a_table_in_each_guild(&fake, &users, tables, &mut sent).await;
+    let (orphan, before1) =
+        the_second_process_dies_the_first_goes_on(&fake, &bot0, &mut bot1, tables, &users, &mut sent).await;
 
     // the second process again, same shard range: its table's clock goes
     // on with nobody typing
@@ -218,21 +170,100 @@ async fn two_processes_each_serve_their_shard_and_a_restart_resumes_its_turn_clo
     );
     assert_eq!(fake.identify_count_for(0), 1);
     // both answer their own guild
-    for (ch, g) in [(c0, g0.id), (c1, g1.id)] {
+    for (ch, g) in tables {
         let i = fake.slash(users[2], Place::Channel(ch), "doko", vec![Opt::sub("hand", vec![])]);
         send(&fake, &mut sent, i, g).await;
     }
+    check_each_went_to_its_shard_in_time(&fake, &sent, &orphan);
+    drop((bot0, bot1));
+    let _ = std::fs::remove_dir_all(&root);
+}
 
-    // every interaction went to its guild's shard and was answered in time
-    for (h, g) in &sent {
+/// A table in each guild (`tables`: channel and guild): four join at once
+/// in both, an admin sets a short turn clock, the first person starts.
+async fn a_table_in_each_guild(
+    fake: &FakeDiscord,
+    users: &[u64],
+    tables: [(u64, u64); 2],
+    sent: &mut Vec<(InteractionHandle, u64)>,
+) {
+    let joins = futures_util::future::join_all(tables.into_iter().flat_map(|(ch, g)| {
+        users.iter().map(move |u| async move {
+            let i = fake.slash(*u, Place::Channel(ch), "doko", vec![Opt::sub("join", vec![])]);
+            (fake.send_interaction(i).await.unwrap(), g)
+        })
+    }))
+    .await;
+    for (h, g) in joins {
+        let cb = fake.wait_callback(&h, WAIT).await.unwrap();
+        assert!(cb.in_time() && cb.ephemeral(), "{cb:?}");
+        sent.push((h, g));
+    }
+    for (ch, _) in tables {
+        fake.wait_for("everyone seated", WAIT, |f| {
+            f.channel_messages(ch).iter().find(|m| m.content.contains("(4/4)")).map(|_| ())
+        })
+        .await
+        .unwrap_or_else(|e| panic!("{e}: {:?}", fake.channel_messages(ch)));
+    }
+    for (ch, g) in tables {
+        let set = vec![Opt::string("key", "turn_timeout"), Opt::string("value", "3")];
+        let i = fake.slash(users[0], Place::Channel(ch), "doko-rules", vec![Opt::sub("set", set)]);
+        send(fake, sent, i, g).await;
+        let i = fake.slash(users[0], Place::Channel(ch), "doko", vec![Opt::sub("start", vec![])]);
+        send(fake, sent, i, g).await;
+    }
+}
+
+/// The second process dies: the first answers its own guild and not the
+/// dead one's, its table's clock goes on, nobody keeps the dead one's
+/// table's clock. The interaction sent to the dead shard and what the
+/// second table showed when its process died.
+async fn the_second_process_dies_the_first_goes_on(
+    fake: &FakeDiscord,
+    bot0: &Bot,
+    bot1: &mut Bot,
+    [(c0, g0), (c1, _)]: [(u64, u64); 2],
+    users: &[u64],
+    sent: &mut Vec<(InteractionHandle, u64)>,
+) -> (InteractionHandle, BTreeMap<u64, usize>) {
+    bot1.kill();
+    fake.wait_for("shard 1's connection gone", WAIT, |f| (!f.shard_ready(1)).then_some(())).await.unwrap();
+    let before1 = seen(fake, c1);
+    let before0 = seen(fake, c0);
+    // the first answers its own guild, and not the dead one's
+    let i = fake.slash(users[1], Place::Channel(c0), "doko", vec![Opt::sub("hand", vec![])]);
+    send(fake, sent, i, g0).await;
+    let orphan = fake
+        .send_interaction(fake.slash(users[1], Place::Channel(c1), "doko", vec![Opt::sub("hand", vec![])]))
+        .await
+        .unwrap();
+    assert_eq!(fake.interaction_shard(&orphan), Some(1));
+    assert!(fake.wait_callback(&orphan, Duration::from_millis(1_500)).await.is_err(), "shard 0 answered shard 1's");
+    // the first process's table's clock goes on meanwhile
+    fake.wait_for("the first table's turn clock while the second process is dead", WAIT, |f| {
+        clock_spoke(f, c0, &before0).then_some(())
+    })
+    .await
+    .unwrap_or_else(|e| panic!("{e}: {}", bot0.log()));
+    // and nobody kept the dead process's table's clock
+    assert_eq!(seen(fake, c1), before1, "the second table moved while its process was dead");
+    (orphan, before1)
+}
+
+/// Every interaction went to its guild's shard and was answered in time;
+/// the one sent while its shard was down was lost with the session, as on
+/// Discord: never answered, never answered by the other process.
+fn check_each_went_to_its_shard_in_time(
+    fake: &FakeDiscord,
+    sent: &[(InteractionHandle, u64)],
+    orphan: &InteractionHandle,
+) {
+    for (h, g) in sent {
         assert_eq!(fake.interaction_shard(h), Some(Config::shard_of(*g, 2)), "{h:?}");
         let cbs = fake.callbacks_for(h);
         assert!(!cbs.is_empty() && cbs.iter().all(|c| c.in_time()), "{cbs:?}");
     }
-    // the one sent while its shard was down was lost with the session, as
-    // on Discord: never answered, never answered by the other process
-    assert!(fake.callbacks_for(&orphan).is_empty());
+    assert!(fake.callbacks_for(orphan).is_empty());
     assert!(fake.unknown_routes().is_empty(), "{:?}", fake.unknown_routes());
-    drop((bot0, bot1));
-    let _ = std::fs::remove_dir_all(&root);
 }

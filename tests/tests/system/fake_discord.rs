@@ -609,6 +609,22 @@ mod with_serenity {
         };
         let mut client = ClientBuilder::new_with_http(http, GatewayIntents::GUILDS).event_handler(bot).await.unwrap();
         let run = tokio::spawn(async move { client.start_autosharded().await });
+        connected_registered_and_beating(&fake).await;
+        let alice = user(&fake, 0);
+        let hand = a_command_and_a_click_on_its_hand(&fake, alice).await;
+        deferred_responses_edited_through_original(&fake, alice, hand).await;
+        answers_through_reconnects(&fake, alice).await;
+
+        assert!(fake.unknown_routes().is_empty(), "{:?}", fake.unknown_routes());
+        assert!(errors.lock().unwrap().is_empty(), "{:?}", errors.lock().unwrap());
+        let refused: Vec<_> = fake.requests().into_iter().filter(|r| r.status >= 400).collect();
+        assert!(refused.is_empty(), "{refused:?}");
+        run.abort();
+    }
+
+    /// serenity is connected (one shard, API v10), has registered its
+    /// command, and its heartbeats are acknowledged: no zombie reconnect.
+    async fn connected_registered_and_beating(fake: &FakeDiscord) {
         fake.wait_ready(Duration::from_secs(20)).await.unwrap();
         let commands = fake
             .wait_for("guild commands", WAIT, |f| {
@@ -624,11 +640,13 @@ mod with_serenity {
         // heartbeats acknowledged: no zombie reconnect
         fake.wait_for("heartbeats", WAIT, |f| (f.heartbeat_count() >= 3).then_some(())).await.unwrap();
         assert_eq!(fake.connections().len(), 1);
+    }
 
-        // a command: an ephemeral hand with a button and a file
-        let alice = user(&fake, 0);
+    /// A command: an ephemeral hand with a button and a file, the table
+    /// edited, a DM; a click on the hand updates it. The hand's message id.
+    async fn a_command_and_a_click_on_its_hand(fake: &FakeDiscord, alice: u64) -> u64 {
         let h = fake
-            .send_interaction(fake.slash(alice, channel(&fake), "doko", vec![Opt::sub("join", vec![])]))
+            .send_interaction(fake.slash(alice, channel(fake), "doko", vec![Opt::sub("join", vec![])]))
             .await
             .unwrap();
         let cb = fake.wait_callback(&h, WAIT).await.unwrap();
@@ -646,13 +664,17 @@ mod with_serenity {
 
         // a click on the hand
         let hand = fake.original_message(&h).unwrap();
-        let k = fake.send_interaction(fake.click(alice, channel(&fake), hand.id, "play:1")).await.unwrap();
+        let k = fake.send_interaction(fake.click(alice, channel(fake), hand.id, "play:1")).await.unwrap();
         let cb = fake.wait_callback(&k, WAIT).await.unwrap();
         assert_eq!((cb.kind, cb.status), (7, 204));
         assert_eq!(fake.message(hand.id).unwrap().content, "played play:1");
+        hand.id
+    }
 
-        // deferred responses, then edited through @original
-        let h = fake.send_interaction(fake.slash(alice, channel(&fake), "slow", vec![])).await.unwrap();
+    /// Deferred responses (to a command, to a click on `hand`), then
+    /// edited through @original.
+    async fn deferred_responses_edited_through_original(fake: &FakeDiscord, alice: u64, hand: u64) {
+        let h = fake.send_interaction(fake.slash(alice, channel(fake), "slow", vec![])).await.unwrap();
         assert_eq!(fake.wait_callback(&h, WAIT).await.unwrap().kind, 5);
         let m = fake
             .wait_for("the deferred response edited", WAIT, |f| f.original_message(&h).filter(|m| m.edits() == 1))
@@ -660,20 +682,24 @@ mod with_serenity {
             .unwrap();
         assert!(m.ephemeral() && m.flags & doko_system_tests::fake_discord::LOADING == 0);
         assert_eq!(m.content, "done");
-        let k = fake.send_interaction(fake.click(alice, channel(&fake), hand.id, "slow")).await.unwrap();
+        let k = fake.send_interaction(fake.click(alice, channel(fake), hand, "slow")).await.unwrap();
         assert_eq!(fake.wait_callback(&k, WAIT).await.unwrap().kind, 6);
         fake.wait_for("the clicked message edited", WAIT, |f| {
-            f.message(hand.id).filter(|m| m.content == "done later").map(|_| ())
+            f.message(hand).filter(|m| m.content == "done later").map(|_| ())
         })
         .await
         .unwrap();
+    }
 
+    /// op 7 (resumed), op 9 not resumable (identified again), a dropped
+    /// connection (resumed): serenity goes on answering after each.
+    async fn answers_through_reconnects(fake: &FakeDiscord, alice: u64) {
         // op 7: serenity resumes and goes on answering
         fake.reconnect();
         fake.wait_for("a RESUME", Duration::from_secs(20), |f| (f.resume_count() == 1 && f.ready()).then_some(()))
             .await
             .unwrap();
-        let h = fake.send_interaction(fake.slash(alice, channel(&fake), "doko", vec![])).await.unwrap();
+        let h = fake.send_interaction(fake.slash(alice, channel(fake), "doko", vec![])).await.unwrap();
         assert!(fake.wait_callback(&h, WAIT).await.unwrap().in_time());
 
         // op 9, not resumable: serenity identifies again
@@ -693,13 +719,7 @@ mod with_serenity {
         })
         .await
         .unwrap();
-        let h = fake.send_interaction(fake.slash(alice, channel(&fake), "doko", vec![])).await.unwrap();
+        let h = fake.send_interaction(fake.slash(alice, channel(fake), "doko", vec![])).await.unwrap();
         assert!(fake.wait_callback(&h, WAIT).await.unwrap().in_time());
-
-        assert!(fake.unknown_routes().is_empty(), "{:?}", fake.unknown_routes());
-        assert!(errors.lock().unwrap().is_empty(), "{:?}", errors.lock().unwrap());
-        let refused: Vec<_> = fake.requests().into_iter().filter(|r| r.status >= 400).collect();
-        assert!(refused.is_empty(), "{refused:?}");
-        run.abort();
     }
 }
