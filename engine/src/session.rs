@@ -113,7 +113,8 @@ pub struct SheetRow {
     #[serde(default, skip_serializing_if = "is_false")]
     pub bock: bool,
     /// How many Bock rounds covered it (2 or more only with
-    /// `bock_stacking stack`; 0 in rows stored before rounds were kept).
+    /// `bock_stacking stack`; 1 for a Bock row read back, whose one round
+    /// is not written).
     #[serde(default, skip_serializing_if = "at_most_one")]
     pub bock_rounds: u8,
     /// The number the deal's record was filed under (given to
@@ -691,10 +692,16 @@ impl TryFrom<SessionData> for Session {
             }
             None => None,
         };
+        // a Bock row's one round is not written (only Doppelbock's 2 or
+        // more are): read back, a Bock row counts one round, as it did
+        let mut sheet = d.sheet;
+        for row in &mut sheet {
+            row.bock_rounds = row.rounds();
+        }
         Ok(Session {
             dealer: d.dealer,
             deals: d.deals,
-            sheet: crate::Shared::new(d.sheet),
+            sheet: crate::Shared::new(sheet),
             totals: d.totals,
             duty_left: d.duty_left,
             bock,
