@@ -219,9 +219,28 @@ pub(super) const fn opt(name: &'static str, ty: ArgType) -> ArgSpec {
     ArgSpec { name, ty, required: false }
 }
 
-/// A parsed argument.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ArgValue {
+/// Declares [`ArgValue`], one variant a type, and [`FromArg`] for each
+/// variant's type, from one list.
+macro_rules! arg_values {
+    ($($(#[$doc:meta])* $variant:ident($ty:ty)),* $(,)?) => {
+        /// A parsed argument.
+        #[derive(Clone, Debug, PartialEq, Eq)]
+        pub enum ArgValue {
+            $($(#[$doc])* $variant($ty),)*
+        }
+
+        $(impl FromArg for $ty {
+            fn from_arg(v: ArgValue) -> Option<Self> {
+                match v {
+                    ArgValue::$variant(x) => Some(x),
+                    _ => None,
+                }
+            }
+        })*
+    };
+}
+
+arg_values!(
     /// A card.
     Card(Card),
     /// Cards.
@@ -250,7 +269,7 @@ pub enum ArgValue {
     Step(StepKind),
     /// Text (a rule key or value, a preset, a topic).
     Text(String),
-}
+);
 
 /// A value an [`ArgValue`] can hold, taken out of it by the commands'
 /// builders (`None` when the value is of another type).
@@ -258,34 +277,3 @@ pub trait FromArg: Sized {
     /// The value, if `v` holds one of this type.
     fn from_arg(v: ArgValue) -> Option<Self>;
 }
-
-/// Implements [`FromArg`] for the type each [`ArgValue`] variant holds.
-macro_rules! from_arg {
-    ($($variant:ident($ty:ty)),* $(,)?) => {
-        $(impl FromArg for $ty {
-            fn from_arg(v: ArgValue) -> Option<Self> {
-                match v {
-                    ArgValue::$variant(x) => Some(x),
-                    _ => None,
-                }
-            }
-        })*
-    };
-}
-
-from_arg!(
-    Card(Card),
-    Cards(Vec<Card>),
-    Call(Call),
-    Bid(Bid),
-    Declaration(Declaration),
-    Level(BotLevel),
-    Lang(Lang),
-    OnOff(bool),
-    Policy(TimeoutPolicy),
-    Style(CardStyle),
-    Period(Period),
-    Number(u32),
-    Step(StepKind),
-    Text(String),
-);
