@@ -157,9 +157,11 @@ impl<'a> Players<'a> {
         for c in &clients[1..] {
             rooms.push(c.join_room_by_id(&rid).await.unwrap());
         }
+        // the joins arrive in any order: each is looked for in all that came
+        let from = watch.log.len();
         for who in ["@bot:localhost", "@bob:localhost", "@carol:localhost", "@dave:localhost"] {
             let want = format!("member {who} join");
-            watch.until("everyone joined", |s| s.player == 0 && s.room == rid && s.body == want).await;
+            watch.since(from, "everyone joined", |s| s.player == 0 && s.room == rid && s.body == want).await;
         }
         Players { t0, syn, data, watch, _tx: tx, clients, rooms, rid }
     }

@@ -189,9 +189,11 @@ impl Pictures {
         let room = alice.create_room(req).await.unwrap();
         let rid: OwnedRoomId = room.room_id().to_owned();
         let eve_room = eve.join_room_by_id(&rid).await.unwrap();
+        // the joins arrive in any order: each is looked for in all that came
+        let from = watch.log.len();
         for who in ["@bot:localhost", "@eve:localhost"] {
             let want = format!("member {who} join");
-            watch.until("everyone joined", |s| s.player == ALICE && s.room == rid && s.body == want).await;
+            watch.since(from, "everyone joined", |s| s.player == ALICE && s.room == rid && s.body == want).await;
         }
         Pictures { t0, watch, _tx: tx, alice, eve, room, eve_room, rid }
     }
