@@ -57,7 +57,7 @@ pub fn command(data: &[u8]) {
                 let style = if first & 2 == 0 {
                     HelpStyle::Text("!doko")
                 } else {
-                    HelpStyle::Slash { public: "doko", lists: "doko-lists", admin: "doko-admin" }
+                    HelpStyle::Slash { public: "play", lists: "lists", admin: "admin" }
                 };
                 assert!(!help(lang, topic.as_deref()).is_empty(), "empty help");
                 assert!(!help_styled(lang, topic.as_deref(), style).is_empty(), "empty help");

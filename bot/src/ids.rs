@@ -5,34 +5,96 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-/// The platform a channel or user lives on.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Platform {
-    /// Discord (guild channel or DM).
-    Discord,
-    /// Matrix (room).
-    Matrix,
-    /// The local terminal.
-    Terminal,
-}
+/// The platform a channel or user lives on: a short name (`discord`,
+/// `matrix`, `terminal`) that begins every stored key. The bot knows no
+/// list of platforms: an adapter names its own ([`Platform::new`]), and a
+/// stored key of any platform reads back ([`Platform::named`]).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Platform(&'static str);
+
+/// The platforms' names read back or given a dialect beyond the three
+/// built in (see [`Platform::named`]).
+static OTHERS: std::sync::Mutex<Vec<&'static str>> = std::sync::Mutex::new(Vec::new());
 
 impl Platform {
+    /// Discord (guild channel or DM).
+    pub const DISCORD: Platform = Platform("discord");
+    /// Matrix (room).
+    pub const MATRIX: Platform = Platform("matrix");
+    /// The local terminal.
+    pub const TERMINAL: Platform = Platform("terminal");
+
+    /// A platform of this name: 1 to 16 of `a-z`, `0-9` and `-` (the
+    /// name is checked where it is read back, see [`named`](Self::named)).
+    pub const fn new(name: &'static str) -> Platform {
+        Platform(name)
+    }
+
+    /// The platform a stored name names, if it is a platform's name at all
+    /// (a name seen for the first time is kept for the life of the
+    /// process; there are as many as platforms).
+    pub fn named(name: &str) -> Option<Platform> {
+        if let Some(p) = [Platform::DISCORD, Platform::MATRIX, Platform::TERMINAL].into_iter().find(|p| p.0 == name) {
+            return Some(p);
+        }
+        let fits = (1..=16).contains(&name.len())
+            && name.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
+        if !fits {
+            return None;
+        }
+        let mut others = OTHERS.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(kept) = others.iter().find(|n| **n == name) {
+            return Some(Platform(kept));
+        }
+        let kept: &'static str = Box::leak(name.to_owned().into_boxed_str());
+        others.push(kept);
+        Some(Platform(kept))
+    }
+
+    /// The platforms named so far in this process: the three above and
+    /// every other read back or given a dialect.
+    pub fn known() -> Vec<Platform> {
+        let others = OTHERS.lock().unwrap_or_else(|e| e.into_inner());
+        [Platform::DISCORD, Platform::MATRIX, Platform::TERMINAL]
+            .into_iter()
+            .chain(others.iter().map(|n| Platform(n)))
+            .collect()
+    }
+
     /// The platform and the platform's own id of a key `platform:id`.
     fn split_key(key: &str) -> Option<(Platform, &str)> {
         let (platform, id) = key.split_once(':')?;
-        let platform =
-            [Platform::Discord, Platform::Matrix, Platform::Terminal].into_iter().find(|p| p.name() == platform)?;
-        Some((platform, id))
+        Some((Platform::named(platform)?, id))
     }
 
     /// The short name used in keys.
     pub const fn name(self) -> &'static str {
-        match self {
-            Platform::Discord => "discord",
-            Platform::Matrix => "matrix",
-            Platform::Terminal => "terminal",
-        }
+        self.0
+    }
+}
+
+impl fmt::Debug for Platform {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0)
+    }
+}
+
+impl fmt::Display for Platform {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0)
+    }
+}
+
+impl Serialize for Platform {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.0)
+    }
+}
+
+impl<'de> Deserialize<'de> for Platform {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Platform, D::Error> {
+        let name = std::borrow::Cow::<str>::deserialize(d)?;
+        Platform::named(&name).ok_or_else(|| serde::de::Error::custom(format!("not a platform's name: {name:?}")))
     }
 }
 
@@ -307,11 +369,11 @@ mod tests {
     fn a_user_id_is_written_as_its_key() {
         let long = format!("@{}:example.org", "a".repeat(200));
         for user in [
-            UserId::new(Platform::Discord, "1234567890123456789"),
-            UserId::new(Platform::Matrix, "@anna:example.org"),
-            UserId::new(Platform::Matrix, long.as_str()),
-            UserId::new(Platform::Terminal, "Anna \"Ä\" \\ 1"),
-            UserId::new(Platform::Terminal, ""),
+            UserId::new(Platform::DISCORD, "1234567890123456789"),
+            UserId::new(Platform::MATRIX, "@anna:example.org"),
+            UserId::new(Platform::MATRIX, long.as_str()),
+            UserId::new(Platform::TERMINAL, "Anna \"Ä\" \\ 1"),
+            UserId::new(Platform::TERMINAL, ""),
         ] {
             let json = serde_json::to_string(&user).expect("written");
             assert_eq!(json, serde_json::to_string(&user.key()).expect("a string"), "{user:?}");

@@ -12,6 +12,7 @@
 
 pub mod authority;
 pub mod command;
+pub mod dialect;
 #[cfg(feature = "failpoints")]
 pub mod failpoint;
 #[doc(hidden)]
@@ -36,8 +37,8 @@ pub use ids::{Actor, ChannelId, Platform, ServerId, UserId};
 pub use lang::Lang;
 pub use limits::{Limits, Rate};
 pub use outbox::{
-    App, CardChoice, Choice, Claim, Delivered, HandModel, Input, Notice, Outbox, Picture, Private, TableMessage,
-    TableMessages, Transport, TransportError, deliver, stopped,
+    App, CardChoice, Choice, Claim, Delivered, HandModel, Input, Notice, Outbox, Picture, PostOffice, Private,
+    TableMessage, TableMessages, Transport, TransportError, deliver, stopped,
 };
 pub use render::{Audience, Kind, Message};
 pub use service::{Service, ServiceError, StoreHealth};

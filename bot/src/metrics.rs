@@ -128,7 +128,7 @@ mod tests {
     fn tables_served_are_counted_once_and_old_ones_swept() {
         let mut t = Touched::default();
         let start = Instant::now();
-        let ch = |i: usize| ChannelId::new(Platform::Discord, format!("{i}"));
+        let ch = |i: usize| ChannelId::new(Platform::DISCORD, format!("{i}"));
         for i in 0..SWEEP_FROM {
             t.touch(&ch(i), start);
             t.touch(&ch(i), start);

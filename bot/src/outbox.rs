@@ -13,7 +13,8 @@
 //! when a person cannot be reached privately.
 //!
 //! Adapters see only [`App`] (what they may ask of the bot) and these
-//! values: never a table, a game or a seat's view.
+//! values: never a table, a game or a seat's view; [`deliver`] reports to
+//! the bot's [`PostOffice`].
 
 use std::borrow::Cow;
 
@@ -54,6 +55,10 @@ pub enum Input {
         /// The stamp of the hand clicked.
         stamp: String,
     },
+    /// A person opens a table of their own (the terminal's): computers
+    /// fill the other seats and the deal starts when none is running;
+    /// else the table and the person's hand.
+    Open,
 }
 
 /// Everything one service call owes the platforms.
@@ -96,7 +101,7 @@ pub struct Outbox {
     /// At a table shared with channels on other platforms (`link`): what
     /// each of those channels gets of this change, one outbox per channel
     /// (this one is the channel the command came from). The service hands
-    /// them to the front end of their platform (see [`App::relayed`]);
+    /// them to the front end of their platform (see [`PostOffice::relayed`]);
     /// an adapter never sends them itself.
     pub relay: Vec<Outbox>,
 }
@@ -127,6 +132,11 @@ pub struct TableMessage {
     /// The idempotency key of an owed message (see [`Outbox::owed`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub key: Option<String>,
+    /// The commit that made it claimed the posting of the deal's message
+    /// for this process: [`deliver`] posts it without asking (never
+    /// stored: a message sent again asks).
+    #[serde(skip)]
+    pub claimed: bool,
     /// At a table shared across platforms (`link`): the key of the table
     /// shown (its home channel's); empty for a channel's own table. A
     /// channel's messages of one table are never compared with another's
@@ -368,8 +378,9 @@ pub trait Transport: Send + Sync {
     }
 }
 
-/// What the adapters may ask of the bot. Nothing here hands out a table,
-/// a game or a seat's view.
+/// What the adapters may ask of the bot: what a person's input needs, and
+/// the tables to resume at a start. Nothing here hands out a table, a game
+/// or a seat's view.
 #[async_trait]
 pub trait App: Send + Sync {
     /// Runs what a person typed or clicked. `delivery` is the platform's id
@@ -384,29 +395,38 @@ pub trait App: Send + Sync {
     /// Whether a person holds a seat at a channel's table, and the table's
     /// language.
     async fn seated(&self, ch: &ChannelId, user: &UserId) -> Option<Lang>;
-    /// The table as it stands (the table message, the person's hand) for a
-    /// person opening a table: a table with computer players filled in and
-    /// dealt if none is running (the terminal's table of one person).
-    async fn open_with_computers(&self, ch: &ChannelId, actor: &Actor) -> Outbox;
-    /// Remembers the platform's id of a channel's table message for the
-    /// deal's message `epoch`.
-    async fn set_display(&self, ch: &ChannelId, epoch: u32, id: Option<String>);
     /// The channels of a platform whose table has a deal running (their
     /// turn clocks run; after a restart the adapter resumes them). A full
     /// scan of the store: for start-up, not for every tick.
     async fn running(&self, platform: crate::ids::Platform) -> Vec<ChannelId>;
-    /// Claims the posting of the table message of the deal's message
-    /// `epoch` (see [`Claim`]): a claim lasts a few seconds, or until the
-    /// id is remembered with [`set_display`](Self::set_display).
-    async fn claim_display(&self, ch: &ChannelId, epoch: u32) -> Claim;
+    /// Where [`deliver`] reports what it delivered, and where the outboxes
+    /// for this platform's channels made on other platforms wait.
+    fn post_office(&self) -> &dyn PostOffice;
+}
+
+/// Where delivery meets the bot: [`deliver`] coalesces table messages
+/// here, claims the posting of a deal's message when the commit that made
+/// it did not, and reports what it delivered, posted or could not deliver
+/// (each carried by the table's next commit where the service defers
+/// them, see `Service::defer_marks`: delivering costs no store round trip
+/// of its own).
+#[async_trait]
+pub trait PostOffice: Send + Sync {
     /// The process's table messages in flight (see [`TableMessages`]).
     fn table_messages(&self) -> &TableMessages;
+    /// Claims the posting of the table message of the deal's message
+    /// `epoch` (see [`Claim`]): a claim lasts
+    /// [`POSTING_CLAIM_MS`], or until the
+    /// id is remembered ([`posted`](Self::posted)).
+    async fn claim_display(&self, ch: &ChannelId, epoch: u32) -> Claim;
+    /// Remembers the platform's id of a channel's table message for the
+    /// deal's message `epoch`.
+    async fn posted(&self, ch: &ChannelId, epoch: u32, id: String);
     /// Notes that a person could not be reached privately; true the first
     /// time in a deal (the channel is told once per deal, not per message).
     async fn unreachable(&self, ch: &ChannelId, user: &UserId) -> bool;
     /// Marks owed entries of a table as delivered (see [`Outbox::owed`];
-    /// `salt`: [`Outbox::owed_salt`]). The mark may wait for the table's
-    /// next commit (see `Service::defer_marks`).
+    /// `salt`: [`Outbox::owed_salt`]).
     async fn delivered(&self, ch: &ChannelId, salt: u64, owed: &[u64]);
     /// The outboxes for this platform's channels that commands on other
     /// platforms make (a table shared across platforms, see
@@ -441,6 +461,7 @@ pub struct Delivered {
 /// When a person cannot be reached privately the channel is told so,
 /// without the secret. A failure of one send does not stop the others.
 pub async fn deliver(app: &dyn App, transport: &dyn Transport, out: &Outbox) -> Delivered {
+    let post = app.post_office();
     let ch = &out.channel;
     let mut report = Delivered::default();
     #[cfg(feature = "failpoints")]
@@ -449,7 +470,7 @@ pub async fn deliver(app: &dyn App, transport: &dyn Transport, out: &Outbox) -> 
     }
     if let Some(actor) = &out.actor {
         let msgs: Vec<&Private> = out.private_for(actor).collect();
-        send_private(app, transport, out, actor, &msgs, &mut report).await;
+        send_private(post, transport, out, actor, &msgs, &mut report).await;
     }
     // a deal's result first, then the next deal's table message
     let (results, notices): (Vec<&Notice>, Vec<&Notice>) = out.notices.iter().partition(|n| n.kind == Kind::Result);
@@ -463,7 +484,7 @@ pub async fn deliver(app: &dyn App, transport: &dyn Transport, out: &Outbox) -> 
         }
     }
     let newest = match &out.table {
-        Some(t) => app.table_messages().publish(app, transport, ch, t, &mut report).await,
+        Some(t) => post.table_messages().publish(post, transport, ch, t, &mut report).await,
         None => false,
     };
     for n in notices {
@@ -496,20 +517,20 @@ pub async fn deliver(app: &dyn App, transport: &dyn Transport, out: &Outbox) -> 
             continue;
         }
         let msgs: Vec<&Private> = out.private_for(to).collect();
-        send_private(app, transport, out, to, &msgs, &mut report).await;
+        send_private(post, transport, out, to, &msgs, &mut report).await;
     }
     // sent (or refused by the platform, logged above, and not tried again:
     // a message the platform keeps refusing must not hold up the table)
     if !out.owed.is_empty() {
         #[cfg(feature = "failpoints")]
         crate::failpoint::hit("after-deliver");
-        app.delivered(ch, out.owed_salt, &out.owed).await;
+        post.delivered(ch, out.owed_salt, &out.owed).await;
     }
     report
 }
 
 async fn send_private(
-    app: &dyn App,
+    post: &dyn PostOffice,
     transport: &dyn Transport,
     out: &Outbox,
     to: &UserId,
@@ -523,7 +544,7 @@ async fn send_private(
             report.failed += 1;
             tracing::info!(channel = %ch, "a person cannot be reached privately");
             // once per deal: the table remembers whom it told
-            if app.unreachable(ch, &u).await {
+            if post.unreachable(ch, &u).await {
                 let n = Notice::new(Kind::Error, crate::tr!(out.lang, "unreachable"), Some(u));
                 if let Err(e) = transport.notice(ch, &n).await {
                     tracing::warn!(error = %e, channel = %ch, "posting a notice failed");
@@ -588,7 +609,7 @@ impl TableMessages {
     /// person `t` names to act may not be the one any more).
     async fn publish(
         &self,
-        app: &dyn App,
+        post: &dyn PostOffice,
         transport: &dyn Transport,
         ch: &ChannelId,
         t: &TableMessage,
@@ -625,7 +646,7 @@ impl TableMessages {
                 }
                 batch
             };
-            self.send(app, transport, ch, &slot, batch, report).await;
+            self.send(post, transport, ch, &slot, batch, report).await;
             slot.state.lock().expect("slot lock").sent
         };
         t.revision >= newest
@@ -633,7 +654,7 @@ impl TableMessages {
 
     async fn send(
         &self,
-        app: &dyn App,
+        post: &dyn PostOffice,
         transport: &dyn Transport,
         ch: &ChannelId,
         slot: &Slot,
@@ -646,10 +667,12 @@ impl TableMessages {
                 Some((epoch, id)) if epoch == m.epoch => Some(id),
                 _ => m.display.clone(),
             };
-            if id.is_none() {
+            if id.is_none() && !m.claimed {
                 // several processes may serve the table: one posts the
                 // deal's message, the others wait for its id and edit it
-                match claim(app, ch, m.epoch).await {
+                // (the commit that made it claimed it for this process, or
+                // it is claimed now)
+                match claim(post, ch, m.epoch).await {
                     Claim::Mine => {}
                     Claim::Posted(posted) => id = Some(posted),
                     Claim::Stale => continue,
@@ -674,7 +697,7 @@ impl TableMessages {
                 Ok(id) => {
                     report.posted = true;
                     slot.state.lock().expect("slot lock").known = Some((m.epoch, id.clone()));
-                    app.set_display(ch, m.epoch, Some(id)).await;
+                    post.posted(ch, m.epoch, id).await;
                 }
                 Err(e) => {
                     report.failed += 1;
@@ -684,6 +707,12 @@ impl TableMessages {
         }
     }
 }
+
+/// How long a process's claim to post a deal's table message holds (ms):
+/// other processes wait that long for the id it posts (which rides on the
+/// table's next commit, or is written within two seconds, see
+/// `Service::defer_marks`), then post themselves.
+pub const POSTING_CLAIM_MS: u64 = 5_000;
 
 /// Who posts a deal's table message when several processes serve a table.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -698,12 +727,13 @@ pub enum Claim {
     Stale,
 }
 
-/// Claims the posting of a deal's table message, waiting (up to a few
-/// seconds) for another process that is posting it.
-async fn claim(app: &dyn App, ch: &ChannelId, epoch: u32) -> Claim {
-    for _ in 0..40 {
-        match app.claim_display(ch, epoch).await {
-            Claim::Busy => tokio::time::sleep(std::time::Duration::from_millis(100)).await,
+/// Claims the posting of a deal's table message, waiting (as long as a
+/// claim holds) for another process that is posting it.
+async fn claim(post: &dyn PostOffice, ch: &ChannelId, epoch: u32) -> Claim {
+    const PAUSE_MS: u64 = 100;
+    for _ in 0..POSTING_CLAIM_MS / PAUSE_MS {
+        match post.claim_display(ch, epoch).await {
+            Claim::Busy => tokio::time::sleep(std::time::Duration::from_millis(PAUSE_MS)).await,
             other => return other,
         }
     }
@@ -721,7 +751,8 @@ fn merge(msgs: impl Iterator<Item = TableMessage>) -> Vec<TableMessage> {
                     (Some(a), Some(b)) => Some(format!("{}\n{}", a.trim_end(), b)),
                     (a, b) => a.or(b),
                 };
-                *last = TableMessage { events: events.map(|e| last_lines(&e)), ..m };
+                let claimed = last.claimed || m.claimed;
+                *last = TableMessage { events: events.map(|e| last_lines(&e)), claimed, ..m };
             }
             _ => out.push(m),
         }

@@ -60,14 +60,3 @@ impl ServerId {
 pub fn foreign_label(l: crate::lang::Lang, ch: &ChannelId) -> String {
     crate::tr!(l, "link-channel", platform = ch.platform.name(), id = ch.id.as_str())
 }
-
-/// How a channel is named in a message listing channels: a mention on
-/// Discord (`<#123>`, shown as its name), a matrix.to link to the room on
-/// Matrix (clients show it as a link to the room), the id elsewhere.
-pub fn channel_label(ch: &ChannelId) -> String {
-    match ch.platform {
-        crate::ids::Platform::Discord => format!("<#{}>", ch.id),
-        crate::ids::Platform::Matrix => format!("https://matrix.to/#/{}", ch.id),
-        crate::ids::Platform::Terminal => ch.id.clone(),
-    }
-}

@@ -15,7 +15,7 @@ use doko_players::BotLevel;
 const PEOPLE: [&str; 6] = ["Anna", "Ben", "Clara", "Dieter", "Eva", "Finn"];
 
 fn person(i: usize) -> Actor {
-    Actor::new(UserId::new(Platform::Terminal, format!("p{i}")), PEOPLE[i], true)
+    Actor::new(UserId::new(Platform::TERMINAL, format!("p{i}")), PEOPLE[i], true)
 }
 
 /// The person with this user id.

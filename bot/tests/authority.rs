@@ -42,8 +42,8 @@ struct Setup {
 /// A person in the channel of a Discord server, whose admins (the
 /// channel's) are the server's.
 fn person(id: &str, name: &str, admin: bool) -> Actor {
-    Actor::new(UserId::new(Platform::Discord, id), name, admin)
-        .in_server(doko_bot::ServerId::new(Platform::Discord, "guild"), admin)
+    Actor::new(UserId::new(Platform::DISCORD, id), name, admin)
+        .in_server(doko_bot::ServerId::new(Platform::DISCORD, "guild"), admin)
 }
 
 fn errors(m: &[Message]) -> Vec<&Message> {
@@ -79,7 +79,7 @@ impl Setup {
         for seed in 1.. {
             let s = Setup {
                 svc: Service::new(MemoryStore::default(), seed),
-                ch: ChannelId::new(Platform::Discord, "authority"),
+                ch: ChannelId::new(Platform::DISCORD, "authority"),
                 lang,
                 seated: vec![person("a", "Anna", false), person("b", "Ben", false), person("c", "Cleo", false)],
                 admin: person("m", "Mod", true),
@@ -339,7 +339,7 @@ async fn computers_only_make_their_own_moves() {
     let computer_moves = g.bids().iter().flatten().count();
     assert!(computer_moves >= 1 || t.person_to_act().is_some(), "computers bid on their turns");
     // nobody can speak for a computer: an id that looks like one is a stranger
-    let fake = Actor::new(UserId::new(Platform::Discord, "bot:1"), "Bot 1", false);
+    let fake = Actor::new(UserId::new(Platform::DISCORD, "bot:1"), "Bot 1", false);
     assert_eq!(t.actor_kind(&fake.user), ActorKind::Stranger);
     let m = s.say(&fake, Command::Bid(Bid::Healthy)).await;
     assert_eq!(errors(&m)[0].text, render::error(Lang::En, &CommandError::NotSeated));

@@ -7,11 +7,11 @@
 use doko_bot::{Actor, ChannelId, Kind, Lang, MemoryStore, Platform, Service, UserId};
 
 fn person(id: &str, name: &str, admin: bool) -> Actor {
-    Actor::new(UserId::new(Platform::Discord, id), name, admin)
+    Actor::new(UserId::new(Platform::DISCORD, id), name, admin)
 }
 
 fn ch(id: &str) -> ChannelId {
-    ChannelId::new(Platform::Discord, id)
+    ChannelId::new(Platform::DISCORD, id)
 }
 
 #[tokio::test]

@@ -68,7 +68,7 @@ impl Store for Calls {
 }
 
 fn person(id: &str, name: &str) -> Actor {
-    Actor::new(UserId::new(Platform::Matrix, format!("@{id}:example.org")), name, false)
+    Actor::new(UserId::new(Platform::MATRIX, format!("@{id}:example.org")), name, false)
 }
 
 #[tokio::test]
@@ -76,7 +76,7 @@ async fn one_round_trip_per_action_and_nothing_lost_between_two_processes() {
     let store = Calls::default();
     let one = Service::new(store.clone(), 1);
     let two = Service::new(store.clone(), 2);
-    let ch = ChannelId::new(Platform::Matrix, "!cache:example.org");
+    let ch = ChannelId::new(Platform::MATRIX, "!cache:example.org");
     let (anna, ben, cleo) = (person("anna", "Anna"), person("ben", "Ben"), person("cleo", "Cleo"));
 
     one.handle(&ch, &anna, "join").await.unwrap();
@@ -119,7 +119,7 @@ async fn a_full_set_of_copies_drops_the_least_recently_used() {
     let store = Calls::default();
     let svc = Service::new(store.clone(), 3);
     let anna = person("anna", "Anna");
-    let ch = |i: usize| ChannelId::new(Platform::Matrix, format!("!lru-{i}:example.org"));
+    let ch = |i: usize| ChannelId::new(Platform::MATRIX, format!("!lru-{i}:example.org"));
     let n = doko_bot::service::TABLES_CACHED;
     for i in 0..n {
         svc.handle(&ch(i), &anna, "join").await.unwrap();
@@ -148,12 +148,12 @@ async fn a_full_set_of_copies_drops_the_least_recently_used() {
 async fn quick_steps_are_those_without_searching_computers_or_pictures() {
     let svc = Service::new(MemoryStore::default(), 4);
     // (an admin: the card style is the admins' to choose)
-    let anna = Actor::new(UserId::new(Platform::Matrix, "@anna:example.org"), "Anna", true);
+    let anna = Actor::new(UserId::new(Platform::MATRIX, "@anna:example.org"), "Anna", true);
     let quick = |name: &'static str| {
         let svc = &svc;
         let anna = &anna;
         async move {
-            let ch = ChannelId::new(Platform::Matrix, format!("!{name}:example.org"));
+            let ch = ChannelId::new(Platform::MATRIX, format!("!{name}:example.org"));
             for cmd in name.split(',') {
                 let out = svc.handle(&ch, anna, cmd).await.unwrap();
                 assert!(out.messages().iter().all(|m| m.kind != Kind::Error), "{cmd}: {:?}", out.messages());

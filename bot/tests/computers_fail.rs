@@ -14,8 +14,8 @@ async fn computers_failing_part_way_leave_the_table_and_the_delivery_as_they_wer
     let svc = Service::new(store.clone(), 5);
     // another process on the same store reads what is stored
     let other = Service::new(store.clone(), 6);
-    let ch = ChannelId::new(Platform::Matrix, "!computers:example.org");
-    let anna = Actor::new(UserId::new(Platform::Matrix, "@anna:example.org"), "Anna", false);
+    let ch = ChannelId::new(Platform::MATRIX, "!computers:example.org");
+    let anna = Actor::new(UserId::new(Platform::MATRIX, "@anna:example.org"), "Anna", false);
     for text in ["join", "addbot", "addbot", "addbot", "start"] {
         svc.handle(&ch, &anna, text).await.unwrap();
     }

@@ -40,7 +40,7 @@ impl Transport for Recording {
 }
 
 fn people() -> Vec<Actor> {
-    (1..=4).map(|i| Actor::new(UserId::new(Platform::Terminal, format!("p{i}")), format!("P{i}"), i == 1)).collect()
+    (1..=4).map(|i| Actor::new(UserId::new(Platform::TERMINAL, format!("p{i}")), format!("P{i}"), i == 1)).collect()
 }
 
 fn service(store: &MemoryStore) -> Arc<Service<MemoryStore>> {
@@ -82,7 +82,7 @@ async fn owes(svc: &Service<MemoryStore>, ch: &ChannelId) -> usize {
 async fn what_a_change_owes_is_stored_with_it_and_dropped_once_delivered() {
     let store = MemoryStore::default();
     let svc = service(&store);
-    let ch = ChannelId::new(Platform::Terminal, "durable-1");
+    let ch = ChannelId::new(Platform::TERMINAL, "durable-1");
     let t = Recording::default();
     let out = seated_and_dealt(&*svc, &ch, &t).await;
     assert!(!out.owed.is_empty(), "the start owes its messages");
@@ -111,7 +111,7 @@ async fn what_a_change_owes_is_stored_with_it_and_dropped_once_delivered() {
 #[tokio::test]
 async fn after_a_crash_the_next_process_sends_what_was_owed_then_the_prompt() {
     let store = MemoryStore::default();
-    let ch = ChannelId::new(Platform::Terminal, "durable-2");
+    let ch = ChannelId::new(Platform::TERMINAL, "durable-2");
     let t = Recording::default();
     let (events, to_act_after) = {
         let svc = service(&store);
@@ -156,7 +156,7 @@ async fn after_a_crash_the_next_process_sends_what_was_owed_then_the_prompt() {
 async fn the_outbox_is_bounded_and_off_unless_asked_for() {
     let store = MemoryStore::default();
     let svc = service(&store);
-    let ch = ChannelId::new(Platform::Terminal, "durable-3");
+    let ch = ChannelId::new(Platform::TERMINAL, "durable-3");
     let p = &people()[0];
     // changes never delivered: at most OWED_KEPT stay
     for i in 0..(doko_bot::table::OWED_KEPT + 6) {
@@ -201,7 +201,7 @@ async fn play_delivered(
 
 #[tokio::test]
 async fn a_delivered_entrys_mark_rides_on_the_tables_next_commit() {
-    let ch = ChannelId::new(Platform::Terminal, "durable-marks");
+    let ch = ChannelId::new(Platform::TERMINAL, "durable-marks");
     let version = |svc: &Arc<Service<MemoryStore>>| {
         let (svc, ch) = (svc.clone(), ch.clone());
         async move { svc.table(&ch).await.unwrap().1 }
@@ -247,7 +247,7 @@ async fn a_delivered_entrys_mark_rides_on_the_tables_next_commit() {
 async fn a_mark_no_commit_carries_is_committed_on_its_own_after_the_delay() {
     let store = MemoryStore::default();
     let svc = deferring(&store, 7);
-    let ch = ChannelId::new(Platform::Terminal, "durable-marks-late");
+    let ch = ChannelId::new(Platform::TERMINAL, "durable-marks-late");
     let t = Recording::default();
     let out = seated_and_dealt(&*svc, &ch, &t).await;
     play_delivered(&svc, &ch, &t, out, 1).await;
@@ -261,7 +261,7 @@ async fn a_mark_no_commit_carries_is_committed_on_its_own_after_the_delay() {
 #[tokio::test]
 async fn after_a_crash_with_marks_waiting_their_entries_are_sent_again_with_the_same_keys() {
     let store = MemoryStore::default();
-    let ch = ChannelId::new(Platform::Terminal, "durable-marks-crash");
+    let ch = ChannelId::new(Platform::TERMINAL, "durable-marks-crash");
     let t = Recording::default();
     let last = {
         let svc = deferring(&store, 7);
@@ -292,7 +292,7 @@ async fn after_a_crash_with_marks_waiting_their_entries_are_sent_again_with_the_
 async fn a_waiting_mark_never_drops_the_entry_of_a_table_made_anew() {
     use doko_bot::Store;
     let store = MemoryStore::default();
-    let ch = ChannelId::new(Platform::Terminal, "durable-marks-anew");
+    let ch = ChannelId::new(Platform::TERMINAL, "durable-marks-anew");
     let t = Recording::default();
     let svc = deferring(&store, 7);
     let out = seated_and_dealt(&*svc, &ch, &t).await;
@@ -316,4 +316,100 @@ async fn a_waiting_mark_never_drops_the_entry_of_a_table_made_anew() {
     svc.flush_marks(std::time::Duration::ZERO).await;
     let left: Vec<u64> = svc.table(&ch).await.unwrap().0.owed().entries().map(|e| e.seq).collect();
     assert_eq!(left, owed_fresh, "the new table's entries are all still owed");
+}
+
+/// As [`deferring`], with nothing committing what waits but the table's
+/// next commit (the task that commits it after a delay is stopped): what a
+/// table in play sees.
+fn carried_only(store: &MemoryStore, seed: u64) -> Arc<Service<MemoryStore>> {
+    let svc = Arc::new(Service::new(store.clone(), seed).with_durable_outbox());
+    svc.defer_marks().abort();
+    svc
+}
+
+#[tokio::test]
+async fn posting_a_deals_table_message_costs_no_commit_of_its_own() {
+    let store = MemoryStore::default();
+    let svc = carried_only(&store, 7);
+    let ch = ChannelId::new(Platform::TERMINAL, "durable-posting");
+    let t = Recording::default();
+    let ps = people();
+    let version = || async { svc.table(&ch).await.unwrap().1 };
+    // the first change shows the table: its commit claims the posting
+    let out = App::handle(&*svc, &ch, &ps[0], Input::Text("join".into()), Some("j0")).await;
+    assert!(out.table.as_ref().is_some_and(|m| m.display.is_none() && m.claimed), "{out:?}");
+    let v = version().await;
+    deliver(&*svc, &t, &out).await;
+    assert_eq!(version().await, v, "posting it committed nothing");
+    // the next change carries the id posted, in its one commit
+    for (i, p) in ps.iter().enumerate().skip(1) {
+        let out = App::handle(&*svc, &ch, p, Input::Text("join".into()), Some(&format!("j{i}"))).await;
+        assert!(out.table.as_ref().is_some_and(|m| !m.claimed), "claimed once");
+        deliver(&*svc, &t, &out).await;
+    }
+    assert_eq!(version().await, v + 3, "one commit a change");
+    assert_eq!(svc.table(&ch).await.unwrap().0.display().as_deref(), Some("table-1"));
+    // a new deal wants a new message: claimed by the deal's commit, posted,
+    // its id carried by the next move
+    let out = App::handle(&*svc, &ch, &ps[0], Input::Text("start".into()), Some("start")).await;
+    assert!(out.table.as_ref().is_some_and(|m| m.display.is_none() && m.claimed), "{out:?}");
+    deliver(&*svc, &t, &out).await;
+    let v = version().await;
+    play_delivered(&svc, &ch, &t, out, 1).await;
+    assert_eq!(version().await, v + 1, "the move's commit, nothing else");
+    assert_eq!(svc.table(&ch).await.unwrap().0.display().as_deref(), Some("table-1"));
+    let posts = t.sent.lock().unwrap().iter().filter(|s| s.0 == "post").count();
+    assert_eq!(posts, 2, "one message a deal (the table before it, the deal)");
+}
+
+/// A transport that can reach nobody privately.
+#[derive(Default)]
+struct NoDirectMessages(Recording);
+
+#[async_trait]
+impl Transport for NoDirectMessages {
+    async fn post_table(&self, ch: &ChannelId, msg: &TableMessage) -> Result<String, TransportError> {
+        self.0.post_table(ch, msg).await
+    }
+    async fn edit_table(&self, ch: &ChannelId, id: &str, msg: &TableMessage) -> Result<(), TransportError> {
+        self.0.edit_table(ch, id, msg).await
+    }
+    async fn notice(&self, ch: &ChannelId, n: &Notice) -> Result<(), TransportError> {
+        self.0.notice(ch, n).await
+    }
+    async fn private(&self, _: &ChannelId, to: &UserId, _: &[&Private]) -> Result<(), TransportError> {
+        Err(TransportError::Unreachable(to.clone()))
+    }
+}
+
+#[tokio::test]
+async fn a_person_out_of_reach_is_told_once_a_deal_without_a_commit_of_its_own() {
+    let store = MemoryStore::default();
+    let svc = carried_only(&store, 7);
+    let ch = ChannelId::new(Platform::TERMINAL, "durable-unreachable");
+    let t = NoDirectMessages::default();
+    let out = seated_and_dealt(&*svc, &ch, &t.0).await;
+    let v = svc.table(&ch).await.unwrap().1;
+    // the deal's hands delivered again where nobody can be reached
+    // privately: each person told once, however often
+    deliver(&*svc, &t, &out).await;
+    deliver(&*svc, &t, &out).await;
+    let told = |t: &NoDirectMessages| {
+        let sent = t.0.sent.lock().unwrap();
+        sent.iter()
+            .filter(|s| s.0.starts_with("notice") && s.1.contains("private"))
+            .map(|s| s.0.clone())
+            .collect::<Vec<_>>()
+    };
+    let first = told(&t);
+    let mut unique = first.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(first.len(), unique.len(), "each person told once: {first:?}");
+    assert_eq!(first.len(), 4, "all four told: {first:?}");
+    assert_eq!(svc.table(&ch).await.unwrap().1, v, "telling them committed nothing");
+    // the next commit keeps whom the channel was told
+    play_delivered(&svc, &ch, &t.0, out, 1).await;
+    let table = svc.table(&ch).await.unwrap().0;
+    assert!(people().iter().all(|p| table.was_unreachable(&p.user)));
 }

@@ -96,8 +96,8 @@ async fn format_one_is_read_as_it_is_and_written_in_this_builds_format() {
     assert_eq!(check_format(&store).await.unwrap(), STORE_FORMAT);
     assert_eq!(STORE_FORMAT, 4);
     let svc = Service::new(store.clone(), 3);
-    let ch = ChannelId::new(Platform::Discord, "format");
-    let anna = Actor::new(UserId::new(Platform::Discord, "anna"), "Anna", true);
+    let ch = ChannelId::new(Platform::DISCORD, "format");
+    let anna = Actor::new(UserId::new(Platform::DISCORD, "anna"), "Anna", true);
     for text in ["join", "addbot", "addbot", "addbot", "start"] {
         say(&svc, &ch, &anna, text).await;
     }
@@ -165,8 +165,8 @@ async fn format_one_is_read_as_it_is_and_written_in_this_builds_format() {
 async fn the_stored_seats_are_the_seats_after_every_command() {
     let store = MemoryStore::default();
     let svc = Service::new(store.clone(), 3);
-    let ch = ChannelId::new(Platform::Discord, "seats");
-    let anna = Actor::new(UserId::new(Platform::Discord, "anna"), "Anna", true);
+    let ch = ChannelId::new(Platform::DISCORD, "seats");
+    let anna = Actor::new(UserId::new(Platform::DISCORD, "anna"), "Anna", true);
     let stored_seats = |json: &str| serde_json::from_str::<Value>(json).unwrap()["seats"].clone();
     let stored_roster = |json: &str| {
         let v = serde_json::from_str::<Value>(json).unwrap();
@@ -239,8 +239,8 @@ async fn the_stored_seats_are_the_seats_after_every_command() {
 async fn format_twos_delivery_ids_stay_handled() {
     let store = MemoryStore::default();
     let svc = Service::new(store.clone(), 3);
-    let ch = ChannelId::new(Platform::Discord, "deliveries");
-    let anna = Actor::new(UserId::new(Platform::Discord, "anna"), "Anna", true);
+    let ch = ChannelId::new(Platform::DISCORD, "deliveries");
+    let anna = Actor::new(UserId::new(Platform::DISCORD, "anna"), "Anna", true);
     for (i, text) in ["join", "addbot", "addbot", "addbot", "start"].into_iter().enumerate() {
         let out = svc.handle_delivery(&ch, &anna, text, &format!("11900000000000000{i:02}")).await.unwrap();
         assert!(!out.messages().iter().any(|m| m.kind == Kind::Error), "{text}");

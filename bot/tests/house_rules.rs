@@ -8,7 +8,7 @@ use doko_bot::{Actor, ChannelId, Kind, MemoryStore, Message, Platform, Service, 
 use doko_engine::Party;
 
 fn person(id: &str, name: &str, admin: bool) -> Actor {
-    Actor::new(UserId::new(Platform::Discord, id), name, admin)
+    Actor::new(UserId::new(Platform::DISCORD, id), name, admin)
 }
 
 async fn say(svc: &Service<MemoryStore>, ch: &ChannelId, who: &Actor, text: &str) -> Vec<Message> {
@@ -22,7 +22,7 @@ fn errors(m: &[Message]) -> Vec<&str> {
 #[tokio::test]
 async fn admins_set_the_new_keys_and_the_table_plays_by_them() {
     let svc = Service::new(MemoryStore::default(), 11);
-    let ch = ChannelId::new(Platform::Discord, "house");
+    let ch = ChannelId::new(Platform::DISCORD, "house");
     let people: Vec<Actor> =
         ["Anna", "Ben", "Cleo", "Dora"].iter().enumerate().map(|(i, n)| person(&i.to_string(), n, i == 0)).collect();
     let admin = &people[0];
@@ -127,7 +127,7 @@ async fn players_say_half_a_chicken_and_piglets() {
     let d10 = Card::D10;
     let mut found = [false; 2];
     for round in 0..60 {
-        let ch = ChannelId::new(Platform::Matrix, "say");
+        let ch = ChannelId::new(Platform::MATRIX, "say");
         let (svc, people) =
             healthy_deal(100 + round, &ch, &[("half_chicken", "on"), ("piglets", "on"), ("piglets_when", "play")])
                 .await;
@@ -175,7 +175,7 @@ async fn a_player_plays_a_genscher_by_command() {
     use doko_engine::{Action, Card};
     let dk = Card::DK;
     for round in 0..80 {
-        let ch = ChannelId::new(Platform::Discord, "genscher");
+        let ch = ChannelId::new(Platform::DISCORD, "genscher");
         let (svc, people) = healthy_deal(500 + round, &ch, &[("genscher", "on")]).await;
         let t = svc.table(&ch).await.unwrap().0;
         let Some(holder) = people.iter().find(|p| t.view_for(&p.user).unwrap().hand.count(dk) == 2) else { continue };
@@ -222,7 +222,7 @@ async fn a_player_plays_a_genscher_by_command() {
 #[tokio::test]
 async fn admins_pick_the_sharp_and_freedoko_presets() {
     let svc = Service::new(MemoryStore::default(), 3);
-    let ch = ChannelId::new(Platform::Matrix, "presets");
+    let ch = ChannelId::new(Platform::MATRIX, "presets");
     let admin = person("a", "Anna", true);
     for (preset, lines) in [
         ("sharp", &["preset sharp", "  nines = false", "  mandatory_announcement = 30"][..]),
@@ -255,7 +255,7 @@ struct SauDeal {
 impl SauDeal {
     /// Sets the rules, seats four and starts the deal.
     async fn start(round: u64) -> Self {
-        let ch = ChannelId::new(Platform::Discord, "sau");
+        let ch = ChannelId::new(Platform::DISCORD, "sau");
         let svc = Service::new(MemoryStore::default(), 900 + round);
         let people: Vec<Actor> = ["Anna", "Ben", "Cleo", "Dora"]
             .iter()

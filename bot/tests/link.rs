@@ -6,24 +6,24 @@
 //! channel its own table back.
 
 use doko_bot::command::Command;
-use doko_bot::{Actor, App, ChannelId, CommandError, Kind, MemoryStore, Outbox, Platform, Service, UserId};
+use doko_bot::{Actor, App, ChannelId, CommandError, Kind, MemoryStore, Outbox, Platform, PostOffice, Service, UserId};
 use doko_engine::{Action, Bid};
 use doko_players::player::{BasicPlayer, Player};
 
 fn room() -> ChannelId {
-    ChannelId::new(Platform::Matrix, "!table:hs.test")
+    ChannelId::new(Platform::MATRIX, "!table:hs.test")
 }
 
 fn channel() -> ChannelId {
-    ChannelId::new(Platform::Discord, "500")
+    ChannelId::new(Platform::DISCORD, "500")
 }
 
 fn on_matrix(name: &str, admin: bool) -> Actor {
-    Actor::new(UserId::new(Platform::Matrix, format!("@{name}:hs.test")), name, admin).in_no_server()
+    Actor::new(UserId::new(Platform::MATRIX, format!("@{name}:hs.test")), name, admin).in_no_server()
 }
 
 fn on_discord(id: &str, name: &str, admin: bool) -> Actor {
-    Actor::new(UserId::new(Platform::Discord, id), name, admin)
+    Actor::new(UserId::new(Platform::DISCORD, id), name, admin)
 }
 
 /// Every part of an outbox: the one for the channel asked, then the
@@ -126,7 +126,7 @@ impl TwoChannels {
         refused(svc, chan, carol, "link abcdefgh", CommandError::NoLinkCode).await;
         refused(svc, chan, dave, &format!("link {code}"), CommandError::NotAdmin).await;
         // a code works on the other platform only
-        let room2 = ChannelId::new(Platform::Matrix, "!other:hs.test");
+        let room2 = ChannelId::new(Platform::MATRIX, "!other:hs.test");
         refused(svc, &room2, alice, &format!("link {code}"), CommandError::NoLinkCode).await;
 
         let out = ok(svc, chan, carol, &format!("link {code}")).await;
@@ -136,7 +136,7 @@ impl TwoChannels {
         assert_eq!(&out.relay[0].channel, room);
         assert!(notices(&out.relay[0]).contains("now shares its table with the Discord channel 500"));
         // used up: another channel cannot take it
-        let chan2 = ChannelId::new(Platform::Discord, "501");
+        let chan2 = ChannelId::new(Platform::DISCORD, "501");
         refused(svc, &chan2, carol, &format!("link {code}"), CommandError::NoLinkCode).await;
         // said again in the linked channel (the code is used up): refused,
         // nothing changes
@@ -220,9 +220,9 @@ impl TwoChannels {
         let seq = *out.owed.first().expect("owed");
         let owes = |t: &doko_bot::Table| t.owed().entries().any(|e| e.seq == seq);
         let other = &out.relay[0];
-        App::delivered(svc, &out.channel, out.owed_salt, &out.owed).await;
+        PostOffice::delivered(svc, &out.channel, out.owed_salt, &out.owed).await;
         assert!(owes(&svc.table(room).await.unwrap().0), "the other channel has not had it yet");
-        App::delivered(svc, &other.channel, other.owed_salt, &other.owed).await;
+        PostOffice::delivered(svc, &other.channel, other.owed_salt, &other.owed).await;
         assert!(!owes(&svc.table(room).await.unwrap().0), "both channels had it");
         ok(svc, room, alice, "abort").await;
     }
@@ -291,7 +291,7 @@ async fn another_process_follows_a_link_and_its_end() {
 async fn delivered_all(svc: &Service<MemoryStore>, out: &Outbox) {
     for p in parts(out) {
         if !p.owed.is_empty() {
-            App::delivered(svc, &p.channel, p.owed_salt, &p.owed).await;
+            PostOffice::delivered(svc, &p.channel, p.owed_salt, &p.owed).await;
         }
     }
 }

@@ -135,7 +135,7 @@ fn hits(log: &str, n: &Notations) -> Vec<String> {
 }
 
 fn person(ch: &str, i: usize, admin: bool) -> Actor {
-    Actor::new(UserId::new(Platform::Discord, format!("u{ch}x{i}")), format!("Person{i}"), admin)
+    Actor::new(UserId::new(Platform::DISCORD, format!("u{ch}x{i}")), format!("Person{i}"), admin)
 }
 
 async fn records(svc: &Service<MemoryStore>, ch: &ChannelId) -> u32 {
@@ -145,7 +145,7 @@ async fn records(svc: &Service<MemoryStore>, ch: &ChannelId) -> u32 {
 /// Computers play `deals` deals at one table: a person seats three
 /// computers (of every level), starts, steps away, and starts each deal.
 async fn computers(svc: &Service<MemoryStore>, name: &str, lang: Lang, deals: u32) -> u32 {
-    let ch = ChannelId::new(Platform::Discord, name);
+    let ch = ChannelId::new(Platform::DISCORD, name);
     let anna = person(name, 0, true);
     let mut n = 0u64;
     let mut say = async |text: &str| {
@@ -249,7 +249,7 @@ impl<'a> PeopleTable<'a> {
             app: svc,
             name,
             lang,
-            ch: ChannelId::new(Platform::Discord, name),
+            ch: ChannelId::new(Platform::DISCORD, name),
             ps: (0..4).map(|i| person(name, i, i == 0)).collect(),
             rng: Rng::new(seed),
             n: 0,

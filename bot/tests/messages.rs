@@ -4,7 +4,7 @@
 //! engine's rules, parse errors), help, and the summary of scored deals.
 //! A wording change shows up here as a diff to review.
 
-use doko_bot::command::{ArgType, Command, ParseError, RulesCmd};
+use doko_bot::command::{ArgType, Command, HelpStyle, ParseError, RulesCmd, help_styled};
 use doko_bot::table::{Ctx, PovertyMove, Summary};
 use doko_bot::{Actor, CommandError, Event, Lang, Platform, Table, UserId, parse, render};
 use doko_engine::{
@@ -16,7 +16,7 @@ use doko_players::BotLevel;
 const NAMES: [&str; 4] = ["Anna", "Ben", "Clara", "Dieter"];
 
 fn actor(i: usize) -> Actor {
-    Actor::new(UserId::new(Platform::Terminal, format!("p{i}")), NAMES[i], true)
+    Actor::new(UserId::new(Platform::TERMINAL, format!("p{i}")), NAMES[i], true)
 }
 
 /// An empty table speaking `lang`.
@@ -486,11 +486,17 @@ fn every_message_kind_in_both_languages() {
         insta::assert_snapshot!(format!("parse_errors_{code}"), parse_errors(lang));
 
         let mut help = String::new();
-        for platform in [Platform::Terminal, Platform::Matrix, Platform::Discord] {
-            section(&mut help, &format!("{platform:?}"), &render::help_text(lang, None, platform));
+        // (each platform's style as its adapter's dialect gives it)
+        let styles = [
+            ("Terminal", HelpStyle::Text("")),
+            ("Matrix", HelpStyle::Text("!doko")),
+            ("Discord", HelpStyle::Slash { public: "doko", lists: "doko-lists", admin: "doko-rules" }),
+        ];
+        for (platform, style) in styles {
+            section(&mut help, platform, &help_styled(lang, None, style));
         }
         for topic in ["spiele", "rules", "armut", "gesund"] {
-            section(&mut help, topic, &render::help_text(lang, Some(topic), Platform::Terminal));
+            section(&mut help, topic, &help_styled(lang, Some(topic), HelpStyle::Text("")));
         }
         insta::assert_snapshot!(format!("help_{code}"), help);
 

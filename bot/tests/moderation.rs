@@ -11,7 +11,7 @@ use doko_engine::{Action, Bid};
 use doko_players::player::{BasicPlayer, Player};
 
 fn person(id: &str, name: &str, admin: bool) -> Actor {
-    Actor::new(UserId::new(Platform::Discord, id), name, admin)
+    Actor::new(UserId::new(Platform::DISCORD, id), name, admin)
 }
 
 struct T {
@@ -26,7 +26,7 @@ impl T {
     async fn new(seed: u64) -> T {
         let t = T {
             svc: Service::new(MemoryStore::default(), seed),
-            ch: ChannelId::new(Platform::Discord, "moderation"),
+            ch: ChannelId::new(Platform::DISCORD, "moderation"),
             people: vec![person("a", "Anna", false), person("b", "Ben", false), person("c", "Cleo", false)],
             admin: person("m", "Mod", true),
             stranger: person("z", "Zed", false),
@@ -154,9 +154,9 @@ async fn kick_hands_the_seat_to_a_computer_until_the_deal_ends() {
 }
 
 #[tokio::test]
-async fn kick_between_deals_frees_the_seat_at_once_by_mention() {
+async fn kick_between_deals_frees_the_seat_at_once_by_id() {
     let t = T::new(5).await;
-    let m = t.ok(&t.admin, "kick <@b>").await;
+    let m = t.ok(&t.admin, "kick b").await;
     assert!(m.iter().any(|m| m.text.contains("Mod removes Ben from the table.")), "{m:?}");
     assert_eq!(t.table().await.seat_of(&t.people[1].user), None);
 }

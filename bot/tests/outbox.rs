@@ -80,7 +80,7 @@ impl Transport for Recording {
 }
 
 fn people() -> Vec<Actor> {
-    (1..=4).map(|i| Actor::new(UserId::new(Platform::Terminal, format!("p{i}")), format!("P{i}"), i == 1)).collect()
+    (1..=4).map(|i| Actor::new(UserId::new(Platform::TERMINAL, format!("p{i}")), format!("P{i}"), i == 1)).collect()
 }
 
 async fn say(app: &dyn App, t: &Recording, ch: &ChannelId, who: &Actor, input: Input, n: &mut u32) -> bool {
@@ -95,8 +95,8 @@ async fn say(app: &dyn App, t: &Recording, ch: &ChannelId, who: &Actor, input: I
 async fn a_whole_deal_through_deliver_and_a_recording_transport() {
     let svc = Arc::new(Service::new(MemoryStore::default(), 23));
     let app: &dyn App = &*svc;
-    let ch = ChannelId::new(Platform::Terminal, "outbox");
-    let t = Recording { mention: true, closed: vec![UserId::new(Platform::Terminal, "p4")], ..Default::default() };
+    let ch = ChannelId::new(Platform::TERMINAL, "outbox");
+    let t = Recording { mention: true, closed: vec![UserId::new(Platform::TERMINAL, "p4")], ..Default::default() };
     let ps = people();
     let mut n = 0;
     for p in &ps {
@@ -190,7 +190,7 @@ async fn a_whole_deal_through_deliver_and_a_recording_transport() {
 async fn a_click_on_an_old_hand_is_refused_with_a_fresh_one() {
     let svc = Service::new(MemoryStore::default(), 29);
     let app: &dyn App = &svc;
-    let ch = ChannelId::new(Platform::Terminal, "stale");
+    let ch = ChannelId::new(Platform::TERMINAL, "stale");
     let ps = people();
     let mut n = 0;
     let t = Recording::default();
@@ -232,7 +232,7 @@ async fn a_click_on_an_old_hand_is_refused_with_a_fresh_one() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn concurrent_commands_post_one_table_message_and_coalesce_edits() {
     let svc = Arc::new(Service::new(MemoryStore::default(), 5));
-    let ch = ChannelId::new(Platform::Terminal, "burst");
+    let ch = ChannelId::new(Platform::TERMINAL, "burst");
     let t = Arc::new(Recording { slow: std::time::Duration::from_millis(30), ..Default::default() });
     let ps = people();
     let mut tasks = Vec::new();
@@ -282,7 +282,7 @@ async fn concurrent_commands_post_one_table_message_and_coalesce_edits() {
 async fn two_processes_on_one_store_post_one_table_message() {
     let store = MemoryStore::default();
     let services = [Arc::new(Service::new(store.clone(), 7)), Arc::new(Service::new(store, 8))];
-    let ch = ChannelId::new(Platform::Terminal, "two");
+    let ch = ChannelId::new(Platform::TERMINAL, "two");
     let t = Arc::new(Recording { slow: std::time::Duration::from_millis(40), ..Default::default() });
     let ps = people();
     let mut tasks = Vec::new();

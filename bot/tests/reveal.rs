@@ -8,8 +8,8 @@ use doko_engine::Record;
 #[tokio::test]
 async fn every_hand_and_trick_is_shown_once_the_deal_is_over_and_never_before() {
     let svc = Service::new(MemoryStore::default(), 21);
-    let ch = ChannelId::new(Platform::Matrix, "!reveal:example.org");
-    let anna = Actor::new(UserId::new(Platform::Matrix, "@anna:example.org"), "Anna", true);
+    let ch = ChannelId::new(Platform::MATRIX, "!reveal:example.org");
+    let anna = Actor::new(UserId::new(Platform::MATRIX, "@anna:example.org"), "Anna", true);
     let mut before: Vec<String> = Vec::new();
     let mut after: Vec<String> = Vec::new();
     for text in ["join", "addbot", "addbot", "addbot", "start"] {

@@ -15,17 +15,17 @@ const OCTOBER: u64 = 1_792_065_600_000;
 const NOVEMBER: u64 = 1_794_312_000_000;
 
 fn guild() -> ServerId {
-    ServerId::new(Platform::Discord, "4242")
+    ServerId::new(Platform::DISCORD, "4242")
 }
 
 /// A person in a channel of the guild (`server_admin`: may set its
 /// defaults; `admin`: the channel's).
 fn member(id: &str, name: &str, admin: bool, server_admin: bool) -> Actor {
-    Actor::new(UserId::new(Platform::Discord, id), name, admin).in_server(guild(), server_admin)
+    Actor::new(UserId::new(Platform::DISCORD, id), name, admin).in_server(guild(), server_admin)
 }
 
 fn channel(id: &str) -> ChannelId {
-    ChannelId::new(Platform::Discord, id)
+    ChannelId::new(Platform::DISCORD, id)
 }
 
 async fn say(svc: &Service<MemoryStore>, ch: &ChannelId, who: &Actor, text: &str) -> Vec<Message> {
@@ -73,7 +73,7 @@ async fn a_servers_defaults_reach_its_channels_and_a_channel_keeps_what_it_sets(
     // is not one of them
     refused(&svc, &c2, &mod2, "server set bock on", CommandError::NotServerAdmin).await;
     refused(&svc, &c2, &anna, "server set bock on", CommandError::NotAdmin).await;
-    let plain = Actor::new(UserId::new(Platform::Discord, "1"), "Owner", true);
+    let plain = Actor::new(UserId::new(Platform::DISCORD, "1"), "Owner", true);
     refused(&svc, &channel("dm-less"), &plain, "server set bock on", CommandError::NoServer).await;
     refused(&svc, &c1, &owner, "server set bock maybe", CommandError::Rules(rule_error("bock", "maybe"))).await;
 
@@ -124,8 +124,8 @@ async fn a_servers_defaults_reach_its_channels_and_a_channel_keeps_what_it_sets(
     assert_eq!(svc.table(&c2).await.unwrap().0.lang(), Lang::En);
     // a channel that moved to another server takes that one's defaults,
     // and its old server's changes no longer reach it
-    let elsewhere = Actor::new(UserId::new(Platform::Discord, "1"), "Owner", true)
-        .in_server(ServerId::new(Platform::Discord, "9999"), true);
+    let elsewhere = Actor::new(UserId::new(Platform::DISCORD, "1"), "Owner", true)
+        .in_server(ServerId::new(Platform::DISCORD, "9999"), true);
     ok(&svc, &c3, &elsewhere, "server lang de").await;
     ok(&svc, &c1, &owner, "server lang en").await;
     assert_eq!(svc.table(&c3).await.unwrap().0.lang(), Lang::De);
@@ -146,7 +146,7 @@ async fn a_table_stored_before_layers_keeps_its_settings_as_its_own() {
     let store = MemoryStore::default();
     let svc = Service::new(store.clone(), 3);
     let ch = channel("201");
-    let anna = Actor::new(UserId::new(Platform::Discord, "3"), "Anna", true);
+    let anna = Actor::new(UserId::new(Platform::DISCORD, "3"), "Anna", true);
     ok(&svc, &ch, &anna, "rules set bock on").await;
     ok(&svc, &ch, &anna, "lang de").await;
     // as an older doko wrote it: no layers
@@ -220,6 +220,15 @@ fn points_of(t: &doko_bot::Table, who: &Actor) -> i64 {
     t.stats().get(&doko_bot::table::PlayerKey::person(&who.user)).map_or(0, |s| s.points)
 }
 
+/// A channel written as Discord's adapter writes it (`<#id>`).
+struct ChannelMentions;
+
+impl doko_bot::dialect::Dialect for ChannelMentions {
+    fn channel_link(&self, id: &str) -> String {
+        format!("<#{id}>")
+    }
+}
+
 #[tokio::test]
 async fn lists_leaderboards_and_ones_own_figures_span_the_servers_channels() {
     let store = MemoryStore::default();
@@ -232,7 +241,7 @@ async fn lists_leaderboards_and_ones_own_figures_span_the_servers_channels() {
     b.play_until(&october, 1).await;
 
     // November: a new list in Anna's channel
-    let svc = Service::new(store.clone(), 12).starting_at(NOVEMBER);
+    let svc = Service::new(store.clone(), 12).starting_at(NOVEMBER).speaking(Platform::DISCORD, &ChannelMentions);
     // (ends the list of October: its sheet is kept as list 1)
     let owner = member("1", "Owner", true, true);
     ok(&svc, &a.ch, &owner, "reset").await;
@@ -359,7 +368,7 @@ async fn a_change_that_missed_a_table_reaches_it_and_nothing_is_lost_or_set_asid
     }
     // a server's settings are no table: a restart's look at the running
     // tables sets nothing aside
-    let _ = doko_bot::App::running(&svc2, Platform::Discord).await;
+    let _ = doko_bot::App::running(&svc2, Platform::DISCORD).await;
     assert!(doko_bot::Store::quarantined(&moved).await.unwrap().is_empty());
 }
 

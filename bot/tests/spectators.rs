@@ -4,7 +4,7 @@
 use doko_bot::{Actor, Audience, ChannelId, Kind, Lang, MemoryStore, Message, Platform, Service, UserId};
 
 fn person(id: &str, name: &str) -> Actor {
-    Actor::new(UserId::new(Platform::Matrix, format!("@{id}:example.org")), name, false)
+    Actor::new(UserId::new(Platform::MATRIX, format!("@{id}:example.org")), name, false)
 }
 
 async fn say(svc: &Service<MemoryStore>, ch: &ChannelId, who: &Actor, text: &str) -> Vec<Message> {
@@ -32,7 +32,7 @@ struct Watched {
 impl Watched {
     async fn new() -> Self {
         let svc = Service::new(MemoryStore::default(), 5);
-        let ch = ChannelId::new(Platform::Matrix, "!kiebitz:example.org");
+        let ch = ChannelId::new(Platform::MATRIX, "!kiebitz:example.org");
         let anna = person("anna", "Anna");
         for text in ["join", "addbot", "addbot", "addbot"] {
             say(&svc, &ch, &anna, text).await;
@@ -175,7 +175,7 @@ async fn a_spectator_sees_only_the_hand_a_player_shows_them_and_only_while_both_
 #[tokio::test]
 async fn the_kiebitz_ends_when_the_player_leaves_and_a_spectator_who_sits_down_stops_watching() {
     let svc = Service::new(MemoryStore::default(), 9);
-    let ch = ChannelId::new(Platform::Matrix, "!leave:example.org");
+    let ch = ChannelId::new(Platform::MATRIX, "!leave:example.org");
     let anna = person("anna", "Anna");
     let ben = person("ben", "Ben");
     let eva = person("eva", "Eva");
@@ -226,9 +226,9 @@ fn render_table(t: &doko_bot::Table) -> String {
 #[tokio::test]
 async fn a_kicked_players_grant_ends_with_their_seat() {
     let svc = Service::new(MemoryStore::default(), 13);
-    let ch = ChannelId::new(Platform::Matrix, "!kick:example.org");
+    let ch = ChannelId::new(Platform::MATRIX, "!kick:example.org");
     let anna = person("anna", "Anna");
-    let ben = Actor::new(UserId::new(Platform::Matrix, "@ben:example.org"), "Ben", true);
+    let ben = Actor::new(UserId::new(Platform::MATRIX, "@ben:example.org"), "Ben", true);
     let eva = person("eva", "Eva");
     say(&svc, &ch, &anna, "join").await;
     say(&svc, &ch, &ben, "join").await;
@@ -272,7 +272,7 @@ async fn a_kicked_players_grant_ends_with_their_seat() {
 #[tokio::test]
 async fn playing_in_the_deal_is_having_a_view() {
     let svc = Service::new(MemoryStore::default(), 5);
-    let ch = ChannelId::new(Platform::Matrix, "!plays:example.org");
+    let ch = ChannelId::new(Platform::MATRIX, "!plays:example.org");
     let (anna, eva, finn) = (person("anna", "Anna"), person("eva", "Eva"), person("finn", "Finn"));
     for text in ["join", "addbot", "addbot", "addbot"] {
         say(&svc, &ch, &anna, text).await;

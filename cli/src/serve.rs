@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context;
-use doko_bot::{AnyStore, Service};
+use doko_bot::{AnyStore, Platform, Service};
 use doko_discord::run::DiscordConfig;
 use doko_matrix::MatrixConfig;
 
@@ -25,7 +25,12 @@ pub async fn play(cli: &Cli, set: &config::Settings) -> anyhow::Result<()> {
     let var = |k: &str| set.get(k);
     let discord = DiscordConfig::from_vars(&var)?;
     let matrix = MatrixConfig::from_vars(&var, stores::data_dir(cli, set).join("matrix"))?;
-    let service = Arc::new(service(cli, set, strong, discord.is_some() || matrix.is_some()).await?);
+    let prefix = matrix.as_ref().map_or("!doko", |m| m.prefix.as_str());
+    let service = service(cli, set, strong, discord.is_some() || matrix.is_some())
+        .await?
+        .speaking(Platform::DISCORD, &doko_discord::DIALECT)
+        .speaking(Platform::MATRIX, doko_matrix::dialect(prefix));
+    let service = Arc::new(service);
     // a delivered entry's mark rides on its table's next commit
     service.defer_marks();
     if let Some(listen) = set.get("DOKO_METRICS_LISTEN") {

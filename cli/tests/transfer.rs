@@ -22,7 +22,7 @@ fn doko(args: &[&str]) -> (bool, String) {
 }
 
 fn anna() -> Actor {
-    Actor::new(UserId::new(Platform::Discord, "1"), "Anna", true)
+    Actor::new(UserId::new(Platform::DISCORD, "1"), "Anna", true)
 }
 
 async fn table<S: Store>(svc: &Service<S>, ch: &ChannelId) -> Table {
@@ -79,9 +79,9 @@ async fn an_embedded_store_moves_to_redis_and_play_goes_on() {
     let d = dir("move");
     let data = d.join("data");
     let (a, b, c) = (
-        ChannelId::new(Platform::Discord, "100"),
-        ChannelId::new(Platform::Matrix, "!room:example.org"),
-        ChannelId::new(Platform::Discord, "300"),
+        ChannelId::new(Platform::DISCORD, "100"),
+        ChannelId::new(Platform::MATRIX, "!room:example.org"),
+        ChannelId::new(Platform::DISCORD, "300"),
     );
     {
         let store = EmbeddedStore::open(&data.join("doko.redb")).unwrap();

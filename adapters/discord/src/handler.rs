@@ -449,7 +449,7 @@ impl Adapter {
     /// no gateway hands out guilds; after a restart, or on another process
     /// of the same store).
     pub async fn resume(&self) {
-        let running = self.app.running(doko_bot::Platform::Discord).await;
+        let running = self.app.running(doko_bot::Platform::DISCORD).await;
         let mut active = self.active.lock().await;
         let before = active.len();
         for ch in running {
@@ -467,7 +467,7 @@ impl Adapter {
     /// interactions to the shard of the guild's id, so its tables are this
     /// process's, whatever shard their channel's own snowflake maps to.
     pub async fn resume_in(&self, channels: &[u64]) {
-        let running = self.running.get_or_init(|| self.app.running(doko_bot::Platform::Discord)).await;
+        let running = self.running.get_or_init(|| self.app.running(doko_bot::Platform::DISCORD)).await;
         let mut active = self.active.lock().await;
         let mut resumed = 0;
         for ch in running {

@@ -37,6 +37,25 @@ pub const ADMIN_COMMAND: &str = "doko-rules";
 pub const LISTS_COMMAND: &str = "doko-lists";
 const BUTTON_PREFIX: &str = "doko:";
 
+/// How Discord writes what the bot says: a channel as its mention
+/// (`<#123>`, which clients show as the channel's name) and the commands
+/// as this adapter's slash commands.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct DiscordDialect;
+
+/// Discord's dialect, for the binary to give the service.
+pub static DIALECT: DiscordDialect = DiscordDialect;
+
+impl doko_bot::dialect::Dialect for DiscordDialect {
+    fn channel_link(&self, id: &str) -> String {
+        format!("<#{id}>")
+    }
+
+    fn help_style(&self) -> doko_bot::command::HelpStyle<'static> {
+        doko_bot::command::HelpStyle::Slash { public: COMMAND, lists: LISTS_COMMAND, admin: ADMIN_COMMAND }
+    }
+}
+
 /// Discord's option kind of an argument type.
 fn option_kind(ty: ArgType) -> CommandOptionType {
     match ty.option_kind() {
@@ -154,7 +173,7 @@ fn is_admin(guild: bool, member: Option<&Member>) -> bool {
 }
 
 fn actor(user: &User, member: Option<&Member>, guild: bool) -> Actor {
-    Actor::new(UserId::new(Platform::Discord, user.id.to_string()), name_of(user, member), is_admin(guild, member))
+    Actor::new(UserId::new(Platform::DISCORD, user.id.to_string()), name_of(user, member), is_admin(guild, member))
 }
 
 /// The actor in a guild's channel belongs to that server, its admin when
@@ -164,14 +183,22 @@ fn in_guild(actor: Actor, guild: Option<serenity::all::GuildId>) -> Actor {
     match guild {
         Some(g) => {
             let admin = actor.admin;
-            actor.in_server(ServerId::new(Platform::Discord, g.to_string()), admin)
+            actor.in_server(ServerId::new(Platform::DISCORD, g.to_string()), admin)
         }
         None => actor,
     }
 }
 
 fn channel(id: serenity::all::ChannelId) -> ChannelId {
-    ChannelId::new(Platform::Discord, id.to_string())
+    ChannelId::new(Platform::DISCORD, id.to_string())
+}
+
+/// The user id a mention names: `<@123>`, or `<@!123>` as older clients
+/// write it (spaces around allowed).
+fn mentioned(text: &str) -> Option<&str> {
+    let id = text.trim().strip_prefix("<@")?.strip_suffix('>')?;
+    let id = id.strip_prefix('!').unwrap_or(id);
+    (!id.is_empty() && id.bytes().all(|b| b.is_ascii_digit())).then_some(id)
 }
 
 fn string_opt(opts: &[CommandDataOption], name: &str) -> Option<String> {
@@ -182,12 +209,13 @@ fn string_opt(opts: &[CommandDataOption], name: &str) -> Option<String> {
     })
 }
 
-/// The typed options of a subcommand, as the bot's definition reads them.
+/// The typed options of a subcommand, as the bot's definition reads them;
+/// a person mentioned (`<@123>`) is given as the id the mention names.
 fn option_values(opts: &[CommandDataOption]) -> Vec<(&str, OptionValue)> {
     opts.iter()
         .filter_map(|o| {
             let v = match &o.value {
-                CommandDataOptionValue::String(s) => OptionValue::Text(s.clone()),
+                CommandDataOptionValue::String(s) => OptionValue::Text(mentioned(s).unwrap_or(s).to_string()),
                 CommandDataOptionValue::Autocomplete { value, .. } => OptionValue::Text(value.clone()),
                 CommandDataOptionValue::Integer(n) => OptionValue::Integer(*n),
                 CommandDataOptionValue::Boolean(b) => OptionValue::Bool(*b),
@@ -306,7 +334,7 @@ fn from_component(ci: &ComponentInteraction) -> Inbound {
     let command = doko_bot::parse(&text).map_err(|e| e.message(lang));
     match command {
         Ok(command) => Inbound::Command {
-            channel: table.map_or_else(|| channel(ci.channel_id), |t| ChannelId::new(Platform::Discord, t)),
+            channel: table.map_or_else(|| channel(ci.channel_id), |t| ChannelId::new(Platform::DISCORD, t)),
             // in a DM there are no guild permissions: never an admin there
             actor: in_guild(actor(&ci.user, ci.member.as_ref(), ci.guild_id.is_some() || table.is_some()), ci.guild_id),
             command,
@@ -338,7 +366,7 @@ pub fn translate(i: &Interaction) -> Inbound {
                 .unwrap_or_default();
             Inbound::Autocomplete {
                 channel: channel(ci.channel_id),
-                user: UserId::new(Platform::Discord, ci.user.id.to_string()),
+                user: UserId::new(Platform::DISCORD, ci.user.id.to_string()),
                 prefix,
             }
         }

@@ -288,7 +288,7 @@ async fn run_endpoint(
     register(&http, config.dev_guild).await;
     let adapter = Arc::new(Adapter::new(app, http, config.mention).shards(config.shards));
     adapter.resume().await;
-    let relayed = adapter.app.relayed(doko_bot::Platform::Discord);
+    let relayed = adapter.app.post_office().relayed(doko_bot::Platform::DISCORD);
     tick_forever(adapter.clone(), relayed);
     let endpoint = crate::http::Endpoint::new(adapter, key).map_err(RunError::Endpoint)?;
     let listener = tokio::net::TcpListener::bind(addr).await.map_err(|e| RunError::Endpoint(e.to_string()))?;
@@ -322,7 +322,7 @@ pub async fn run_until(
         };
     }
     let intents = GatewayIntents::GUILDS;
-    let relayed = app.relayed(doko_bot::Platform::Discord);
+    let relayed = app.post_office().relayed(doko_bot::Platform::DISCORD);
     let events = Events {
         app,
         config: config.clone(),

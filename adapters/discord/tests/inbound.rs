@@ -22,7 +22,7 @@ fn a_slash_command_in_a_guild_becomes_a_command() {
         panic!("a command")
     };
     assert_eq!(command, Command::Play(Card::CQ), "kreuz dame is the queen of clubs");
-    assert_eq!(channel.platform, Platform::Discord);
+    assert_eq!(channel.platform, Platform::DISCORD);
     assert_eq!(channel.id, "910000000000000000");
     assert_eq!(actor.user.id, "800000000000000001");
     assert_eq!(actor.name, "Anna K.", "the member's nickname");
@@ -91,7 +91,7 @@ fn autocomplete_offers_only_playable_cards() {
     }
     let seat = g.to_act().unwrap();
     let view = g.view(seat);
-    let ch = doko_bot::ChannelId::new(Platform::Discord, "910000000000000000");
+    let ch = doko_bot::ChannelId::new(Platform::DISCORD, "910000000000000000");
     let hand = doko_bot::render::hand_model(Lang::En, &ch, &view.hand_view(), String::new());
     let all = play_choices(Some(&hand), "");
     assert_eq!(all.len(), view.legal_cards().distinct().len());
@@ -132,4 +132,11 @@ fn the_commands_to_register() {
     }
     let play = public["options"].as_array().unwrap().iter().find(|o| o["name"] == "play").unwrap();
     assert_eq!(play["options"][0]["autocomplete"], true);
+}
+
+#[test]
+fn a_person_mentioned_in_an_option_is_given_as_their_id() {
+    // the bot knows no mention syntax: the adapter gives the id it names
+    let Inbound::Command { command, .. } = inbound("slash-kick-mention") else { panic!("a command") };
+    assert_eq!(command, Command::Kick("800000000000000002".into()));
 }

@@ -195,7 +195,7 @@ async fn scripted<S: doko_bot::Store + Clone>(store: S, session: Option<u32>) {
     ];
     let turn = std::sync::atomic::AtomicUsize::new(0);
     let adapter = Alternating { adapters: &adapters, turn: &turn };
-    let ch = doko_bot::ChannelId::new(doko_bot::Platform::Discord, "910000000000000000");
+    let ch = doko_bot::ChannelId::new(doko_bot::Platform::DISCORD, "910000000000000000");
     let mut s = Script { next: 1_500_000_000_000_000_000 };
     let slash = join_and_start(&adapter, &mut s, session).await;
     let clicks = click_the_deals_through(&service, &adapter, &mut s, &ch, session).await;
@@ -249,7 +249,7 @@ async fn click_the_deals_through<S: doko_bot::Store>(
         }
         let Some((key, _)) = t.person_to_act() else { break };
         let user: usize = key.id.chars().last().unwrap().to_digit(10).unwrap() as usize;
-        let uid = doko_bot::UserId::new(doko_bot::Platform::Discord, format!("80000000000000000{user}"));
+        let uid = doko_bot::UserId::new(doko_bot::Platform::DISCORD, format!("80000000000000000{user}"));
         let view = t.view_for(&uid).unwrap();
         let hand = doko_bot::App::hand(service, ch, &uid).await.unwrap();
         // autocomplete agrees with the view
@@ -434,7 +434,7 @@ async fn the_public_my_hand_button_answers_privately_and_dm_clicks_play_at_the_t
     let http = Arc::new(HttpBuilder::new("Bot test-token").proxy(url).ratelimiter_disabled(true).build());
     let service = Arc::new(Service::new(MemoryStore::default(), 19));
     let adapter = Adapter::new(service.clone(), http, false);
-    let ch = doko_bot::ChannelId::new(doko_bot::Platform::Discord, "910000000000000000");
+    let ch = doko_bot::ChannelId::new(doko_bot::Platform::DISCORD, "910000000000000000");
     let mut s = Script { next: 1_700_000_000_000_000_000 };
     for u in 1..=4 {
         adapter.handle(&s.slash(u, "join")).await.unwrap();
@@ -453,7 +453,7 @@ async fn the_public_my_hand_button_answers_privately_and_dm_clicks_play_at_the_t
     let (t, _) = service.table(&ch).await.unwrap();
     let (key, _) = t.person_to_act().unwrap();
     let user: usize = key.id.chars().last().unwrap().to_digit(10).unwrap() as usize;
-    let uid = doko_bot::UserId::new(doko_bot::Platform::Discord, format!("80000000000000000{user}"));
+    let uid = doko_bot::UserId::new(doko_bot::Platform::DISCORD, format!("80000000000000000{user}"));
     let action = t.view_for(&uid).unwrap().legal[0];
     let mut p = payload("button-play");
     p["id"] = json!(s.id());

@@ -5,10 +5,10 @@ use matrix_sdk::ruma::RoomId;
 
 /// The table of a room.
 pub fn channel(room: &RoomId) -> ChannelId {
-    ChannelId::new(Platform::Matrix, room.as_str())
+    ChannelId::new(Platform::MATRIX, room.as_str())
 }
 
 /// A Matrix user as the bot's user.
 pub fn user(u: &matrix_sdk::ruma::UserId) -> UserId {
-    UserId::new(Platform::Matrix, u.as_str())
+    UserId::new(Platform::MATRIX, u.as_str())
 }

@@ -244,6 +244,31 @@ pub fn invite_allowed(allow: &[String], own_user: &str, room: &str, inviter: &st
     })
 }
 
+/// How Matrix writes what the bot says: a room as a matrix.to link
+/// (clients show it as a link to the room) and the commands as words
+/// after the group rooms' prefix.
+#[derive(Clone, Debug)]
+pub struct MatrixDialect {
+    prefix: &'static str,
+}
+
+impl doko_bot::dialect::Dialect for MatrixDialect {
+    fn channel_link(&self, id: &str) -> String {
+        format!("https://matrix.to/#/{id}")
+    }
+
+    fn help_style(&self) -> doko_bot::command::HelpStyle<'static> {
+        doko_bot::command::HelpStyle::Text(self.prefix)
+    }
+}
+
+/// Matrix's dialect with this command prefix, for the binary to give the
+/// service (made once per process: it lives as long as the process).
+pub fn dialect(prefix: &str) -> &'static MatrixDialect {
+    let prefix: &'static str = Box::leak(prefix.to_string().into_boxed_str());
+    Box::leak(Box::new(MatrixDialect { prefix }))
+}
+
 /// The command in a group room's message: the text after the prefix
 /// (`!doko play ♣Q` → `play ♣Q`; the prefix alone asks for the table), or
 /// `None` when the message is not for the bot.

@@ -39,7 +39,7 @@ impl Adapter {
         match self.space_of(room).await {
             Some(space) => {
                 let admin = self.is_admin(&space, sender).await;
-                actor.in_server(ServerId::new(Platform::Matrix, space.room_id().to_string()), admin)
+                actor.in_server(ServerId::new(Platform::MATRIX, space.room_id().to_string()), admin)
             }
             // a direct room tells nothing of a table's space
             None if direct_of_two(room).await => actor,

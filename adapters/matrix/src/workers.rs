@@ -24,7 +24,7 @@ impl Adapter {
     /// commands on other platforms owe these rooms (in each room's order
     /// with its own commands), and the turn timer for every table room.
     pub fn feed_workers(self: &Arc<Self>) {
-        if let Some(mut relayed) = self.app.relayed(doko_bot::Platform::Matrix) {
+        if let Some(mut relayed) = self.app.post_office().relayed(doko_bot::Platform::MATRIX) {
             let a = self.clone();
             tokio::spawn(async move {
                 while let Some(out) = relayed.recv().await {

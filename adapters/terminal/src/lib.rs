@@ -20,12 +20,12 @@ use tracing::info_span;
 
 /// The terminal's channel.
 pub fn channel() -> ChannelId {
-    ChannelId::new(Platform::Terminal, "local")
+    ChannelId::new(Platform::TERMINAL, "local")
 }
 
 /// The person at the terminal (the admin of their own table).
 pub fn you(name: &str) -> Actor {
-    Actor::new(UserId::new(Platform::Terminal, "you"), name, true)
+    Actor::new(UserId::new(Platform::TERMINAL, "you"), name, true)
 }
 
 /// The terminal as a transport: public text as it is, private text
@@ -148,7 +148,7 @@ where
     // the table's language once it has one (a new table speaks English)
     let lang = app.seated(&ch, &me.user).await.unwrap_or_default();
     term.write(&format!("{}\n", tr!(lang, "terminal-welcome"))).await?;
-    let first = until_available(&term, || app.open_with_computers(&ch, &me)).await?;
+    let first = until_available(&term, || app.handle(&ch, &me, Input::Open, None)).await?;
     deliver(app, &term, &first).await;
     term.write("> ").await?;
     let mut input = input;

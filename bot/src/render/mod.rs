@@ -19,7 +19,7 @@ pub use hand::{
 };
 pub use pictures::{deal_picture, hand_picture, table_picture};
 pub use refusals::{error, parse_error, rule_error, rules_error};
-pub use rules::{RULES_PART_CHARS, help_text, rules, rules_parts};
+pub use rules::{RULES_PART_CHARS, rules, rules_parts};
 pub use sheet::{
     LEADERBOARD_ROWS, MyList, Ranked, analysis, contract_name, leaderboard, list, me, party_name, ranking, score, stats,
 };

@@ -1,6 +1,5 @@
-//! The table's house rules, cut into parts that fit a message, and help.
+//! The table's house rules, cut into parts that fit a message.
 
-use crate::lang::Lang;
 use crate::table::Table;
 use crate::tr;
 
@@ -53,18 +52,4 @@ pub fn rules_parts(t: &Table) -> Vec<String> {
         last.push('\n');
     }
     parts
-}
-
-/// Help, in the style of a platform: Discord's slash commands, Matrix's
-/// `!doko` prefix (the default; a server may configure another), plain
-/// words on a terminal.
-pub fn help_text(l: Lang, topic: Option<&str>, platform: crate::ids::Platform) -> String {
-    use crate::command::{HelpStyle, help_styled};
-    use crate::ids::Platform;
-    let style = match platform {
-        Platform::Discord => HelpStyle::Slash { public: "doko", lists: "doko-lists", admin: "doko-rules" },
-        Platform::Matrix => HelpStyle::Text("!doko"),
-        Platform::Terminal => HelpStyle::Text(""),
-    };
-    help_styled(l, topic, style)
 }

@@ -245,8 +245,8 @@ pub fn leaderboard(l: Lang, server: bool, period: Option<&str>, channels: usize,
 /// One of a person's lists, for `me`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MyList {
-    /// Where it was played, as the platform shows a channel (`<#id>` on
-    /// Discord), or `None` for the channel asked in.
+    /// Where it was played, as its platform links a channel (see
+    /// [`crate::dialect::Dialect`]), or `None` for the channel asked in.
     pub channel: Option<String>,
     /// Its number there.
     pub number: u32,

@@ -7,13 +7,14 @@ use async_trait::async_trait;
 
 use super::Service;
 use super::error::ServiceError;
+use super::receipts::Note;
 use super::replies::unavailable;
 use super::stamp::stamp_of;
 use super::unconfirmed::Idempotence;
 use crate::command::{self, Command};
 use crate::ids::{Actor, ChannelId, Platform, UserId};
 use crate::lang::Lang;
-use crate::outbox::{App, Claim, HandModel, Input, Outbox, TableMessages};
+use crate::outbox::{App, Claim, HandModel, Input, Outbox, PostOffice, TableMessages};
 use crate::render;
 use crate::store::Store;
 
@@ -58,6 +59,7 @@ impl<S: Store> App for Service<S> {
             Input::Clicked { command, stamp } => {
                 (self.execute_stamped(ch, actor, command, delivery, Some(&stamp)).await, false)
             }
+            Input::Open => (self.open_with_computers_checked(ch, actor).await, false),
         };
         match r {
             Ok(mut out) => {
@@ -85,12 +87,6 @@ impl<S: Store> App for Service<S> {
         out
     }
 
-    fn relayed(&self, platform: Platform) -> Option<tokio::sync::mpsc::UnboundedReceiver<Outbox>> {
-        let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
-        self.relays.lock().expect("lock").insert(platform, tx);
-        Some(rx)
-    }
-
     async fn hand(&self, ch: &ChannelId, user: &UserId) -> Option<HandModel> {
         let (t, _) = self.table(ch).await.ok()?;
         // (a hand's view means its person plays in the deal: the stamp is
@@ -107,31 +103,6 @@ impl<S: Store> App for Service<S> {
                 None
             }
         }
-    }
-
-    async fn open_with_computers(&self, ch: &ChannelId, actor: &Actor) -> Outbox {
-        match self.open_with_computers_checked(ch, actor).await {
-            Ok(mut out) => {
-                self.send_relays(&mut out);
-                out
-            }
-            Err(ServiceError::Damaged(d)) => self.on_damage(ch, actor, d, false).await,
-            Err(e) => {
-                tracing::error!(error = %e, channel = %ch, "opening the table failed");
-                unavailable(ch, &actor.user)
-            }
-        }
-    }
-
-    async fn unreachable(&self, ch: &ChannelId, user: &UserId) -> bool {
-        let who = user.clone();
-        let r = self
-            .transact(ch, Idempotence::SafeToRepeat, move |table, _, _| {
-                let new = table.note_unreachable(&who);
-                (new, new)
-            })
-            .await;
-        r.map(|(_, new)| new).unwrap_or(true)
     }
 
     async fn running(&self, platform: Platform) -> Vec<ChannelId> {
@@ -152,6 +123,17 @@ impl<S: Store> App for Service<S> {
             }
         }
         out
+    }
+
+    fn post_office(&self) -> &dyn PostOffice {
+        self
+    }
+}
+
+#[async_trait]
+impl<S: Store> PostOffice for Service<S> {
+    fn table_messages(&self) -> &TableMessages {
+        &self.messages
     }
 
     async fn claim_display(&self, ch: &ChannelId, epoch: u32) -> Claim {
@@ -181,17 +163,21 @@ impl<S: Store> App for Service<S> {
         }
     }
 
-    fn table_messages(&self) -> &TableMessages {
-        &self.messages
+    async fn posted(&self, ch: &ChannelId, epoch: u32, id: String) {
+        self.note(ch, Note::Posted { epoch, id }).await;
+    }
+
+    async fn unreachable(&self, ch: &ChannelId, user: &UserId) -> bool {
+        self.first_unreachable(ch, user).await
     }
 
     async fn delivered(&self, ch: &ChannelId, salt: u64, owed: &[u64]) {
-        self.note_delivered(ch, salt, owed).await;
+        self.note(ch, Note::Delivered { salt, seqs: owed.to_vec() }).await;
     }
 
-    async fn set_display(&self, ch: &ChannelId, epoch: u32, id: Option<String>) {
-        if let Err(e) = Service::set_display(self, ch, epoch, id).await {
-            tracing::warn!(error = %e, channel = %ch, "keeping the table message's id failed");
-        }
+    fn relayed(&self, platform: Platform) -> Option<tokio::sync::mpsc::UnboundedReceiver<Outbox>> {
+        let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+        self.relays.lock().expect("lock").insert(platform, tx);
+        Some(rx)
     }
 }

@@ -25,7 +25,15 @@ pub(super) enum Applied {
     Refused(String, Vec<Event>),
     /// Applied, with what happened (and what it owes, stored with it, when
     /// the outbox is durable).
-    Done(Vec<Event>, Option<Box<Outbox>>),
+    Done {
+        /// What happened.
+        events: Vec<Event>,
+        /// What it owes, stored with it (a durable outbox).
+        owed: Option<Box<Outbox>>,
+        /// The commit claimed the posting of the deal's table message in
+        /// the channel: this process posts it without asking again.
+        claimed: bool,
+    },
     /// A click on a hand the deal has moved past (and what happened all
     /// the same, as for a refusal).
     Stale(Vec<Event>),
@@ -40,7 +48,7 @@ impl Applied {
         match self {
             Applied::Duplicate(_) | Applied::NeedsServer => "duplicate",
             Applied::Refused(..) => "refused",
-            Applied::Done(..) => "done",
+            Applied::Done { .. } => "done",
             Applied::Stale(_) => "stale",
         }
     }
@@ -66,6 +74,8 @@ pub(super) struct Request {
     pub(super) durable: bool,
     /// The time of the command (ms since 1970, UTC).
     pub(super) now: u64,
+    /// How the channel's platform names commands (the help).
+    pub(super) dialect: &'static dyn crate::dialect::Dialect,
     /// The strong computer player's budget.
     pub(super) strong: doko_players::strong::StrongConfig,
 }
@@ -163,13 +173,26 @@ fn conclude(
         || !ctx.new_records.is_empty()
         || before.layers_changed
         || (req.id.is_some() && matches!(req.what, Command::Server(_)));
+    // the deal's first table message here: this commit claims posting it,
+    // so that its delivery needs no claim of its own
+    let claimed = commit
+        && !events.is_empty()
+        && ctx.via.is_none()
+        && table.display().is_none()
+        && !table.posting().posting_claimed(req.now);
+    if claimed {
+        table.posting_mut().claim_posting(req.now);
+    }
     let owed = (req.durable && commit).then(|| {
-        let mut out = compose(&req.chan, table, &req.who.user, &req.what, &events);
+        let mut out = compose(&req.chan, req.dialect, table, &req.who.user, &req.what, &events);
         committed(&mut out);
         table.owed_mut().keep_until_delivered(&mut out, req.now, || bots.next_u64());
+        if let Some(t) = &mut out.table {
+            t.claimed = claimed;
+        }
         Box::new(out)
     });
-    (Applied::Done(events, owed), commit)
+    (Applied::Done { events, owed, claimed }, commit)
 }
 
 /// The server's defaults taken by the table: whether its layers changed,

@@ -5,6 +5,7 @@
 use super::replies::{private, private_to};
 use super::stamp::stamp_of;
 use crate::command::{Command, RulesCmd};
+use crate::dialect::Dialect;
 use crate::ids::{ChannelId, UserId};
 use crate::outbox::{Notice, Outbox, Private, TableMessage};
 use crate::render::{self, Kind};
@@ -66,10 +67,17 @@ pub(super) fn kiebitz_private(t: &Table, to: &UserId) -> Option<Private> {
 /// What a command owes: the answer to the person, the table message when
 /// something happened (or the table was asked for), the hands. (A record
 /// asked for is read from the store afterwards.)
-pub(super) fn compose(ch: &ChannelId, t: &Table, me: &UserId, cmd: &Command, events: &[Event]) -> Outbox {
+pub(super) fn compose(
+    ch: &ChannelId,
+    dialect: &dyn Dialect,
+    t: &Table,
+    me: &UserId,
+    cmd: &Command,
+    events: &[Event],
+) -> Outbox {
     let mut out = Outbox::new(ch.clone(), t.lang());
     out.actor = Some(me.clone());
-    answer_asked(ch, t, me, cmd, &mut out);
+    answer_asked(ch, dialect, t, me, cmd, &mut out);
     let changed = !events.is_empty();
     out.notices.splice(0..0, results(t, events));
     if changed || matches!(cmd, Command::Table) {
@@ -100,12 +108,17 @@ pub(super) fn compose(ch: &ChannelId, t: &Table, me: &UserId, cmd: &Command, eve
 
 /// The answer to a command that asks for something shown from the table
 /// alone (help, the score, the rules, one's hand, ...).
-fn answer_asked(ch: &ChannelId, t: &Table, me: &UserId, cmd: &Command, out: &mut Outbox) {
+fn answer_asked(ch: &ChannelId, dialect: &dyn Dialect, t: &Table, me: &UserId, cmd: &Command, out: &mut Outbox) {
     let l = t.lang();
     let notice = |kind, text| Notice::new(kind, text, None);
     match cmd {
         Command::Help(topic) => {
-            out.private.push(private(t, me, Kind::Help, render::help_text(l, topic.as_deref(), ch.platform)));
+            out.private.push(private(
+                t,
+                me,
+                Kind::Help,
+                crate::command::help_styled(l, topic.as_deref(), dialect.help_style()),
+            ));
         }
         Command::Score => out.notices.push(notice(Kind::Score, render::score(t))),
         Command::LastTrick => out.private.push(private(t, me, Kind::Table, render::last_trick(t))),
@@ -160,6 +173,7 @@ pub(super) fn table_message(t: &Table, events: &[Event]) -> TableMessage {
         hand_label: render::hand_label(t.lang()),
         your_turn: render::your_turn(t.lang()),
         key: None,
+        claimed: false,
         home: String::new(),
         picture: render::table_picture(t),
     }

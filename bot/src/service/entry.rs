@@ -6,7 +6,6 @@ use super::Service;
 use super::error::ServiceError;
 use super::replies::private;
 use super::run::Given;
-use super::unconfirmed::Idempotence;
 use crate::command::{self, Command};
 use crate::ids::{Actor, ChannelId};
 use crate::outbox::{Notice, Outbox};
@@ -87,23 +86,6 @@ impl<S: Store> Service<S> {
             return Ok(out);
         }
         self.run(Given { ch, actor, cmd, delivery, clicked }).await
-    }
-
-    /// Remembers the platform's id of a channel's public table message
-    /// for the deal's table message `epoch` (a message posted for an
-    /// earlier deal is not kept).
-    pub async fn set_display(&self, ch: &ChannelId, epoch: u32, id: Option<String>) -> Result<(), ServiceError> {
-        self.transact(ch, Idempotence::SafeToRepeat, move |table, ctx, _| {
-            if table.epoch() != epoch {
-                return ((), false);
-            }
-            let via = ctx.via.as_ref();
-            let changed = table.display_for(via) != id.as_ref();
-            table.set_display_for(via, id.clone());
-            ((), changed)
-        })
-        .await
-        .map(|_| ())
     }
 
     /// Opens the table of one person with computer players: when no deal

@@ -87,7 +87,7 @@ impl<S: Store> Service<S> {
 
     /// The table a link code was made at: on another platform than `ch`'s.
     async fn home_of_code(&self, ch: &ChannelId, code: &str) -> Result<Option<ChannelId>, ServiceError> {
-        for p in [Platform::Discord, Platform::Matrix, Platform::Terminal].into_iter().filter(|p| *p != ch.platform) {
+        for p in Platform::known().into_iter().filter(|p| *p != ch.platform) {
             if let Some(s) = self.timed(self.store.load(&ChannelId::link_code(p, code))).await?
                 && let Ok(h) = serde_json::from_str::<ChannelId>(&s.json)
             {

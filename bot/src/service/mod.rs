@@ -21,9 +21,9 @@ mod error;
 mod gate;
 mod health;
 mod links;
-mod marks;
 mod parts;
 mod queries;
+mod receipts;
 mod replies;
 mod routing;
 mod run;
@@ -41,6 +41,7 @@ use std::sync::Mutex;
 
 use doko_engine::{Rng, Rules};
 
+use crate::dialect::{Dialect, Plain};
 use crate::ids::{ChannelId, Platform, ServerId};
 use crate::lang::Lang;
 use crate::limits::{Limits, RateLimiter};
@@ -48,7 +49,7 @@ use crate::outbox::{Outbox, TableMessages};
 use crate::store::Store;
 use crate::table::ServerLayer;
 use gate::Gate;
-use marks::WaitingMarks;
+use receipts::WaitingReceipts;
 use table_cache::TableCache;
 
 pub use backoff::STORE_BUDGET;
@@ -88,9 +89,13 @@ pub struct Service<S: Store> {
     relays: Mutex<HashMap<Platform, tokio::sync::mpsc::UnboundedSender<Outbox>>>,
     /// Lets commands in, counts those in progress, closes at shutdown.
     gate: Gate,
-    /// Delivered entries' marks that wait for their table's next commit
-    /// (see [`Service::defer_marks`]).
-    marks: WaitingMarks,
+    /// What deliveries reported (entries delivered, table messages posted,
+    /// people unreachable), waiting for their table's next commit (see
+    /// [`Service::defer_marks`]).
+    receipts: WaitingReceipts,
+    /// How each platform writes channel links and names commands (see
+    /// [`Dialect`]); plainly where none is given.
+    dialects: HashMap<Platform, &'static dyn Dialect>,
 }
 
 impl<S: Store> Service<S> {
@@ -116,7 +121,8 @@ impl<S: Store> Service<S> {
             relays: Default::default(),
             tables: Default::default(),
             gate: Default::default(),
-            marks: Default::default(),
+            receipts: Default::default(),
+            dialects: HashMap::new(),
         }
     }
 
@@ -164,6 +170,21 @@ impl<S: Store> Service<S> {
     pub fn with_strong(mut self, strong: doko_players::strong::StrongConfig) -> Service<S> {
         self.strong = strong;
         self
+    }
+
+    /// How a platform writes channel links and names commands: its
+    /// adapter's [`Dialect`], which the binary gives here for every
+    /// platform it serves.
+    pub fn speaking(mut self, platform: Platform, dialect: &'static dyn Dialect) -> Service<S> {
+        // (its stored link codes are looked for, see `Platform::known`)
+        let platform = Platform::named(platform.name()).unwrap_or(platform);
+        self.dialects.insert(platform, dialect);
+        self
+    }
+
+    /// The dialect of a platform ([`Plain`] where none was given).
+    pub(crate) fn dialect(&self, platform: Platform) -> &'static dyn Dialect {
+        self.dialects.get(&platform).copied().unwrap_or(&Plain)
     }
 
     /// Milliseconds since the Unix epoch, by tokio's clock.

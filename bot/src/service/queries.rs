@@ -27,7 +27,7 @@ impl<S: Store> Service<S> {
         cmd: &Command,
         events: &[Event],
     ) -> Result<Outbox, ServiceError> {
-        let mut out = compose(ch, t, &actor.user, cmd, events);
+        let mut out = compose(ch, self.dialect(ch.platform), t, &actor.user, cmd, events);
         self.queries(home, t, actor, cmd, &mut out).await?;
         Ok(out)
     }
@@ -62,7 +62,9 @@ impl<S: Store> Service<S> {
             }
             Command::Me => {
                 let (server, tables) = self.community(ch, t).await?;
-                let text = me_text(ch, t, &actor.user, server, &tables, &crate::table::month_of(self.now_ms()));
+                let month = crate::table::month_of(self.now_ms());
+                let link = |c: &ChannelId| self.dialect(c.platform).channel_link(&c.id);
+                let text = me_text(ch, t, &actor.user, server, &tables, &month, &link);
                 // one's own figures go where only they can read them (a
                 // direct room on Matrix), held or not
                 out.private.push(Private { confidential: true, ..private(t, &actor.user, Kind::Stats, text) });
@@ -164,7 +166,16 @@ impl<S: Store> Service<S> {
 
 /// `me`: a person's figures over the tables of their server (or this
 /// one), their rank all time and this month, and their latest lists.
-fn me_text(ch: &ChannelId, t: &Table, me: &UserId, server: bool, tables: &[(ChannelId, Table)], month: &str) -> String {
+/// `link` writes another channel as its platform links it.
+fn me_text(
+    ch: &ChannelId,
+    t: &Table,
+    me: &UserId,
+    server: bool,
+    tables: &[(ChannelId, Table)],
+    month: &str,
+    link: &dyn Fn(&ChannelId) -> String,
+) -> String {
     let key = me.key();
     let mut all = crate::table::Stats::default();
     let mut this_month = crate::table::Stats::default();
@@ -181,7 +192,7 @@ fn me_text(ch: &ChannelId, t: &Table, me: &UserId, server: bool, tables: &[(Chan
     };
     let a = place(&all);
     let m = place(&this_month);
-    let lists = latest_lists(ch, &key, tables);
+    let lists = latest_lists(ch, &key, tables, link);
     render::me(
         t.lang(),
         server,
@@ -194,7 +205,12 @@ fn me_text(ch: &ChannelId, t: &Table, me: &UserId, server: bool, tables: &[(Chan
 
 /// The five latest lists the person (by `key`) played in at `tables`,
 /// newest first; a list of another channel than `ch` names it.
-fn latest_lists(ch: &ChannelId, key: &str, tables: &[(ChannelId, Table)]) -> Vec<render::MyList> {
+fn latest_lists(
+    ch: &ChannelId,
+    key: &str,
+    tables: &[(ChannelId, Table)],
+    link: &dyn Fn(&ChannelId) -> String,
+) -> Vec<render::MyList> {
     let mut lists: Vec<render::MyList> = Vec::new();
     for (c, x) in tables {
         for s in x.history().iter().chain(x.session()) {
@@ -205,7 +221,7 @@ fn latest_lists(ch: &ChannelId, key: &str, tables: &[(ChannelId, Table)]) -> Vec
             let points = s.totals()[p];
             let place = 1 + s.totals().iter().filter(|v| **v > points).count();
             lists.push(render::MyList {
-                channel: (c != ch).then(|| crate::server::channel_label(c)),
+                channel: (c != ch).then(|| link(c)),
                 number: s.number(),
                 started_ms: s.started_ms(),
                 deals: s.sheet().len(),

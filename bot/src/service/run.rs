@@ -84,6 +84,7 @@ impl<S: Store> Service<S> {
                 server: joined.clone(),
                 durable: self.durable,
                 now,
+                dialect: self.dialect(ch.platform),
                 strong: self.strong,
             };
             let idempotence = match &request.id {
@@ -124,27 +125,30 @@ impl<S: Store> Service<S> {
                 // made already
                 let Command::Server(sc) = cmd else { unreachable!() };
                 let (t, event) = self.server_command(ch, actor, sc).await?;
-                let mut out = compose(ch, &t, &actor.user, cmd, &[event]);
+                let mut out = compose(ch, self.dialect(ch.platform), &t, &actor.user, cmd, &[event]);
                 out.duplicate = true;
                 out
             }
             Applied::Duplicate(refused) => duplicate(ch, table, actor, refused),
             Applied::Refused(text, back) => refused(ch, table, actor, text, &back),
-            Applied::Done(events, owed) => return self.answer_done(given, home, table, events, owed).await,
+            Applied::Done { events, owed, claimed } => {
+                return self.answer_done(given, home, table, (events, owed, claimed)).await;
+            }
             Applied::Stale(back) => stale(ch, table, actor, &back),
         };
         Ok(route(out, table, home, ch))
     }
 
     /// The answer to a command applied: what it owes (stored with it when
-    /// the outbox is durable), and what the commands beyond the table add.
+    /// the outbox is durable), and what the commands beyond the table add;
+    /// its table message is this process's to post when the commit
+    /// `claimed` it.
     async fn answer_done(
         &self,
         given: &Given<'_>,
         home: &ChannelId,
         table: &Table,
-        events: Vec<Event>,
-        owed: Option<Box<Outbox>>,
+        (events, owed, claimed): (Vec<Event>, Option<Box<Outbox>>, bool),
     ) -> Result<Outbox, ServiceError> {
         let (ch, actor, cmd) = (given.ch, given.actor, &given.cmd);
         #[cfg(feature = "failpoints")]
@@ -160,7 +164,7 @@ impl<S: Store> Service<S> {
                 // (a linked channel's own table took the change, for when it
                 // is unlinked: the answer shows the table it shares)
                 let shown = if home == ch { &t } else { table };
-                let mut out = compose(ch, shown, &actor.user, cmd, &all);
+                let mut out = compose(ch, self.dialect(ch.platform), shown, &actor.user, cmd, &all);
                 out.owed = seqs;
                 out
             }
@@ -169,7 +173,7 @@ impl<S: Store> Service<S> {
             Command::Unlink => {
                 let out = match owed {
                     Some(out) => *out,
-                    None => compose(ch, table, &actor.user, cmd, &events),
+                    None => compose(ch, self.dialect(ch.platform), table, &actor.user, cmd, &events),
                 };
                 return self.unlinked(ch, home, table, actor, &events, out).await;
             }
@@ -183,6 +187,10 @@ impl<S: Store> Service<S> {
                 None => self.outbox(ch, home, table, actor, cmd, &events).await?,
             },
         };
+        let mut out = out;
+        if let Some(t) = &mut out.table {
+            t.claimed = claimed;
+        }
         Ok(route(out, table, home, ch))
     }
 }

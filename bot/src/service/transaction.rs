@@ -10,7 +10,7 @@ use doko_engine::{Rng, Rules};
 use super::Service;
 use super::backoff::Backoff;
 use super::error::ServiceError;
-use super::marks::Mark;
+use super::receipts::Receipt;
 use super::stored::{read_stored, table_json};
 use super::unconfirmed::{Idempotence, UnconfirmedCommit, Verdict, settle};
 use crate::ids::ChannelId;
@@ -30,8 +30,8 @@ struct Worked<W> {
     keep: Keep,
     /// The work failed part of the way: the table is not the stored one.
     discard: bool,
-    /// The waiting marks the commit carries.
-    carried: Vec<Mark>,
+    /// The waiting receipts the commit carries.
+    carried: Vec<Receipt>,
 }
 
 /// A change's tries so far: the pauses between them, the tries whose
@@ -60,8 +60,8 @@ struct TrySetup {
     records_kept: u32,
     /// House rules and language of a new table.
     new_tables: (Rules, Lang),
-    /// The waiting marks of the table, carried by a commit.
-    marks: Vec<Mark>,
+    /// The waiting receipts of the table, carried by a commit.
+    receipts: Vec<Receipt>,
 }
 
 impl<S: Store> Service<S> {
@@ -230,9 +230,9 @@ impl<S: Store> Service<S> {
             records_kept: self.limits.records_kept,
             new_tables: self.new_tables,
             now_ms: self.now_ms(),
-            // delivered entries' marks that wait for this table's next
-            // commit: a commit carries them
-            marks: self.marks.for_table(ch),
+            // what deliveries reported, waiting for this table's next
+            // commit: a commit carries it
+            receipts: self.receipts.for_table(ch),
         };
         let span = tracing::Span::current();
         // handing a quick step to a blocking thread and waking this task
@@ -280,12 +280,12 @@ impl<S: Store> Service<S> {
     }
 
     /// After a commit as version `v`: the deals it finished counted, the
-    /// marks it carried forgotten, the table kept.
-    fn committed(&self, ch: &ChannelId, v: u64, table: &Arc<Table>, records: &[String], carried: &[Mark]) {
+    /// receipts it carried forgotten, the table kept.
+    fn committed(&self, ch: &ChannelId, v: u64, table: &Arc<Table>, records: &[String], carried: &[Receipt]) {
         for r in records {
             crate::metrics::deal(doko_engine::Record::from_stored(r).is_ok_and(|r| r.aborted.is_some()));
         }
-        self.marks.carried(ch, carried);
+        self.receipts.carried(ch, carried);
         self.tables.keep(ch, v, table);
     }
 }
@@ -319,7 +319,8 @@ fn judge<W>(
 }
 
 /// Lets `work` change `table` with the try's seeds and clock; a change to
-/// commit carries the waiting marks and a new revision, and is written out.
+/// commit carries the waiting receipts and a new revision, and is written
+/// out.
 fn work_on<W, F>(mut table: Table, setup: TrySetup, work: &F) -> Result<Worked<W>, ServiceError>
 where
     F: Fn(&mut Table, &mut Ctx<'_>, &mut Rng) -> (W, bool),
@@ -330,12 +331,12 @@ where
     let (result, commit) = work(&mut table, &mut ctx, &mut Rng::new(setup.bots));
     let (commit, discard) = (commit && !ctx.discard, ctx.discard);
     // (a table linked elsewhere owes nothing of its own here)
-    let carried = if commit && !setup.marks.is_empty() && table.linked_to().is_none() {
+    let carried = if commit && !setup.receipts.is_empty() && table.linked_to().is_none() {
         let all: Vec<String> = std::iter::once(String::new()).chain(table.links().map(ChannelId::key)).collect();
-        for m in &setup.marks {
-            table.owed_mut().delivered_of(m.salt, &m.seqs, "", &all);
+        for r in &setup.receipts {
+            r.note.enter(&mut table, None, &all);
         }
-        setup.marks
+        setup.receipts
     } else {
         Vec::new()
     };

@@ -600,10 +600,10 @@ mod tests {
         use crate::ids::Platform;
         let long = "x".repeat(300);
         for (platform, id) in [
-            (Platform::Discord, "1234567890123456789"),
-            (Platform::Matrix, "!room:example.org"),
-            (Platform::Terminal, ""),
-            (Platform::Matrix, long.as_str()),
+            (Platform::DISCORD, "1234567890123456789"),
+            (Platform::MATRIX, "!room:example.org"),
+            (Platform::TERMINAL, ""),
+            (Platform::MATRIX, long.as_str()),
         ] {
             let ch = ChannelId::new(platform, id);
             let (table, records) = RedisStore::keys(&ch);

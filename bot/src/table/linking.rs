@@ -122,7 +122,7 @@ impl Table {
     pub fn display_for(&self, via: Option<&ChannelId>) -> Option<&String> {
         match via {
             Some(v) => self.links.iter().find(|l| &l.channel == v).and_then(|l| l.display.as_ref()),
-            None => self.display.as_ref(),
+            None => self.posting.display().as_ref(),
         }
     }
 
@@ -130,7 +130,7 @@ impl Table {
     /// [`display_for`](Self::display_for)).
     pub fn set_display_for(&mut self, via: Option<&ChannelId>, id: Option<String>) {
         match (via, self.link_mut(via)) {
-            (None, _) => self.set_display(id),
+            (None, _) => self.posting.set_display(id),
             (Some(_), Some(l)) => {
                 l.posting = None;
                 l.display = id;
@@ -142,20 +142,19 @@ impl Table {
     /// Whether a process is posting the table message in one channel.
     pub fn posting_claimed_for(&self, via: Option<&ChannelId>, now_ms: u64) -> bool {
         match via {
-            None => self.posting_claimed(now_ms),
+            None => self.posting.posting_claimed(now_ms),
             Some(v) => self
                 .links
                 .iter()
                 .find(|l| &l.channel == v)
-                .and_then(|l| l.posting)
-                .is_some_and(|since| now_ms.saturating_sub(since) < 5_000),
+                .is_some_and(|l| super::posting::claim_holds(l.posting, now_ms)),
         }
     }
 
     /// Claims the posting of the table message in one channel.
     pub fn claim_posting_for(&mut self, via: Option<&ChannelId>, now_ms: u64) {
         match (via, self.link_mut(via)) {
-            (None, _) => self.claim_posting(now_ms),
+            (None, _) => self.posting.claim_posting(now_ms),
             (Some(_), Some(l)) => l.posting = Some(now_ms),
             (Some(_), None) => {}
         }

@@ -26,6 +26,7 @@ mod linking;
 mod links;
 mod owed;
 mod play;
+mod posting;
 mod probe;
 mod seat_changes;
 mod seats;
@@ -50,6 +51,7 @@ pub use layering::server_change;
 pub use layers::{Layer, ServerLayer, Source};
 pub use links::{CODE_LEN, LINK_CODE_MS, Link, LinkCode, is_code};
 pub use owed::{OWED_KEPT, OWED_MAX_AGE_MS, Owed, OwedEntry};
+pub use posting::Posting;
 pub use probe::{stored_knows_delivery, stored_probe};
 pub use seats::{MAX_SEATS, Occupant, PlayerKey, SeatInfo, Seats, TableSeat};
 pub use session::TableSession;
@@ -114,21 +116,14 @@ pub struct Table {
     policy: TimeoutPolicy,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     turn: Option<TurnClock>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    display: Option<String>,
-    /// Counts the deals' table messages: a new deal wants a new message.
-    #[serde(default)]
-    epoch: u32,
+    /// What the deliverers need: the table message, what is owed, who
+    /// cannot be reached (stored beside the other fields, as before it
+    /// was a part of its own).
+    #[serde(flatten)]
+    posting: Posting,
     /// Counts the table's committed changes (what is newer than what).
     #[serde(default)]
     revision: u64,
-    /// A process is posting the table message since this time (ms).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    posting: Option<u64>,
-    /// People told in this deal that they cannot be reached privately (by
-    /// player key), so the channel is told once per deal.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    unreachable: Vec<String>,
     /// Moves made at this table (game actions and deals), so the turn
     /// clock restarts on every move, also when the same person acts again.
     #[serde(default)]
@@ -139,9 +134,6 @@ pub struct Table {
     /// Sessions that ended, the latest last (at most [`HISTORY_KEPT`]).
     #[serde(default, skip_serializing_if = "is_empty_shared")]
     history: Shared<Vec<TableSession>>,
-    /// What the table owes the platforms (the durable outbox).
-    #[serde(default, skip_serializing_if = "Owed::is_empty")]
-    owed: Owed,
     /// How the table shows cards (`cards`).
     #[serde(default, skip_serializing_if = "is_text")]
     cards: CardStyle,
@@ -253,15 +245,11 @@ impl Default for Table {
             refused: Arc::default(),
             policy: TimeoutPolicy::StandIn,
             turn: None,
-            display: None,
-            epoch: 0,
+            posting: Posting::default(),
             revision: 0,
-            posting: None,
-            unreachable: Vec::new(),
             moves: 0,
             clock_paused: false,
             history: Shared::default(),
-            owed: Owed::default(),
             cards: CardStyle::Text,
             spectators: Vec::new(),
             layered: true,
@@ -464,26 +452,37 @@ impl Table {
         }
     }
 
+    /// What the deliverers need of the table (see [`Posting`]).
+    pub fn posting(&self) -> &Posting {
+        &self.posting
+    }
+
+    /// What the deliverers need of the table, to change.
+    pub fn posting_mut(&mut self) -> &mut Posting {
+        &mut self.posting
+    }
+
     /// The platform's id of the public table message (kept for the adapter,
     /// so every process edits the same message).
     pub fn display(&self) -> &Option<String> {
-        &self.display
+        self.posting.display()
     }
 
     /// Notes that a person could not be reached privately in this deal;
     /// true the first time.
     pub fn note_unreachable(&mut self, user: &UserId) -> bool {
-        let key = user.key();
-        let new = !self.unreachable.contains(&key);
-        if new {
-            self.unreachable.push(key);
-        }
-        new
+        self.posting.note_unreachable(user)
+    }
+
+    /// Whether the channel was told in this deal that a person cannot be
+    /// reached privately.
+    pub fn was_unreachable(&self, user: &UserId) -> bool {
+        self.posting.was_unreachable(user)
     }
 
     /// Which table message the table is on: one per deal.
     pub fn epoch(&self) -> u32 {
-        self.epoch
+        self.posting.epoch()
     }
 
     /// The number of committed changes so far.
@@ -493,34 +492,17 @@ impl Table {
 
     /// What the table owes the platforms.
     pub fn owed(&self) -> &Owed {
-        &self.owed
+        self.posting.owed()
     }
 
     /// What the table owes the platforms, to change.
     pub fn owed_mut(&mut self) -> &mut Owed {
-        &mut self.owed
+        self.posting.owed_mut()
     }
 
     /// Counts a change about to be committed.
     pub fn bump_revision(&mut self) {
         self.revision += 1;
-    }
-
-    /// Whether a process claimed the posting of the table message less
-    /// than five seconds before `now_ms`.
-    pub fn posting_claimed(&self, now_ms: u64) -> bool {
-        self.posting.is_some_and(|since| now_ms.saturating_sub(since) < 5_000)
-    }
-
-    /// Claims the posting of the table message at `now_ms`.
-    pub fn claim_posting(&mut self, now_ms: u64) {
-        self.posting = Some(now_ms);
-    }
-
-    /// Remembers the platform's id of the table message.
-    pub fn set_display(&mut self, id: Option<String>) {
-        self.posting = None;
-        self.display = id;
     }
 
     /// The seat of a user.

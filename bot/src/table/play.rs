@@ -62,16 +62,12 @@ impl Table {
         match sess.session_mut().next_deal(&rules, &mut *ctx.seed)? {
             NextDeal::Over => ev.push(Event::SessionOver),
             NextDeal::Dealt(d) => ev.push({
-                self.unreachable.clear();
-                // a new table message for each deal: Discord rate-limits
-                // edits of messages older than an hour, and the channel
-                // reads better with the deal's result next to the new deal
-                self.display = None;
-                self.posting = None;
+                // a new table message for each deal, here and in the
+                // linked channels
+                self.posting.new_deal();
                 for l in &mut self.links {
                     l.new_message();
                 }
-                self.epoch += 1;
                 self.moves += 1;
                 Event::Dealt {
                     number: d.number,

@@ -17,20 +17,17 @@ impl Table {
         history.drain(..extra);
     }
 
-    /// The seat a kick names: a mention (`<@123>`, `<@!123>`), a platform
-    /// id (`@anna:example.org`), or the name shown at the table (`@` in
-    /// front allowed), all without regard to case.
+    /// The seat a kick names: a platform id (`@anna:example.org`; an
+    /// adapter gives a mention as the id it names), or the name shown at
+    /// the table (`@` in front allowed), all without regard to case.
     pub(super) fn find_seat(&self, who: &str) -> Result<TableSeat, CommandError> {
         let w = who.trim().to_lowercase();
-        let id = w.strip_prefix("<@").and_then(|r| r.strip_suffix('>')).map(|r| r.trim_start_matches('!'));
         let bare = w.strip_prefix('@').unwrap_or(&w);
         self.seats
             .enumerate()
             .find(|(_, s)| {
                 let uid = s.user().map(|u| u.id.to_lowercase());
-                uid.as_deref().is_some_and(|u| Some(u) == id || u == w)
-                    || s.name().to_lowercase() == w
-                    || s.name().to_lowercase() == bare
+                uid.as_deref() == Some(w.as_str()) || s.name().to_lowercase() == w || s.name().to_lowercase() == bare
             })
             .map(|(ts, _)| ts)
             .ok_or_else(|| CommandError::NoSuchPlayer(who.to_string()))

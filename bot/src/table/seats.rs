@@ -398,8 +398,8 @@ mod tests {
     #[test]
     fn has_key_is_exactly_the_key() {
         let seats = [
-            SeatInfo::person(UserId::new(Platform::Discord, "123"), "A"),
-            SeatInfo::person(UserId::new(Platform::Matrix, "@a:b.org"), "B"),
+            SeatInfo::person(UserId::new(Platform::DISCORD, "123"), "A"),
+            SeatInfo::person(UserId::new(Platform::MATRIX, "@a:b.org"), "B"),
             SeatInfo::computer(BotLevel::default(), 0, "Bot 0"),
             SeatInfo::computer(BotLevel::default(), 12, "Bot 12"),
         ];

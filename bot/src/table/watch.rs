@@ -46,13 +46,11 @@ impl Spectator {
         self.sees = player;
     }
 
-    /// Whether a typed mention or platform id names this spectator
-    /// (`<@id>`, the id).
+    /// Whether a platform id names this spectator (an adapter gives a
+    /// mention as the id it names).
     pub(super) fn is_id(&self, who: &str) -> bool {
         let w = who.trim().to_lowercase();
-        let id = w.strip_prefix("<@").and_then(|r| r.strip_suffix('>')).map(|r| r.trim_start_matches('!'));
-        let uid = self.user.id.to_lowercase();
-        Some(uid.as_str()) == id || uid == w
+        self.user.id.to_lowercase() == w
     }
 
     /// Whether a typed name is this spectator's (`name`, `@name`).

@@ -7,7 +7,7 @@ use crate::store::Faulty;
 
 /// The four people at the table, the first an admin.
 pub(crate) fn people() -> Vec<Actor> {
-    (1..=4).map(|i| Actor::new(UserId::new(Platform::Terminal, format!("p{i}")), format!("P{i}"), i == 1)).collect()
+    (1..=4).map(|i| Actor::new(UserId::new(Platform::TERMINAL, format!("p{i}")), format!("P{i}"), i == 1)).collect()
 }
 
 /// The table as stored, read past the faults.

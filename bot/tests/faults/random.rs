@@ -366,7 +366,7 @@ async fn scenario(seed: u64, ops: &[Op]) -> Result<Figures, String> {
     let mut run = Run {
         svc,
         store,
-        ch: ChannelId::new(Platform::Terminal, "random"),
+        ch: ChannelId::new(Platform::TERMINAL, "random"),
         ps: people(),
         rng: Rng::new(seed ^ 0x5eed),
         log: Vec::new(),

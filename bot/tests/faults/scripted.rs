@@ -18,7 +18,7 @@ pub(crate) async fn dealt(store: &Faulty, seed: u64) -> (Service<Faulty>, Channe
         Plan::Script { loads: VecDeque::new(), commits: VecDeque::new(), then: Fault::None },
     );
     let svc = Service::new(store.clone(), seed);
-    let ch = ChannelId::new(Platform::Terminal, "faults");
+    let ch = ChannelId::new(Platform::TERMINAL, "faults");
     let ps = people();
     for (i, p) in ps.iter().enumerate() {
         let out = App::handle(&svc, &ch, p, Input::Command(Command::Join), Some(&format!("join-{i}"))).await;
@@ -206,8 +206,8 @@ async fn the_store_health_follows_the_store() {
     assert!(up.up && up.failures == 2 && up.since_ms > still.since_ms, "{up:?}");
     // a command's calls count too
     store.set(loads(&[Fault::Fail]));
-    let ch = ChannelId::new(Platform::Terminal, "health");
-    let ann = Actor::new(UserId::new(Platform::Terminal, "ann"), "Ann", false);
+    let ch = ChannelId::new(Platform::TERMINAL, "health");
+    let ann = Actor::new(UserId::new(Platform::TERMINAL, "ann"), "Ann", false);
     let out = App::handle(&svc, &ch, &ann, Input::Command(Command::Join), Some("j")).await;
     assert!(!out.unavailable, "the load is tried again: {out:?}");
     let h = svc.store_health();

@@ -118,7 +118,7 @@ pub async fn command<S: doko_bot::Store>(
     let cmd = doko_bot::command::Command::from_action(action);
     let msgs = svc.execute_delivery(ch, actor, cmd, Some(&id)).await?;
     if durable && !msgs.owed.is_empty() {
-        doko_bot::App::delivered(svc, ch, msgs.owed_salt, &msgs.owed).await;
+        doko_bot::PostOffice::delivered(svc, ch, msgs.owed_salt, &msgs.owed).await;
     }
     Ok(msgs)
 }

@@ -160,9 +160,9 @@ async fn open_tables(svc: &Arc<Service<Counting<RedisStore>>>, n: usize) -> anyh
 /// long as Discord's (snowflakes of 19 digits), names of an everyday
 /// length.
 async fn open_table(svc: &Service<Counting<RedisStore>>, t: usize) -> anyhow::Result<BenchTable> {
-    let ch = ChannelId::new(Platform::Discord, snowflake(t, 9));
+    let ch = ChannelId::new(Platform::DISCORD, snowflake(t, 9));
     let people: Vec<Actor> = (0..4)
-        .map(|i| Actor::new(UserId::new(Platform::Discord, snowflake(t, i)), format!("Player {i}"), i == 0))
+        .map(|i| Actor::new(UserId::new(Platform::DISCORD, snowflake(t, i)), format!("Player {i}"), i == 0))
         .collect();
     for p in &people {
         svc.execute(&ch, p, Command::Join).await?;
@@ -175,7 +175,7 @@ async fn open_table(svc: &Service<Counting<RedisStore>>, t: usize) -> anyhow::Re
 async fn open_again(svc: &Service<Counting<RedisStore>>, tables: &[BenchTable]) -> anyhow::Result<Vec<BenchTable>> {
     let mut more: Vec<BenchTable> = Vec::new();
     for (t, (_, people)) in tables.iter().enumerate() {
-        let ch = ChannelId::new(Platform::Discord, snowflake(t, 8));
+        let ch = ChannelId::new(Platform::DISCORD, snowflake(t, 8));
         for p in people {
             svc.execute(&ch, p, Command::Join).await?;
         }

@@ -198,13 +198,13 @@ async fn redis_cluster_store_passes_the_contract_and_finds_tables_on_every_prima
     trimming(&s).await;
     // enough tables that every primary holds some
     let mut want = vec![
-        ChannelId::new(Platform::Discord, "a"),
-        ChannelId::new(Platform::Matrix, "a"),
-        ChannelId::new(Platform::Discord, "trim"),
-        ChannelId::new(Platform::Discord, "all"),
+        ChannelId::new(Platform::DISCORD, "a"),
+        ChannelId::new(Platform::MATRIX, "a"),
+        ChannelId::new(Platform::DISCORD, "trim"),
+        ChannelId::new(Platform::DISCORD, "all"),
     ];
     for i in 0..60 {
-        let ch = ChannelId::new(Platform::Discord, format!("spread-{i}"));
+        let ch = ChannelId::new(Platform::DISCORD, format!("spread-{i}"));
         assert_eq!(s.commit(&ch, 0, "{}", &[format!("r{i}")]).await.unwrap(), Commit::Done(1));
         want.push(ch);
     }
@@ -241,7 +241,7 @@ async fn redis_cluster_store_passes_the_contract_and_finds_tables_on_every_prima
     // one seed is enough to find the whole cluster
     let one = RedisStore::connect(&format!("redis+cluster://127.0.0.1:{}", cluster.ports[1]), 3600).await.unwrap();
     assert_eq!(one.channels().await.unwrap(), want);
-    assert_eq!(one.record(&ChannelId::new(Platform::Discord, "spread-7"), 1).await.unwrap().as_deref(), Some("r7"));
+    assert_eq!(one.record(&ChannelId::new(Platform::DISCORD, "spread-7"), 1).await.unwrap().as_deref(), Some("r7"));
     // a cluster URL with a database is refused
     let bad = RedisStore::connect(&format!("redis+cluster://127.0.0.1:{}/3", cluster.ports[0]), 3600).await;
     assert!(matches!(bad, Err(StoreError::BadUrl(_))), "database 3 on a cluster");
@@ -282,7 +282,7 @@ fn people() -> Vec<Actor> {
     ["Anna", "Ben", "Cleo", "Dirk"]
         .iter()
         .enumerate()
-        .map(|(i, name)| Actor::new(UserId::new(Platform::Discord, format!("u{i}")), *name, i == 0))
+        .map(|(i, name)| Actor::new(UserId::new(Platform::DISCORD, format!("u{i}")), *name, i == 0))
         .collect()
 }
 
@@ -350,7 +350,7 @@ async fn table_with_a_low_slot(nodes: &mut [Node]) -> (ChannelId, String, String
         let key = format!("doko:{{discord:cluster-table-{i}}}:table");
         let slot: u16 = run(&mut nodes[0].conn, &["CLUSTER", "KEYSLOT", &key]).await;
         if slot < 5000 {
-            let ch = ChannelId::new(Platform::Discord, format!("cluster-table-{i}"));
+            let ch = ChannelId::new(Platform::DISCORD, format!("cluster-table-{i}"));
             break (ch, key, format!("doko:{{discord:cluster-table-{i}}}:records"), slot);
         }
         i += 1;
@@ -635,7 +635,7 @@ async fn a_session_keeps_playing_through_failovers() {
     let mut cluster = LocalCluster::start_with_replicas().expect("redis-server and redis-cli must be installed");
     let mut nodes = nodes(&cluster).await;
     let ops = Arc::new(AtomicU64::new(0));
-    let ch = ChannelId::new(Platform::Discord, "failover-table");
+    let ch = ChannelId::new(Platform::DISCORD, "failover-table");
     let mut p = Players::connect(&cluster, &ops, [41, 42], ch).await;
     for person in &p.ps {
         p.svcs[0].handle(&p.ch, person, "join").await.unwrap();

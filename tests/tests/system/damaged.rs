@@ -17,12 +17,12 @@ use serde_json::Value;
 fn people() -> Vec<Actor> {
     ["Anna", "Ben", "Cleo", "Dora"]
         .iter()
-        .map(|n| Actor::new(UserId::new(Platform::Terminal, n.to_lowercase()), *n, false))
+        .map(|n| Actor::new(UserId::new(Platform::TERMINAL, n.to_lowercase()), *n, false))
         .collect()
 }
 
 fn admin() -> Actor {
-    Actor::new(UserId::new(Platform::Terminal, "admin"), "Ada", true)
+    Actor::new(UserId::new(Platform::TERMINAL, "admin"), "Ada", true)
 }
 
 async fn say<S: Store>(svc: &Service<S>, ch: &ChannelId, who: &Actor, text: &str, id: &str) -> Outbox {
@@ -93,7 +93,7 @@ async fn damaged_table_on<S: Store + Clone>(store: S, name: &str) {
     let log = Log::default();
     let _guard = tracing::subscriber::set_default(log.subscriber());
     let svc = Service::new(store.clone(), 7);
-    let ch = ChannelId::new(Platform::Terminal, format!("damaged-{name}"));
+    let ch = ChannelId::new(Platform::TERMINAL, format!("damaged-{name}"));
     let (json, version) = a_running_deal(&svc, &ch).await;
     let (bad, card) = card_dealt_twice(&json);
     assert_eq!(store.commit(&ch, version, &bad, &[]).await.unwrap(), doko_bot::Commit::Done(version + 1));
@@ -145,7 +145,7 @@ async fn damaged_table_on<S: Store + Clone>(store: S, name: &str) {
 
     // JSON that is not a table at all: the same, in German where the table
     // said so
-    let ch2 = ChannelId::new(Platform::Terminal, format!("garbage-{name}"));
+    let ch2 = ChannelId::new(Platform::TERMINAL, format!("garbage-{name}"));
     say(&svc, &ch2, &admin(), "lang de", "l").await;
     let v = store.load(&ch2).await.unwrap().unwrap().version;
     store.commit(&ch2, v, r#"{"lang":"de","seats":17}"#, &[]).await.unwrap();
@@ -154,7 +154,7 @@ async fn damaged_table_on<S: Store + Clone>(store: S, name: &str) {
     assert_eq!(store.quarantined().await.unwrap().len(), 2, "{name}");
 
     // written by a newer doko: not damaged, not set aside, nothing changed
-    let ch3 = ChannelId::new(Platform::Terminal, format!("newer-{name}"));
+    let ch3 = ChannelId::new(Platform::TERMINAL, format!("newer-{name}"));
     say(&svc, &ch3, &p[0], "join", "n").await;
     let s = store.load(&ch3).await.unwrap().unwrap();
     let mut v: Value = serde_json::from_str(&s.json).unwrap();
@@ -201,7 +201,7 @@ async fn a_compressed_state_that_does_not_decompress_is_set_aside() {
     let log = Log::default();
     let _guard = tracing::subscriber::set_default(log.subscriber());
     let svc = Service::new(store.clone(), 7);
-    let ch = ChannelId::new(Platform::Terminal, "cut");
+    let ch = ChannelId::new(Platform::TERMINAL, "cut");
     let (_, version) = a_running_deal(&svc, &ch).await;
     let client = redis::Client::open(redis.url()).unwrap();
     let mut c = client.get_multiplexed_async_connection().await.unwrap();

@@ -177,7 +177,7 @@ fn choose(screen: &str) -> Option<String> {
 /// (read the way the bot reads it; the table must load).
 async fn stored_moves<S: Store>(store: S) -> (u64, u64) {
     let svc = doko_bot::Service::new(store, 1);
-    let (t, version) = svc.table(&ChannelId::new(Platform::Terminal, "local")).await.expect("the table loads");
+    let (t, version) = svc.table(&ChannelId::new(Platform::TERMINAL, "local")).await.expect("the table loads");
     (version, t.moves())
 }
 
@@ -247,7 +247,7 @@ fn kill_nine_loops_on_the_embedded_store_and_on_redis_lose_nothing() {
 async fn moves_stored(url: &str) -> (u64, usize) {
     let store = doko_bot::RedisStore::connect(url, 0).await.unwrap();
     let svc = doko_bot::Service::new(store, 1);
-    let (t, version) = svc.table(&ChannelId::new(Platform::Terminal, "local")).await.unwrap();
+    let (t, version) = svc.table(&ChannelId::new(Platform::TERMINAL, "local")).await.unwrap();
     let g = t.game().unwrap().expect("a deal is running");
     (version, g.plays() + g.bids().iter().flatten().count())
 }
@@ -310,7 +310,7 @@ fn damage(data: &Path) -> String {
     let rt = tokio::runtime::Runtime::new().unwrap();
     rt.block_on(async {
         let store = EmbeddedStore::open(&data.join("doko.redb")).unwrap();
-        let ch = ChannelId::new(Platform::Terminal, "local");
+        let ch = ChannelId::new(Platform::TERMINAL, "local");
         let s = store.load(&ch).await.unwrap().expect("the terminal's table");
         let mut v: serde_json::Value = serde_json::from_str(&s.json).unwrap();
         // (kept compact; written here as the JSON record format 1 kept,

@@ -92,14 +92,14 @@ async fn play_session<S: Store>(svc: &Service<S>, ch: &ChannelId, humans: usize,
 #[tokio::test]
 async fn four_people_play_a_session_in_memory() {
     let svc = Service::new(MemoryStore::default(), 1);
-    let ch = ChannelId::new(Platform::Discord, "c1");
+    let ch = ChannelId::new(Platform::DISCORD, "c1");
     play_session(&svc, &ch, 4, 4, 6).await;
 }
 
 #[tokio::test]
 async fn five_at_the_table_the_dealer_sits_out() {
     let svc = Service::new(MemoryStore::default(), 2);
-    let ch = ChannelId::new(Platform::Matrix, "!room");
+    let ch = ChannelId::new(Platform::MATRIX, "!room");
     let n = play_session(&svc, &ch, 5, 5, 5).await;
     let (t, _) = svc.table(&ch).await.unwrap();
     let s = t.session().unwrap();
@@ -116,7 +116,7 @@ async fn two_people_and_two_computers_on_the_embedded_store() {
     let _ = std::fs::remove_dir_all(&dir);
     let store = EmbeddedStore::open(&dir.join("doko.redb")).unwrap();
     let svc = Service::new(AnyStore::Embedded(store), 3);
-    let ch = ChannelId::new(Platform::Terminal, "local");
+    let ch = ChannelId::new(Platform::TERMINAL, "local");
     play_session(&svc, &ch, 2, 4, 4).await;
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -126,7 +126,7 @@ async fn four_people_play_a_session_on_redis() {
     let redis = RedisServer::start();
     let store = RedisStore::connect(&redis.url(), 3600).await.unwrap();
     let svc = Service::new(store, 4);
-    let ch = ChannelId::new(Platform::Discord, "guild-chan");
+    let ch = ChannelId::new(Platform::DISCORD, "guild-chan");
     play_session(&svc, &ch, 4, 4, 4).await;
 }
 
@@ -135,8 +135,8 @@ async fn a_restart_mid_deal_resumes_where_it_stood() {
     let dir = std::env::temp_dir().join(format!("doko-restart-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let path = dir.join("doko.redb");
-    let ch = ChannelId::new(Platform::Terminal, "local");
-    let ps = people(4, Platform::Terminal);
+    let ch = ChannelId::new(Platform::TERMINAL, "local");
+    let ps = people(4, Platform::TERMINAL);
     let before = {
         let svc = Service::new(EmbeddedStore::open(&path).unwrap(), 5);
         for p in &ps {
@@ -170,8 +170,8 @@ async fn a_restart_mid_deal_resumes_where_it_stood() {
 #[tokio::test]
 async fn only_admins_change_rules_and_language() {
     let svc = Service::new(MemoryStore::default(), 7);
-    let ch = ChannelId::new(Platform::Discord, "c2");
-    let ps = people(2, Platform::Discord); // ps[0] is admin, ps[1] is not
+    let ch = ChannelId::new(Platform::DISCORD, "c2");
+    let ps = people(2, Platform::DISCORD); // ps[0] is admin, ps[1] is not
     let m = say(&svc, &ch, &ps[1], "rules set dulle second-wins").await;
     assert_eq!(m.len(), 1);
     assert_eq!(m[0].kind, Kind::Error);
@@ -199,8 +199,8 @@ async fn only_admins_change_rules_and_language() {
 #[tokio::test]
 async fn rule_changes_apply_from_the_next_deal() {
     let svc = Service::new(MemoryStore::default(), 8);
-    let ch = ChannelId::new(Platform::Discord, "c3");
-    let ps = people(4, Platform::Discord);
+    let ch = ChannelId::new(Platform::DISCORD, "c3");
+    let ps = people(4, Platform::DISCORD);
     for p in &ps {
         say(&svc, &ch, p, "join").await;
     }
@@ -256,8 +256,8 @@ async fn no_hand_ever_appears_in_a_public_message() {
     // Four people play many random deals; every public message may only
     // show cards already played in the deal, and never a hand.
     let svc = Service::new(MemoryStore::default(), 9);
-    let ch = ChannelId::new(Platform::Discord, "leak");
-    let ps = people(4, Platform::Discord);
+    let ch = ChannelId::new(Platform::DISCORD, "leak");
+    let ps = people(4, Platform::DISCORD);
     for p in &ps {
         say(&svc, &ch, p, "join").await;
     }
@@ -328,11 +328,11 @@ async fn no_hand_ever_appears_in_a_public_message() {
 #[tokio::test]
 async fn commands_are_checked_for_seat_and_turn() {
     let svc = Service::new(MemoryStore::default(), 10);
-    let ch = ChannelId::new(Platform::Discord, "c4");
-    let ps = people(4, Platform::Discord);
-    let stranger = Actor::new(UserId::new(Platform::Discord, "zz"), "Zed", false);
+    let ch = ChannelId::new(Platform::DISCORD, "c4");
+    let ps = people(4, Platform::DISCORD);
+    let stranger = Actor::new(UserId::new(Platform::DISCORD, "zz"), "Zed", false);
     // a Matrix user with the same id is someone else
-    let other_platform = Actor::new(UserId::new(Platform::Matrix, "u1"), "Ben on Matrix", false);
+    let other_platform = Actor::new(UserId::new(Platform::MATRIX, "u1"), "Ben on Matrix", false);
     for p in &ps {
         say(&svc, &ch, p, "join").await;
     }
@@ -370,8 +370,8 @@ async fn commands_are_checked_for_seat_and_turn() {
 #[tokio::test]
 async fn one_person_with_a_strong_a_basic_and_a_random_computer() {
     let svc = Service::new(MemoryStore::default(), 31);
-    let ch = ChannelId::new(Platform::Discord, "levels");
-    let ps = people(1, Platform::Discord);
+    let ch = ChannelId::new(Platform::DISCORD, "levels");
+    let ps = people(1, Platform::DISCORD);
     say(&svc, &ch, &ps[0], "join").await;
     for level in ["addbot strong", "addbot", "addbot random"] {
         let m = say(&svc, &ch, &ps[0], level).await;
@@ -396,7 +396,7 @@ async fn one_person_with_a_strong_a_basic_and_a_random_computer() {
 async fn five_at_the_table_a_forced_solo_never_falls_on_the_dealer_who_sits_out() {
     use doko_bot::table::{Ctx, Table};
     use doko_engine::Player;
-    let ps = people(5, Platform::Discord);
+    let ps = people(5, Platform::DISCORD);
     let mut t = Table::default();
     let mut seed = || 5u64;
     let mut ctx = Ctx { seed: &mut seed, new_records: Vec::new(), discard: false, now_ms: 0, via: None };
@@ -446,8 +446,8 @@ async fn act_anna_random<S: Store>(svc: &Service<S>, ch: &ChannelId, ps: &[Actor
 #[tokio::test]
 async fn analysis_tells_a_player_privately_which_cards_cost_points() {
     let svc = Service::new(MemoryStore::default(), 41);
-    let ch = ChannelId::new(Platform::Discord, "analysis");
-    let ps = people(3, Platform::Discord);
+    let ch = ChannelId::new(Platform::DISCORD, "analysis");
+    let ps = people(3, Platform::DISCORD);
     let (anna, ben, cleo) = (&ps[0], &ps[1], &ps[2]);
     let seated = &ps[..2];
     for p in seated {

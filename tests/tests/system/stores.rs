@@ -30,7 +30,7 @@ async fn embedded_store_passes_the_contract_and_survives_reopening() {
         trimming(&s).await;
     }
     let s = EmbeddedStore::open(&path).unwrap();
-    let a = ChannelId::new(Platform::Discord, "a");
+    let a = ChannelId::new(Platform::DISCORD, "a");
     assert_eq!(s.load(&a).await.unwrap().unwrap().version, 4);
     assert_eq!(s.record(&a, 2).await.unwrap().as_deref(), Some("r2"));
     let _ = std::fs::remove_dir_all(&dir);
@@ -61,7 +61,7 @@ async fn redis_store_passes_the_contract() {
     }
     let ttl: i64 = redis::cmd("TTL").arg("doko:{discord:all}:records").query_async(&mut c).await.unwrap();
     assert!(ttl > 3000, "{ttl}");
-    s.commit_kept(&ChannelId::new(Platform::Discord, "all"), 5, "{}", &[], Keep { durable: true, records: 0 })
+    s.commit_kept(&ChannelId::new(Platform::DISCORD, "all"), 5, "{}", &[], Keep { durable: true, records: 0 })
         .await
         .unwrap();
     for key in ["doko:{discord:all}:table", "doko:{discord:all}:records"] {
@@ -76,7 +76,7 @@ async fn redis_store_passes_the_contract() {
 async fn redis_commits_after_the_server_forgot_the_script() {
     let r = RedisServer::start();
     let s = RedisStore::connect(&r.url(), 3600).await.unwrap();
-    let ch = ChannelId::new(Platform::Discord, "forgot");
+    let ch = ChannelId::new(Platform::DISCORD, "forgot");
     assert_eq!(s.commit(&ch, 0, "{}", &["r1".into()]).await.unwrap(), doko_bot::Commit::Done(1));
     let client = redis::Client::open(r.url()).unwrap();
     let mut c = client.get_multiplexed_async_connection().await.unwrap();
@@ -121,7 +121,7 @@ async fn redis_reads_format_one_hashes_and_writes_one_string() {
         .await
         .unwrap();
     let () = redis::cmd("RPUSH").arg(recs).arg("r4").arg("r5").query_async(&mut c).await.unwrap();
-    let ch = ChannelId::new(Platform::Discord, "old");
+    let ch = ChannelId::new(Platform::DISCORD, "old");
     let got = s.load(&ch).await.unwrap().unwrap();
     assert_eq!((got.version, got.json.as_str()), (7, "{\"old\":1}"));
     assert_eq!(s.version(&ch).await.unwrap(), 7);
@@ -142,7 +142,7 @@ async fn redis_reads_format_one_hashes_and_writes_one_string() {
     assert_eq!(s.record(&ch, 6).await.unwrap().as_deref(), Some("r6"));
     assert_eq!(s.record(&ch, 5).await.unwrap().as_deref(), Some("r5"));
     // a table never trimmed: no count; a new table starts at version 1
-    let fresh = ChannelId::new(Platform::Discord, "fresh");
+    let fresh = ChannelId::new(Platform::DISCORD, "fresh");
     assert_eq!(s.version(&fresh).await.unwrap(), 0);
     assert!(s.load(&fresh).await.unwrap().is_none());
     assert_eq!(s.commit(&fresh, 0, "{}", &[]).await.unwrap(), doko_bot::Commit::Done(1));
@@ -156,8 +156,8 @@ async fn redis_keeps_tables_with_a_session_or_statistics_without_expiry() {
     let svc = Service::new(RedisStore::connect(&r.url(), 3600).await.unwrap(), 21);
     let client = redis::Client::open(r.url()).unwrap();
     let c = client.get_multiplexed_async_connection().await.unwrap();
-    let ch = ChannelId::new(Platform::Discord, "ttl");
-    let anna = Actor::new(UserId::new(Platform::Discord, "a"), "Anna", false);
+    let ch = ChannelId::new(Platform::DISCORD, "ttl");
+    let anna = Actor::new(UserId::new(Platform::DISCORD, "a"), "Anna", false);
     let ttl = |key: &'static str| {
         let mut c = c.clone();
         async move { redis::cmd("TTL").arg(key).query_async::<i64>(&mut c).await.unwrap() }
@@ -171,7 +171,7 @@ async fn redis_keeps_tables_with_a_session_or_statistics_without_expiry() {
     svc.handle(&ch, &anna, "away").await.unwrap();
     assert_eq!(ttl("doko:{discord:ttl}:table").await, -1);
     assert_eq!(ttl("doko:{discord:ttl}:records").await, -1);
-    let admin = Actor::new(UserId::new(Platform::Discord, "m"), "Mod", true);
+    let admin = Actor::new(UserId::new(Platform::DISCORD, "m"), "Mod", true);
     svc.handle(&ch, &admin, "reset").await.unwrap();
     let (t, _) = svc.table(&ch).await.unwrap();
     assert!(!t.session_open());
@@ -213,7 +213,7 @@ async fn two_services_on_one_redis_never_lose_or_double_an_action() {
     let r = RedisServer::start();
     let s1 = Arc::new(Service::new(RedisStore::connect(&r.url(), 3600).await.unwrap(), 11));
     let s2 = Arc::new(Service::new(RedisStore::connect(&r.url(), 3600).await.unwrap(), 12));
-    let ch = ChannelId::new(Platform::Discord, "race");
+    let ch = ChannelId::new(Platform::DISCORD, "race");
     // 1. eight people join at once through both services: exactly five seats
     //    are taken, nobody twice
     let mut handles = Vec::new();
@@ -221,7 +221,7 @@ async fn two_services_on_one_redis_never_lose_or_double_an_action() {
         let svc = if i % 2 == 0 { s1.clone() } else { s2.clone() };
         let ch = ch.clone();
         handles.push(tokio::spawn(async move {
-            let a = Actor::new(UserId::new(Platform::Discord, format!("p{i}")), format!("P{i}"), true);
+            let a = Actor::new(UserId::new(Platform::DISCORD, format!("p{i}")), format!("P{i}"), true);
             svc.execute(&ch, &a, Command::Join).await.unwrap().messages()
         }));
     }
@@ -308,9 +308,9 @@ async fn redis_keeps_tables_compressed_and_reads_format_three_json() {
     let svc = Service::new(store.clone(), 5);
     let client = redis::Client::open(r.url()).unwrap();
     let mut c = client.get_multiplexed_async_connection().await.unwrap();
-    let ch = ChannelId::new(Platform::Discord, "packed");
+    let ch = ChannelId::new(Platform::DISCORD, "packed");
     let key = "doko:{discord:packed}:table";
-    let anna = Actor::new(UserId::new(Platform::Discord, "1180000000000000001"), "Anna", false);
+    let anna = Actor::new(UserId::new(Platform::DISCORD, "1180000000000000001"), "Anna", false);
     for cmd in ["join", "addbot", "addbot", "addbot", "start"] {
         svc.handle(&ch, &anna, cmd).await.unwrap();
     }

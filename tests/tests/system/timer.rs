@@ -12,12 +12,12 @@ use common::act_once;
 use doko_bot::{Actor, ChannelId, Kind, MemoryStore, Platform, Service, UserId};
 
 fn people() -> Vec<Actor> {
-    (0..4).map(|i| Actor::new(UserId::new(Platform::Discord, format!("t{i}")), format!("T{i}"), i == 0)).collect()
+    (0..4).map(|i| Actor::new(UserId::new(Platform::DISCORD, format!("t{i}")), format!("T{i}"), i == 0)).collect()
 }
 
 async fn table_with_timeout(policy: &str) -> (Service<MemoryStore>, ChannelId, Vec<Actor>) {
     let svc = Service::new(MemoryStore::default(), 21);
-    let ch = ChannelId::new(Platform::Discord, format!("timer-{policy}"));
+    let ch = ChannelId::new(Platform::DISCORD, format!("timer-{policy}"));
     let ps = people();
     for p in &ps {
         svc.handle(&ch, p, "join").await.unwrap().messages();
@@ -82,7 +82,7 @@ async fn time_up_aborts_the_deal_under_the_abort_policy() {
 #[tokio::test(start_paused = true)]
 async fn a_timeout_of_zero_never_fires_and_the_policy_is_admin_only() {
     let svc = Service::new(MemoryStore::default(), 22);
-    let ch = ChannelId::new(Platform::Discord, "timer-none");
+    let ch = ChannelId::new(Platform::DISCORD, "timer-none");
     let ps = people();
     for p in &ps {
         svc.handle(&ch, p, "join").await.unwrap().messages();
@@ -108,7 +108,7 @@ async fn anyone_stood_in(svc: &Service<MemoryStore>, ch: &ChannelId) -> bool {
 /// whole deal: never timed out.
 async fn forty_seconds_a_move(humans: usize, seed: u64) {
     let svc = Service::new(MemoryStore::default(), seed);
-    let ch = ChannelId::new(Platform::Discord, format!("forty-{humans}"));
+    let ch = ChannelId::new(Platform::DISCORD, format!("forty-{humans}"));
     let ps: Vec<Actor> = people().into_iter().take(humans).collect();
     for p in &ps {
         svc.handle(&ch, p, "join").await.unwrap();
@@ -188,7 +188,7 @@ async fn a_stand_in_plays_only_to_the_end_of_the_deal() {
 #[tokio::test(start_paused = true)]
 async fn the_timeout_in_force_is_the_tables_current_setting() {
     let svc = Service::new(MemoryStore::default(), 23);
-    let ch = ChannelId::new(Platform::Discord, "timer-later");
+    let ch = ChannelId::new(Platform::DISCORD, "timer-later");
     let ps = people();
     for p in &ps {
         svc.handle(&ch, p, "join").await.unwrap();

@@ -6,8 +6,8 @@ use doko_bot::{ChannelId, Commit, Keep, Platform, Store};
 
 /// Loads, commits and records of two tables (same id, two platforms).
 pub async fn contract<S: Store>(s: &S) {
-    let a = ChannelId::new(Platform::Discord, "a");
-    let b = ChannelId::new(Platform::Matrix, "a"); // same id, other platform: another table
+    let a = ChannelId::new(Platform::DISCORD, "a");
+    let b = ChannelId::new(Platform::MATRIX, "a"); // same id, other platform: another table
     assert_eq!(s.load(&a).await.unwrap(), None);
     assert_eq!(s.commit(&a, 0, "{\"t\":1}", &[]).await.unwrap(), Commit::Done(1));
     let got = s.load(&a).await.unwrap().unwrap();
@@ -38,7 +38,7 @@ pub async fn contract<S: Store>(s: &S) {
 /// Records beyond a table's cap are trimmed, oldest first, in the same
 /// step; numbers stay put; a cap of 0 keeps them all.
 pub async fn trimming<S: Store>(s: &S) {
-    let a = ChannelId::new(Platform::Discord, "trim");
+    let a = ChannelId::new(Platform::DISCORD, "trim");
     let keep = Keep { durable: true, records: 3 };
     let mut v = 0;
     for i in 1..=7u32 {
@@ -58,7 +58,7 @@ pub async fn trimming<S: Store>(s: &S) {
     // a commit without records trims nothing more
     assert_eq!(s.commit_kept(&a, v, "{}", &[], keep).await.unwrap(), Commit::Done(v + 1));
     assert_eq!(s.record(&a, 6).await.unwrap().as_deref(), Some("r6"));
-    let b = ChannelId::new(Platform::Discord, "all");
+    let b = ChannelId::new(Platform::DISCORD, "all");
     let all = Keep { durable: false, records: 0 };
     for i in 1..=5u64 {
         s.commit_kept(&b, i - 1, "{}", &[format!("x{i}")], all).await.unwrap();
