@@ -81,14 +81,15 @@ impl Store for Counting {
     async fn load(&self, ch: &ChannelId) -> Result<Option<doko_bot::Stored>, doko_bot::StoreError> {
         self.inner.load(ch).await
     }
-    async fn commit(
+    async fn commit_kept(
         &self,
         ch: &ChannelId,
         expected: u64,
         json: &str,
         records: &[String],
+        keep: doko_bot::Keep,
     ) -> Result<doko_bot::Commit, doko_bot::StoreError> {
-        let r = self.inner.commit(ch, expected, json, records).await?;
+        let r = self.inner.commit_kept(ch, expected, json, records, keep).await?;
         if let doko_bot::Commit::Done(_) = r {
             let n = json.len() + records.iter().map(String::len).sum::<usize>();
             self.bytes.fetch_add(n as u64, std::sync::atomic::Ordering::SeqCst);

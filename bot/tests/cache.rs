@@ -37,15 +37,16 @@ impl Store for Calls {
         self.versions.fetch_add(1, Ordering::SeqCst);
         Ok(self.inner.load(ch).await?.map_or(0, |s| s.version))
     }
-    async fn commit(
+    async fn commit_kept(
         &self,
         ch: &ChannelId,
         expected: u64,
         json: &str,
         records: &[String],
+        keep: doko_bot::Keep,
     ) -> Result<doko_bot::Commit, doko_bot::StoreError> {
         self.commits.fetch_add(1, Ordering::SeqCst);
-        self.inner.commit(ch, expected, json, records).await
+        self.inner.commit_kept(ch, expected, json, records, keep).await
     }
     async fn record(&self, ch: &ChannelId, n: u32) -> Result<Option<String>, doko_bot::StoreError> {
         self.inner.record(ch, n).await

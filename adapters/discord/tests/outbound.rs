@@ -367,14 +367,15 @@ impl doko_bot::Store for SlowStore {
         tokio::time::sleep(std::time::Duration::from_millis(150)).await;
         self.0.load(ch).await
     }
-    async fn commit(
+    async fn commit_kept(
         &self,
         ch: &doko_bot::ChannelId,
         expected: u64,
         json: &str,
         records: &[String],
+        keep: doko_bot::Keep,
     ) -> Result<doko_bot::Commit, doko_bot::StoreError> {
-        self.0.commit(ch, expected, json, records).await
+        self.0.commit_kept(ch, expected, json, records, keep).await
     }
     async fn record(&self, ch: &doko_bot::ChannelId, n: u32) -> Result<Option<String>, doko_bot::StoreError> {
         self.0.record(ch, n).await

@@ -32,19 +32,6 @@ impl Store for AnyStore {
             AnyStore::Memory(s) => s.version(ch).await,
         }
     }
-    async fn commit(
-        &self,
-        ch: &ChannelId,
-        expected: u64,
-        json: &str,
-        records: &[String],
-    ) -> Result<Commit, StoreError> {
-        match self {
-            AnyStore::Embedded(s) => s.commit(ch, expected, json, records).await,
-            AnyStore::Redis(s) => s.commit(ch, expected, json, records).await,
-            AnyStore::Memory(s) => s.commit(ch, expected, json, records).await,
-        }
-    }
     async fn commit_kept(
         &self,
         ch: &ChannelId,

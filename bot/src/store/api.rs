@@ -57,18 +57,9 @@ pub trait Store: Send + Sync + 'static {
     fn load(&self, ch: &ChannelId) -> impl Future<Output = Result<Option<Stored>, StoreError>> + Send;
 
     /// Stores a table if its stored version is still `expected` (0 for
-    /// none), appending `records` to the channel's records in the same step.
-    fn commit(
-        &self,
-        ch: &ChannelId,
-        expected: u64,
-        json: &str,
-        records: &[String],
-    ) -> impl Future<Output = Result<Commit, StoreError>> + Send;
-
-    /// Stores a table as [`Store::commit`] does, kept as `keep` says (no
-    /// expiry for a durable table, the oldest records trimmed). A store
-    /// without expiry or trimming need not implement it.
+    /// none), appending `records` to the channel's records in the same
+    /// step, kept as `keep` says (no expiry for a durable table, the oldest
+    /// records trimmed).
     fn commit_kept(
         &self,
         ch: &ChannelId,
@@ -76,9 +67,17 @@ pub trait Store: Send + Sync + 'static {
         json: &str,
         records: &[String],
         keep: Keep,
+    ) -> impl Future<Output = Result<Commit, StoreError>> + Send;
+
+    /// Stores a table as [`Store::commit_kept`] does, kept as by default.
+    fn commit(
+        &self,
+        ch: &ChannelId,
+        expected: u64,
+        json: &str,
+        records: &[String],
     ) -> impl Future<Output = Result<Commit, StoreError>> + Send {
-        let _ = keep;
-        self.commit(ch, expected, json, records)
+        self.commit_kept(ch, expected, json, records, Keep::default())
     }
 
     /// The version of a channel's stored table (0: none), read without

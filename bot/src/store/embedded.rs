@@ -103,16 +103,6 @@ impl EmbeddedStore {
 }
 
 impl Store for EmbeddedStore {
-    async fn commit(
-        &self,
-        ch: &ChannelId,
-        expected: u64,
-        json: &str,
-        records: &[String],
-    ) -> Result<Commit, StoreError> {
-        self.commit_kept(ch, expected, json, records, Keep::default()).await
-    }
-
     async fn load(&self, ch: &ChannelId) -> Result<Option<Stored>, StoreError> {
         let key = ch.key();
         self.blocking(move |db| {

@@ -22,16 +22,6 @@ impl Store for MemoryStore {
         Ok(self.inner.lock().expect("lock").get(&ch.key()).map(|(s, _, _)| s.clone()))
     }
 
-    async fn commit(
-        &self,
-        ch: &ChannelId,
-        expected: u64,
-        json: &str,
-        records: &[String],
-    ) -> Result<Commit, StoreError> {
-        self.commit_kept(ch, expected, json, records, Keep::default()).await
-    }
-
     async fn commit_kept(
         &self,
         ch: &ChannelId,

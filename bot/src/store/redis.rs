@@ -463,16 +463,6 @@ impl Store for RedisStore {
         Ok(v)
     }
 
-    async fn commit(
-        &self,
-        ch: &ChannelId,
-        expected: u64,
-        json: &str,
-        records: &[String],
-    ) -> Result<Commit, StoreError> {
-        self.commit_kept(ch, expected, json, records, Keep::default()).await
-    }
-
     async fn commit_kept(
         &self,
         ch: &ChannelId,

@@ -60,17 +60,6 @@ impl<S: doko_bot::Store> doko_bot::Store for Counting<S> {
         self.count();
         self.inner.load(ch).await
     }
-    async fn commit(
-        &self,
-        ch: &doko_bot::ChannelId,
-        expected: u64,
-        json: &str,
-        records: &[String],
-    ) -> Result<doko_bot::Commit, doko_bot::StoreError> {
-        self.count();
-        self.committed(json);
-        self.inner.commit(ch, expected, json, records).await
-    }
     async fn commit_kept(
         &self,
         ch: &doko_bot::ChannelId,

@@ -138,16 +138,6 @@ impl Store for Counted {
         self.tick();
         self.inner.load(ch).await
     }
-    async fn commit(
-        &self,
-        ch: &ChannelId,
-        expected: u64,
-        json: &str,
-        records: &[String],
-    ) -> Result<Commit, StoreError> {
-        self.tick();
-        self.inner.commit(ch, expected, json, records).await
-    }
     async fn commit_kept(
         &self,
         ch: &ChannelId,
