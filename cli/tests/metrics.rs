@@ -77,7 +77,9 @@ fn a_scripted_deal_shows_in_the_counters() {
     assert_eq!(value(&page, r#"doko_commands_total{kind="leave",outcome="refused"}"#), 1.0);
     assert_eq!(value(&page, r#"doko_deals_total{outcome="scored"}"#), 1.0);
     assert_eq!(value(&page, r#"doko_command_seconds_count{kind="play"}"#), plays as f64);
-    assert!(value(&page, "doko_store_seconds_count") >= 2.0 * plays as f64, "a load and a commit per card");
+    // (a move is one commit on the table this process holds: no load;
+    // its delivery costs none, see Service::defer_marks)
+    assert!(value(&page, "doko_store_seconds_count") >= (plays + bids) as f64, "a commit per move");
     assert_eq!(value(&page, "doko_tables_active"), 1.0);
     assert_eq!(value(&page, "doko_store_up"), 1.0);
     assert!(page.contains("# TYPE doko_command_seconds histogram"), "{page}");
