@@ -297,3 +297,49 @@ async fn records_are_capped_per_table_and_statistics_kept() {
         }
     }
 }
+
+#[tokio::test]
+async fn every_refusal_of_a_six_thousand_character_option_is_short() {
+    use doko_bot::command::{COMMANDS, OptionKind, OptionValue, from_options};
+    let svc = Service::new(MemoryStore::default(), 5);
+    let c = ch("long-options");
+    let mod_ = person("m", "Mod", true);
+    for p in ["a", "b", "c"] {
+        svc.handle(&c, &person(p, p, false), "join").await.unwrap();
+    }
+    svc.handle(&c, &mod_, "join").await.unwrap();
+    svc.handle(&c, &mod_, "start").await.unwrap();
+    let long = "x".repeat(6_000);
+    let mut tried = 0;
+    for spec in COMMANDS.iter().filter(|s| s.args.iter().any(|a| a.ty.option_kind() == OptionKind::Text)) {
+        let options: Vec<(&str, OptionValue)> = spec
+            .args
+            .iter()
+            .map(|a| {
+                let v = match a.ty.option_kind() {
+                    OptionKind::Text => OptionValue::Text(long.clone()),
+                    OptionKind::Integer => OptionValue::Integer(1),
+                    OptionKind::Bool => OptionValue::Bool(true),
+                };
+                (a.name, v)
+            })
+            .collect();
+        tried += 1;
+        let cmd = match from_options(spec, &options) {
+            Err(e) => {
+                let text = e.message(Lang::En);
+                assert!(text.chars().count() < 200, "{}: {} characters: {text}", spec.name, text.chars().count());
+                continue;
+            }
+            Ok(cmd) => cmd,
+        };
+        let out = svc.execute(&c, &mod_, cmd).await.unwrap();
+        for m in out.messages() {
+            // refusals, and the help's answer to a topic that is no command
+            let n = m.text.chars().count();
+            assert!(!matches!(m.kind, Kind::Error | Kind::Help) || n < 200, "{}: {n}: {}", spec.name, m.text);
+            assert!(!m.text.contains(&long[..100]), "{}: the option is echoed: {:.80}", spec.name, m.text);
+        }
+    }
+    assert!(tried >= 10, "{tried} commands with text options");
+}

@@ -6,7 +6,9 @@
 //! the table's history) and removes computers.
 
 use doko_bot::command::Command;
-use doko_bot::{Actor, ChannelId, CommandError, Kind, Lang, MemoryStore, Message, Platform, Service, Store, UserId};
+use doko_bot::{
+    Actor, App, ChannelId, CommandError, Input, Kind, Lang, MemoryStore, Message, Platform, Service, Store, UserId,
+};
 use doko_engine::{Action, Bid};
 use doko_players::player::{BasicPlayer, Player};
 
@@ -136,8 +138,8 @@ async fn kick_hands_the_seat_to_a_computer_until_the_deal_ends() {
     let tb = t.table().await;
     let cleo = tb.seat_of(&t.people[2].user).unwrap();
     assert!(tb.seats()[cleo].leaving() && tb.seats()[cleo].stand_in().is_some());
-    // Cleo cannot take the seat back
-    t.refused(&t.people[2], "back", CommandError::ComputerPlays).await;
+    // Cleo cannot take the seat back: she is no longer at the table
+    t.refused(&t.people[2], "back", CommandError::NotSeated).await;
     t.play_until(1).await;
     let tb = t.table().await;
     assert_eq!(tb.seat_of(&t.people[2].user), None, "the seat is freed at the deal's end");
@@ -200,4 +202,28 @@ async fn removebot_between_deals_and_during_one() {
     let tb = t.table().await;
     assert_eq!(tb.seats().len(), 3);
     assert!(tb.session().unwrap().is_over());
+}
+
+#[tokio::test]
+async fn a_kicked_player_sees_no_card_of_the_seat_whatever_they_click_or_type() {
+    let t = T::new(4).await;
+    t.ok(&t.people[0], "addbot").await;
+    t.ok(&t.people[0], "start").await;
+    let cleo = &t.people[2];
+    let old = App::hand(&t.svc, &t.ch, &cleo.user).await.expect("Cleo holds cards");
+    t.ok(&t.admin, "kick cleo").await;
+    assert!(App::hand(&t.svc, &t.ch, &cleo.user).await.is_none(), "no hand for her any more");
+    t.refused(cleo, "hand", CommandError::NotSeated).await;
+    // every button of her old hand: refused as not seated, with no card
+    let not_seated = doko_bot::render::error(Lang::En, &CommandError::NotSeated);
+    let buttons = old.cards.iter().map(|c| c.command.clone()).chain(old.choices.iter().map(|c| c.command.clone()));
+    for (i, command) in buttons.chain([old.refresh.command.clone()]).enumerate() {
+        let click = Input::Clicked { command, stamp: old.stamp.clone() };
+        let out = App::handle(&t.svc, &t.ch, cleo, click, Some(&format!("old-hand-{i}"))).await;
+        let hers: Vec<_> = out.private_for(&cleo.user).collect();
+        assert!(hers.iter().all(|p| p.hand.is_none() && p.picture.is_none() && !p.confidential), "{hers:?}");
+        assert!(hers.iter().all(|p| !p.text.contains("Your hand")), "{hers:?}");
+        assert!(out.table.is_none() && out.notices.is_empty(), "nothing happened: {out:?}");
+        assert!(hers.iter().any(|p| p.text == not_seated), "{hers:?}");
+    }
 }

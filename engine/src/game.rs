@@ -321,7 +321,8 @@ impl Game {
         self.contract
     }
     /// The seat whose reservation decided the contract, or the silent
-    /// soloist.
+    /// soloist; at a redeal the seat that threw in or declared the poverty
+    /// every other seat declined.
     pub fn declarer(&self) -> Option<Seat> {
         self.declarer
     }

@@ -11,8 +11,8 @@
 
 use async_trait::async_trait;
 use doko_bot::{
-    Actor, App, ChannelId, Input, Notice, Platform, Private, TableMessage, Transport, TransportError, UserId, deliver,
-    tr,
+    Actor, App, ChannelId, Input, Lang, Notice, Platform, Private, TableMessage, Transport, TransportError, UserId,
+    deliver, tr,
 };
 use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::sync::Mutex;
@@ -106,10 +106,20 @@ async fn read_line_bounded<R: AsyncBufRead + Unpin>(input: &mut R, max: usize) -
 /// The longest pause between two tries while the table cannot be reached.
 const RETRY_MAX: std::time::Duration = std::time::Duration::from_secs(5);
 
-/// Runs `attempt` until the table can be reached: while the store is away
-/// the terminal says so once, waits (1 s, doubling up to [`RETRY_MAX`])
-/// and tries again, rather than give up on what was typed.
-async fn until_available<W, F, Fut>(term: &Terminal<W>, mut attempt: F) -> Result<doko_bot::Outbox, TransportError>
+/// How soon the person hears something when the table does not answer
+/// (the store is slow or away): what is typed is still applied, once.
+pub const FIRST_WORD: std::time::Duration = std::time::Duration::from_millis(1_200);
+
+/// Runs `attempt` until the table can be reached: when no answer has come
+/// within [`FIRST_WORD`], or the store is away, the terminal says once that
+/// it is waiting, waits (1 s, doubling up to [`RETRY_MAX`]) and tries
+/// again, rather than give up on what was typed. `lang`: the table's
+/// language as last known.
+async fn until_available<W, F, Fut>(
+    term: &Terminal<W>,
+    lang: Lang,
+    mut attempt: F,
+) -> Result<doko_bot::Outbox, TransportError>
 where
     W: AsyncWrite + Unpin + Send,
     F: FnMut() -> Fut,
@@ -117,8 +127,19 @@ where
 {
     let mut pause = std::time::Duration::from_secs(1);
     let mut told = false;
+    let waiting = || format!("{} {}", doko_bot::render::unavailable(), tr!(lang, "terminal-waiting"));
     loop {
-        let out = attempt().await;
+        let attempt = attempt();
+        tokio::pin!(attempt);
+        let out = tokio::select! {
+            out = &mut attempt => out,
+            _ = tokio::time::sleep(FIRST_WORD), if !told => {
+                tracing::warn!("the table does not answer; waiting for the store");
+                term.public(&waiting()).await?;
+                told = true;
+                attempt.await
+            }
+        };
         if !out.unavailable {
             if told {
                 term.public(&tr!(out.lang, "terminal-store-back")).await?;
@@ -127,7 +148,7 @@ where
         }
         if !told {
             tracing::warn!("the table cannot be reached; waiting for the store");
-            term.public(&format!("{} {}", doko_bot::render::unavailable(), tr!(out.lang, "terminal-waiting"))).await?;
+            term.public(&waiting()).await?;
             told = true;
         }
         tokio::time::sleep(pause).await;
@@ -148,7 +169,8 @@ where
     // the table's language once it has one (a new table speaks English)
     let lang = app.seated(&ch, &me.user).await.unwrap_or_default();
     term.write(&format!("{}\n", tr!(lang, "terminal-welcome"))).await?;
-    let first = until_available(&term, || app.handle(&ch, &me, Input::Open, None)).await?;
+    let first = until_available(&term, lang, || app.handle(&ch, &me, Input::Open, None)).await?;
+    let mut lang = first.lang;
     deliver(app, &term, &first).await;
     term.write("> ").await?;
     let mut input = input;
@@ -167,8 +189,9 @@ where
         n += 1;
         let delivery = format!("terminal:{run_id}:{n}");
         // the same delivery id on every try: applied at most once
-        let out =
-            until_available(&term, || app.handle(&ch, &me, Input::Text(line.to_string()), Some(&delivery))).await?;
+        let out = until_available(&term, lang, || app.handle(&ch, &me, Input::Text(line.to_string()), Some(&delivery)))
+            .await?;
+        lang = out.lang;
         deliver(app, &term, &out).await;
         term.write("> ").await?;
     }

@@ -131,7 +131,7 @@ event-reminder = { $name }: deine Zeit läuft ab - noch { $left } { $left ->
 event-timed-out = { $name }: kein Zug in { $timeout } { $timeout ->
     [one] Sekunde
    *[other] Sekunden
-}; ein Computer spielt für dich bis zum Ende dieses Spiels. Schreib einen beliebigen Befehl (z. B. blatt), um deinen Platz zurückzunehmen.
+}; ein Computer spielt für dich, bis du zurück bist. Schreib einen beliebigen Befehl (z. B. blatt), um deinen Platz zurückzunehmen.
 event-aborted = { $name }: kein Zug in { $timeout } { $timeout ->
     [one] Sekunde
    *[other] Sekunden
@@ -312,6 +312,7 @@ rule-about = { $key ->
    *[bock_stacking] Bock im Bock: anhängen oder stapeln (Doppelbock)
 }
 rules-unknown-key = unbekannte Regel „{ $key }“; die Regeln sind: { $keys }
+rules-unknown-long-key = unbekannte Regel „{ $key }“; regeln zeigt sie alle
 rules-bad-value = „{ $value }“ ist kein Wert von { $key }; erlaubt: { $allowed }
 rules-unknown-preset = unbekannter Regelsatz „{ $name }“; Regelsätze: { $presets }
 
@@ -514,6 +515,7 @@ step = { $step ->
     [decline] ablehnen
    *[return] Karten zurückgeben
 }
+help-unknown-topic = kein Befehl „{ $topic }“; hilfe zeigt alle
 help-heading = Befehle:
 help-admin-mark = (Admins)
 help-join = am Tisch dieses Kanals Platz nehmen

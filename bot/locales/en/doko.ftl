@@ -130,7 +130,7 @@ event-reminder = { $name }: your time is running out - { $left } { $left ->
 event-timed-out = { $name }: no move in { $timeout } { $timeout ->
     [one] second
    *[other] seconds
-}; a computer plays your turns until this deal ends. Send any command (e.g. hand) to take your seat back.
+}; a computer plays your turns until you are back. Send any command (e.g. hand) to take your seat back.
 event-aborted = { $name }: no move in { $timeout } { $timeout ->
     [one] second
    *[other] seconds
@@ -311,6 +311,7 @@ rule-about = { $key ->
    *[bock_stacking] Bock in Bock: extend, or stack (Doppelbock)
 }
 rules-unknown-key = unknown rule '{ $key }'; the rules are: { $keys }
+rules-unknown-long-key = unknown rule '{ $key }'; rules lists them
 rules-bad-value = '{ $value }' is not a value of { $key }; allowed: { $allowed }
 rules-unknown-preset = unknown preset '{ $name }'; presets: { $presets }
 
@@ -513,6 +514,7 @@ step = { $step ->
     [decline] decline
    *[return] return cards
 }
+help-unknown-topic = no command '{ $topic }'; help lists them all
 help-heading = Commands:
 help-admin-mark = (admins)
 help-join = take a seat at this channel's table

@@ -3,6 +3,7 @@
 //! declarations so they cannot drift from what is parsed.
 
 use super::commands::{COMMANDS, GROUPS};
+use super::error::short;
 use super::parse::find;
 use super::slash::slash_home;
 use super::spec::{CommandSpec, Tree};
@@ -60,6 +61,10 @@ pub fn help_styled(lang: Lang, topic: Option<&str>, style: HelpStyle<'_>) -> Str
         let found = find(&t.to_lowercase());
         if !found.is_empty() {
             return found.into_iter().map(line).collect::<Vec<_>>().join("\n");
+        }
+        if t.chars().count() > super::error::ECHO_CHARS {
+            // (a long topic is no command: said in a line, not the whole help)
+            return tr!(lang, "help-unknown-topic", topic = short(t));
         }
     }
     let mut out = format!("{}\n", tr!(lang, "help-heading"));

@@ -88,6 +88,10 @@ pub(super) fn rule_text(
 pub fn rules_error(l: Lang, e: &doko_engine::RuleError) -> String {
     use doko_engine::RuleError as R;
     match e {
+        // (a long key is no rule: the refusal stays short, without the list)
+        R::UnknownKey { key } if key.chars().count() > crate::command::ECHO_CHARS => {
+            tr!(l, "rules-unknown-long-key", key = short(key))
+        }
         R::UnknownKey { key } => {
             let keys: Vec<&str> = doko_engine::KEYS.iter().map(|k| k.name).collect();
             tr!(l, "rules-unknown-key", key = short(key), keys = keys.join(", "))

@@ -168,7 +168,12 @@ impl<S: Store> PostOffice for Service<S> {
     }
 
     async fn unreachable(&self, ch: &ChannelId, user: &UserId) -> bool {
+        self.reach.found(user);
         self.first_unreachable(ch, user).await
+    }
+
+    fn reachable(&self, user: &UserId) -> bool {
+        self.reach.reachable(user)
     }
 
     async fn delivered(&self, ch: &ChannelId, salt: u64, owed: &[u64]) {

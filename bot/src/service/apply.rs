@@ -8,6 +8,7 @@ use doko_engine::Rng;
 use super::compose::{committed, compose};
 use super::replies::refusal;
 use super::stamp::stamp;
+use crate::authority::ActorKind;
 use crate::command::Command;
 use crate::ids::{Actor, ChannelId};
 use crate::outbox::Outbox;
@@ -115,8 +116,11 @@ pub(super) fn apply(req: &Request, table: &mut Table, ctx: &mut Ctx<'_>, bots: &
         layers_changed,
     };
     let after_back = (!before.back.is_empty() && !is_move).then(|| table.clone());
+    // (a person not at the table, a kicked one too, is refused as not
+    // seated: an old hand of theirs is not answered with the seat's cards)
     if let Some(at) = &req.clicked
         && is_move
+        && table.actor_kind(&req.who.user) != ActorKind::Stranger
         && stamp(table, &req.who.user).as_deref() != Some(at.as_str())
     {
         let commit = refuse(req, table, &before.back, &render::stale(table.lang()));

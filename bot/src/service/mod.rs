@@ -23,6 +23,7 @@ mod health;
 mod links;
 mod parts;
 mod queries;
+mod reach;
 mod receipts;
 mod replies;
 mod routing;
@@ -49,6 +50,7 @@ use crate::outbox::{Outbox, TableMessages};
 use crate::store::Store;
 use crate::table::ServerLayer;
 use gate::Gate;
+use reach::OutOfReach;
 use receipts::WaitingReceipts;
 use table_cache::TableCache;
 
@@ -93,6 +95,8 @@ pub struct Service<S: Store> {
     /// people unreachable), waiting for their table's next commit (see
     /// [`Service::defer_marks`]).
     receipts: WaitingReceipts,
+    /// The people found out of reach privately (see [`OutOfReach`]).
+    reach: OutOfReach,
     /// How each platform writes channel links and names commands (see
     /// [`Dialect`]); plainly where none is given.
     dialects: HashMap<Platform, &'static dyn Dialect>,
@@ -122,6 +126,7 @@ impl<S: Store> Service<S> {
             tables: Default::default(),
             gate: Default::default(),
             receipts: Default::default(),
+            reach: Default::default(),
             dialects: HashMap::new(),
         }
     }

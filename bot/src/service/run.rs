@@ -153,6 +153,10 @@ impl<S: Store> Service<S> {
         let (ch, actor, cmd) = (given.ch, given.actor, &given.cmd);
         #[cfg(feature = "failpoints")]
         crate::failpoint::hit("after-commit");
+        if *cmd == Command::Dm(true) {
+            // asked for direct messages: tried again
+            self.reach.asked(&actor.user);
+        }
         // what the command owes was stored with it: its delivery is this
         // answer's
         let seqs = owed.as_ref().map(|o| o.owed.clone()).unwrap_or_default();

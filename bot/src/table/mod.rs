@@ -421,7 +421,10 @@ impl Table {
     /// stranger, seated, or the one to act.
     pub fn actor_kind(&self, user: &UserId) -> ActorKind {
         match self.seat_of(user) {
+            // (a person kicked during a deal is no longer at the table; a
+            // computer plays the seat to the deal's end)
             None => ActorKind::Stranger,
+            Some(ts) if self.seats[ts].leaving() => ActorKind::Stranger,
             Some(_) if self.person_to_act().is_some_and(|(u, _)| &u == user) => ActorKind::ToAct,
             Some(_) => ActorKind::Seated,
         }
@@ -548,19 +551,26 @@ impl Table {
     /// Whether the user plays in the current deal (has a view: see
     /// [`view_for`](Self::view_for)), without building the view.
     pub fn plays_in_deal(&self, user: &UserId) -> bool {
-        self.current_game().is_some() && self.seat_of(user).and_then(|ts| self.game_seat(ts)).is_some()
+        self.current_game().is_some() && self.holding_seat_of(user).and_then(|ts| self.game_seat(ts)).is_some()
+    }
+
+    /// The seat whose cards a person holds: theirs, unless they were
+    /// kicked (the seat is a computer's to the deal's end, and its cards
+    /// are never shown to them again).
+    fn holding_seat_of(&self, user: &UserId) -> Option<TableSeat> {
+        self.seat_of(user).filter(|ts| !self.seats[*ts].leaving())
     }
 
     /// The view of the user's game seat, if they play in the current deal.
     pub fn view_for(&self, user: &UserId) -> Option<SeatView> {
-        let gs = self.game_seat(self.seat_of(user)?)?;
+        let gs = self.game_seat(self.holding_seat_of(user)?)?;
         Some(self.current_game()?.view(gs))
     }
 
     /// The hand's part of [`view_for`](Self::view_for) (what a hand
     /// message shows), without the table's view.
     pub fn hand_view_for(&self, user: &UserId) -> Option<HandView> {
-        let gs = self.game_seat(self.seat_of(user)?)?;
+        let gs = self.game_seat(self.holding_seat_of(user)?)?;
         Some(self.current_game()?.hand_view(gs))
     }
 

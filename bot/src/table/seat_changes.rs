@@ -81,19 +81,12 @@ impl Table {
         Ok(self.records)
     }
 
-    /// When a deal ends (scored, void or aborted): stand-ins for people
-    /// whose time ran out leave (the seat is theirs again in the next
-    /// deal), and seats marked leaving are freed, which ends the session.
-    /// Returns whether the session may go on.
+    /// When a deal ends (scored, void or aborted): seats marked leaving
+    /// are freed, which ends the session. Returns whether the session may
+    /// go on. (A person whose time ran out stays away, their stand-in
+    /// playing, until they give a command: one notice per absence, and a
+    /// table where nobody is left deals no further deal.)
     pub(super) fn end_of_deal(&mut self, ev: &mut Vec<Event>) -> Result<bool, CommandError> {
-        // (the seats' kept JSON is written again only when one changes)
-        if self.seats.iter().any(|s| s.timed_out()) {
-            for s in self.seats.iter_mut() {
-                if s.timed_out() {
-                    s.set_stand_in(None);
-                }
-            }
-        }
         let freed = self.seats.remove_leaving();
         if freed.is_empty() {
             return Ok(true);

@@ -352,10 +352,6 @@ impl Seats {
         self.0.make_mut().remove(ts.index())
     }
 
-    pub(super) fn iter_mut(&mut self) -> std::slice::IterMut<'_, SeatInfo> {
-        self.0.make_mut().iter_mut()
-    }
-
     /// Removes every seat marked leaving; returns their names.
     pub(super) fn remove_leaving(&mut self) -> Vec<String> {
         if !self.0.iter().any(|s| s.leaving) {

@@ -89,6 +89,8 @@ impl Game {
         self.bids[seat.index()] = Some(bid);
         self.n_bids += 1;
         if bid == Bid::Reserve(Reservation::ThrowIn) {
+            // (the record names the seat that threw in as the declarer)
+            self.declarer = Some(seat);
             self.phase = Phase::Redeal(RedealReason::ThrowIn);
             return;
         }

@@ -1,6 +1,6 @@
 //! Properties 1 and 2: a deal's cards and card points, and its score.
 
-use doko_engine::{Cards, Game, Party, Phase, RedealReason, Seat};
+use doko_engine::{Bid, Cards, Game, Party, Phase, RedealReason, Reservation, Seat};
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 
@@ -48,9 +48,17 @@ pub fn check_cards_and_points(g: &Game) -> TestResult {
                 prop_assert_eq!(sc.card_points[p.index()], pts, "card points of {}", p);
             }
         }
-        Phase::Redeal(_) => {
+        Phase::Redeal(why) => {
             prop_assert!(g.score().is_none());
             prop_assert!(g.tricks().is_empty());
+            // the declarer is the seat that threw in or declared the
+            // poverty (as the record says, record-format.md)
+            let wanted = match why {
+                RedealReason::ThrowIn => Bid::Reserve(Reservation::ThrowIn),
+                RedealReason::PovertyDeclined => Bid::Reserve(Reservation::Poverty),
+            };
+            let declarer = g.declarer().map(|d| g.bids()[d.index()]);
+            prop_assert_eq!(declarer, Some(Some(wanted)), "the redeal's declarer: {:?}", g.bids());
         }
         _ => prop_assert!(g.score().is_none()),
     }

@@ -273,9 +273,12 @@ fn redis_killed_mid_deal_the_terminal_waits_and_nothing_is_lost() {
         // kill Redis, type the next move while it is away
         redis.kill();
         let next = choose(&screen).unwrap_or_else(|| "table".to_string());
+        let typed = Instant::now();
         doko.type_line(&next);
         let waiting = doko.wait_for(Some("Waiting for it"));
+        let first_word = typed.elapsed();
         assert!(waiting.contains("The table is unavailable right now"), "{waiting}");
+        assert!(first_word < Duration::from_millis(1_500), "the first word came after {first_word:?}");
         std::thread::sleep(Duration::from_millis(1500));
         assert!(doko.child.try_wait().unwrap().is_none(), "the terminal keeps running");
         redis.restart();

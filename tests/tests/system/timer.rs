@@ -168,21 +168,28 @@ async fn a_timed_out_player_gets_the_seat_back_with_any_command() {
 }
 
 #[tokio::test(start_paused = true)]
-async fn a_stand_in_plays_only_to_the_end_of_the_deal() {
+async fn a_stand_in_plays_until_the_person_is_back_with_one_notice_per_absence() {
     let (svc, ch, ps) = table_with_timeout("standin").await;
     let (t, _) = svc.table(&ch).await.unwrap();
     let (user, ts) = t.person_to_act().unwrap();
+    let absent = ps.iter().find(|a| a.user == user).unwrap().clone();
     let others: Vec<Actor> = ps.iter().filter(|a| a.user != user).cloned().collect();
     tokio::time::advance(Duration::from_secs(61)).await;
     let m = svc.tick(&ch).await.unwrap().messages();
     assert!(m.iter().any(|m| m.text.contains("no move in 60 seconds")), "{m:?}");
-    // the others play on; the stand-in plays the absent player's turns
-    while scored(&svc, &ch).await == 0 {
+    // the others play on, into the next deal; the stand-in plays the
+    // absent player's turns all along
+    while scored(&svc, &ch).await < 1 {
         assert!(act_once(&svc, &ch, &others).await, "someone else is to act");
     }
     let (t, _) = svc.table(&ch).await.unwrap();
-    assert!(t.seats()[ts].stand_in().is_none(), "the next deal's seat is the person's again");
-    assert!(t.game().unwrap().is_some(), "the next deal was dealt");
+    assert!(t.seats()[ts].stand_in().is_some(), "still away in the next deal");
+    assert!(t.game().unwrap().is_some(), "the next deal was dealt: people are here");
+    // back with any command
+    let m = svc.handle(&ch, &absent, "table").await.unwrap().messages();
+    assert!(m.iter().any(|m| m.text.contains(&format!("{} is back", absent.name))), "{m:?}");
+    let (t, _) = svc.table(&ch).await.unwrap();
+    assert!(t.seats()[ts].stand_in().is_none(), "the seat is theirs again");
 }
 
 #[tokio::test(start_paused = true)]
@@ -219,4 +226,34 @@ async fn pause_stops_the_clock_and_resume_gives_the_whole_time_again() {
     tokio::time::advance(Duration::from_secs(2)).await;
     let m = svc.tick(&ch).await.unwrap().messages();
     assert!(m.iter().any(|m| m.text.contains("no move in 60 seconds")), "{m:?}");
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_lone_absent_person_is_told_once_and_no_further_deal_is_dealt() {
+    let svc = Service::new(MemoryStore::default(), 31);
+    let ch = ChannelId::new(Platform::DISCORD, "timer-lone");
+    let anna = people().remove(0);
+    svc.handle(&ch, &anna, "join").await.unwrap();
+    for _ in 0..3 {
+        svc.handle(&ch, &anna, "addbot").await.unwrap();
+    }
+    for cmd in ["rules set turn_timeout 60", "start"] {
+        let m = svc.handle(&ch, &anna, cmd).await.unwrap().messages();
+        assert!(m.iter().all(|m| m.kind != Kind::Error), "{cmd}: {m:?}");
+    }
+    // half an hour without Anna
+    let mut notices = 0;
+    for _ in 0..30 {
+        tokio::time::advance(Duration::from_secs(61)).await;
+        let m = svc.tick(&ch).await.unwrap().messages();
+        notices += m.iter().filter(|m| m.text.contains("no move in 60 seconds")).count();
+    }
+    assert_eq!(notices, 1, "one notice per absence");
+    let (t, _) = svc.table(&ch).await.unwrap();
+    assert_eq!(scored(&svc, &ch).await, 1, "the stand-in played the deal out; no further deal");
+    assert!(!t.deal_running(), "the table waits for a person");
+    // Anna is back and deals again
+    let m = svc.handle(&ch, &anna, "start").await.unwrap().messages();
+    assert!(m.iter().all(|m| m.kind != Kind::Error), "{m:?}");
+    assert!(svc.table(&ch).await.unwrap().0.deal_running());
 }

@@ -322,15 +322,21 @@ async fn an_admin_kicks_aborts_and_ends_the_session_through_the_gateway() {
     let text = t.admin(0, "kick", vec![Opt::string("player", &format!("<@{bob}>"))]).await;
     assert!(!text.is_empty());
     said(&fake, channel, "removes bob from the table; a computer plays the seat until this deal ends").await;
-    // bob's old hand message: a click plays nothing for him any more
+    // bob's old hand message: a click plays nothing for him any more and
+    // shows him no card of the seat; nor does `hand`
     let old = t.enabled(1);
-    if let Some(b) = old.iter().find(|b| b.contains(":play ")) {
+    let plays: Vec<String> = old.iter().filter(|b| !b.starts_with("doko:hand@")).take(3).cloned().collect();
+    assert!(!plays.is_empty(), "bob's old hand has moves to click: {old:?}");
+    for b in &plays {
         let before = t.table_messages().last().map(|m| m.versions.len());
         let answer = t.click(1, b).await;
-        assert!(!answer.contains("Your turn"), "{answer}");
+        assert!(!answer.contains("Your turn") && !answer.contains("Your hand"), "{answer}");
+        assert!(answer.contains("not seated"), "{answer}");
         let after = t.table_messages().last().map(|m| m.versions.len());
         assert_eq!(before, after, "a kicked player's click changed the table");
     }
+    let answer = t.slash(1, "hand", vec![]).await;
+    assert!(!answer.contains("Your hand") && answer.contains("not seated"), "{answer}");
     // the others play on; bob's turns are the computer's
     t.people[1].hand = None;
     t.play(4).await;

@@ -211,6 +211,10 @@ fn check_hands_private_and_one_table_message_a_deal(t: &Table<'_>, carol_id: u64
     assert!(edits[1] >= 40 && edits[2] >= 40, "edits of the table messages: {edits:?}");
     // carol: her DMs were refused, the channel was told at most once a deal
     assert!(!fake.refused_dms(carol_id).is_empty(), "the bot never tried carol's DMs");
+    // and tried them once: not again for every hand (one try per bot
+    // process: the test runs three of them)
+    let tries = fake.refused_dms(carol_id).len();
+    assert!(tries <= 3, "{tries} direct messages to carol refused in three deals");
     let told = fake
         .channel_messages(channel)
         .iter()
