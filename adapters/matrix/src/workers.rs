@@ -5,7 +5,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use doko_bot::{Input, deliver};
+use doko_bot::{Actor, ChannelId, Input, Outbox, deliver};
 use matrix_sdk::Room;
 use matrix_sdk::ruma::{OwnedRoomId, OwnedUserId};
 use tokio::sync::mpsc;
@@ -18,6 +18,13 @@ use crate::rooms::{direct_of_two, room_name};
 use crate::send::try_notice;
 use crate::state::Adapter;
 use crate::transport::RoomTransport;
+
+/// How soon a person hears something when the table does not answer.
+pub const FIRST_WORD: Duration = Duration::from_millis(1_000);
+
+/// How long a command is tried again while the store is away before the
+/// person is told the table is unavailable.
+pub const PATIENCE: Duration = Duration::from_secs(120);
 
 impl Adapter {
     /// Starts the feeds of the table workers besides commands: what
@@ -128,7 +135,7 @@ impl Adapter {
             let t0 = std::time::Instant::now();
             let (out, actor, from_direct) = match job {
                 Job::Command { actor, text, delivery, from_direct, received: _ } => {
-                    let out = self.app.handle(&ch, &actor, Input::Text(text), Some(&delivery)).await;
+                    let out = self.patiently(room, &ch, &actor, &text, &delivery).await;
                     (out, Some(actor), from_direct)
                 }
                 Job::Tick => (self.app.tick(&ch).await, None, None),
@@ -153,6 +160,46 @@ impl Adapter {
         }
         .instrument(span)
         .await
+    }
+
+    /// Runs a command; when the table does not answer within
+    /// [`FIRST_WORD`] (the store is slow or away), the room is told at once
+    /// that the bot is waiting, and while the store is away the command is
+    /// tried again (the same delivery: applied once) for up to
+    /// [`PATIENCE`], after which the person is told it is unavailable.
+    async fn patiently(&self, room: &Room, ch: &ChannelId, actor: &Actor, text: &str, delivery: &str) -> Outbox {
+        let started = tokio::time::Instant::now();
+        let mut pause = Duration::from_secs(1);
+        let mut told = false;
+        loop {
+            let attempt = self.app.handle(ch, actor, Input::Text(text.to_string()), Some(delivery));
+            tokio::pin!(attempt);
+            let out = tokio::select! {
+                out = &mut attempt => out,
+                _ = tokio::time::sleep(FIRST_WORD), if !told => {
+                    self.tell_waiting(room).await;
+                    told = true;
+                    attempt.await
+                }
+            };
+            if !out.unavailable || started.elapsed() >= PATIENCE {
+                return out;
+            }
+            if !told {
+                self.tell_waiting(room).await;
+                told = true;
+            }
+            tokio::time::sleep(pause).await;
+            pause = (pause * 2).min(Duration::from_secs(5));
+        }
+    }
+
+    /// Tells a room that the table does not answer and the bot waits.
+    async fn tell_waiting(&self, room: &Room) {
+        tracing::warn!(room = %room.room_id(), "the table does not answer; waiting for the store");
+        let text =
+            format!("{} {}", doko_bot::render::unavailable(), crate::both(|l| doko_bot::tr!(l, "store-waiting")));
+        self.send_notice(room, None, &text, false).await;
     }
 
     /// Sends a notice, logging a failure.

@@ -578,6 +578,7 @@ resuming = Die Liste geht weiter.
 welcome-computers = Ein Doppelkopf-Tisch: du und drei Computerspieler. Mit hilfe siehst du die Befehle.
 terminal-welcome = doko im Terminal; quit (oder das Ende der Eingabe) beendet, der Tisch bleibt gespeichert.
 terminal-bye = Tschüss. Der Tisch ist gespeichert; starte doko wieder, um weiterzuspielen.
+store-waiting = Ich warte darauf und versuche es weiter.
 terminal-waiting = Ich warte darauf und versuche es weiter (Strg-C bricht ab).
 terminal-store-back = Der Tisch ist wieder da.
 several-tables = Du sitzt an mehreren Tischen:

@@ -577,6 +577,7 @@ resuming = Resuming the session.
 welcome-computers = A Doppelkopf table: you and three computer players. Type help for the commands.
 terminal-welcome = doko in your terminal; quit (or end of input) stops, and the table is kept.
 terminal-bye = Bye. The table is saved; start doko again to go on.
+store-waiting = Waiting for it and trying again.
 terminal-waiting = Waiting for it and trying again (Ctrl-C stops).
 terminal-store-back = The table is back.
 several-tables = You sit at several tables:

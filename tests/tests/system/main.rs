@@ -18,6 +18,7 @@ mod discord_shards;
 mod fake_discord;
 mod linked;
 mod matrix;
+mod matrix_outage;
 mod matrix_pictures;
 mod matrix_server;
 mod outage;

@@ -610,9 +610,9 @@ async fn backup_count(url: &str, token: &str) -> u64 {
 /// follow each other quickly), and every text or notice it sees, with the
 /// time it arrived.
 /// What a timed client saw: who saw it, the body, the sender, when.
-type Arrival = (&'static str, String, OwnedUserId, std::time::Instant);
+pub(crate) type Arrival = (&'static str, String, OwnedUserId, std::time::Instant);
 
-async fn timed_client(url: &str, name: &'static str, tx: mpsc::UnboundedSender<Arrival>) -> Client {
+pub(crate) async fn timed_client(url: &str, name: &'static str, tx: mpsc::UnboundedSender<Arrival>) -> Client {
     let client = Client::builder().homeserver_url(url).build().await.unwrap();
     client.matrix_auth().login_username(name, &format!("pw-{name}")).send().await.unwrap();
     client.sync_once(SyncSettings::default()).await.unwrap();

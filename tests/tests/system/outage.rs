@@ -23,14 +23,14 @@ fn temp_dir(name: &str) -> PathBuf {
 
 /// A redis-server with an append-only file synced on every write, on a
 /// fixed port and directory so it can be killed and started again there.
-struct DurableRedis {
+pub(crate) struct DurableRedis {
     child: Option<Child>,
     port: u16,
     dir: PathBuf,
 }
 
 impl DurableRedis {
-    fn start(dir: &Path) -> DurableRedis {
+    pub(crate) fn start(dir: &Path) -> DurableRedis {
         std::fs::create_dir_all(dir).unwrap();
         let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
         let mut r = DurableRedis { child: None, port, dir: dir.to_path_buf() };
@@ -38,7 +38,7 @@ impl DurableRedis {
         r
     }
 
-    fn restart(&mut self) {
+    pub(crate) fn restart(&mut self) {
         let child = Command::new("redis-server")
             .args(["--port", &self.port.to_string(), "--bind", "127.0.0.1", "--save", ""])
             .args(["--appendonly", "yes", "--appendfsync", "always", "--maxmemory-policy", "noeviction"])
@@ -63,14 +63,14 @@ impl DurableRedis {
     }
 
     /// SIGKILL: no chance to write anything more.
-    fn kill(&mut self) {
+    pub(crate) fn kill(&mut self) {
         if let Some(mut c) = self.child.take() {
             c.kill().unwrap();
             c.wait().unwrap();
         }
     }
 
-    fn url(&self) -> String {
+    pub(crate) fn url(&self) -> String {
         format!("redis://127.0.0.1:{}/", self.port)
     }
 }
