@@ -262,6 +262,22 @@ async fn a_room_and_a_channel_share_one_table_and_each_sees_its_own_part() {
 }
 
 #[tokio::test]
+async fn a_commit_claims_the_posting_of_the_homes_message_only() {
+    let two = TwoChannels::new();
+    two.link_by_code().await;
+    let TwoChannels { svc, room, chan, alice, bob, carol, dave } = &two;
+    for (who, at) in [(alice, room), (carol, chan), (bob, room), (dave, chan)] {
+        ok(svc, at, who, "join").await;
+    }
+    // a new deal's first message, by a command at the home (the room)
+    let out = ok(svc, room, alice, "start").await;
+    let home = out.table.as_ref().expect("the room's table message");
+    assert!(home.display.is_none() && home.claimed, "the commit claimed the room's message: {home:?}");
+    let linked = out.relay[0].table.as_ref().expect("the channel's table message");
+    assert!(!linked.claimed, "the channel's message is claimed when it is delivered: {linked:?}");
+}
+
+#[tokio::test]
 async fn another_process_follows_a_link_and_its_end() {
     let store = MemoryStore::default();
     let one = Service::new(store.clone(), 1);

@@ -45,6 +45,9 @@ pub(super) fn part(out: &Outbox, t: &Table, channels: &[ChannelId], x: &ChannelI
     let via = (x != home).then_some(x);
     if let Some(tm) = &mut o.table {
         tm.display = t.display_for(via).cloned();
+        // (a commit claims the posting of the home's message only: a
+        // linked channel's message is claimed when it is delivered)
+        tm.claimed &= via.is_none();
         if channels.len() > 1 {
             tm.home = home.key();
         }
