@@ -3,7 +3,7 @@
 use super::app::App;
 use super::table_messages::{Delivered, PostOffice};
 use super::{Notice, Outbox, Private, Transport, TransportError};
-use crate::ids::UserId;
+use crate::ids::{ChannelId, UserId};
 use crate::message::Kind;
 
 /// Sends an outbox through a transport, with the one policy for every
@@ -22,39 +22,27 @@ pub async fn deliver(app: &dyn App, transport: &dyn Transport, out: &Outbox) -> 
         crate::failpoint::hit("before-answer");
     }
     if let Some(actor) = &out.actor {
-        if post.reachable(actor) {
-            let msgs: Vec<&Private> = out.private_for(actor).collect();
-            send_private(post, transport, out, actor, &msgs, &mut report).await;
+        // (answered, but not also by direct message where that was refused)
+        let plain: Vec<Private>;
+        let msgs: Vec<&Private> = if post.reachable(actor) {
+            out.private_for(actor).collect()
         } else {
-            // answered, but not by direct message too: that was refused
-            let plain: Vec<Private> = out.private_for(actor).map(|p| Private { dm: false, ..p.clone() }).collect();
-            let msgs: Vec<&Private> = plain.iter().collect();
-            send_private(post, transport, out, actor, &msgs, &mut report).await;
-        }
+            plain = out.private_for(actor).map(|p| Private { dm: false, ..p.clone() }).collect();
+            plain.iter().collect()
+        };
+        send_private(post, transport, out, actor, &msgs, &mut report).await;
     }
     // a deal's result first, then the next deal's table message
     let (results, notices): (Vec<&Notice>, Vec<&Notice>) = out.notices.iter().partition(|n| n.kind == Kind::Result);
     for n in results {
-        match transport.notice(ch, n).await {
-            Ok(()) => report.notices += 1,
-            Err(e) => {
-                report.failed += 1;
-                tracing::warn!(error = %e, channel = %ch, "posting a result failed");
-            }
-        }
+        post_notice(transport, ch, n, "a result", &mut report).await;
     }
     let newest = match &out.table {
         Some(t) => post.table_messages().publish(post, transport, ch, t, &mut report).await,
         None => false,
     };
     for n in notices {
-        match transport.notice(ch, n).await {
-            Ok(()) => report.notices += 1,
-            Err(e) => {
-                report.failed += 1;
-                tracing::warn!(error = %e, channel = %ch, "posting a notice failed");
-            }
-        }
+        post_notice(transport, ch, n, "a notice", &mut report).await;
     }
     if transport.mentions()
         && newest
@@ -64,13 +52,7 @@ pub async fn deliver(app: &dyn App, transport: &dyn Transport, out: &Outbox) -> 
     {
         let mut n = Notice::new(Kind::Events, t.your_turn.clone(), Some(u.clone()));
         n.key = t.key.as_ref().map(|k| format!("{k}m"));
-        match transport.notice(ch, &n).await {
-            Ok(()) => report.notices += 1,
-            Err(e) => {
-                report.failed += 1;
-                tracing::warn!(error = %e, channel = %ch, "posting the mention failed");
-            }
-        }
+        post_notice(transport, ch, &n, "the mention", &mut report).await;
     }
     for to in out.recipients() {
         if out.actor.as_ref() == Some(to) {
@@ -118,6 +100,18 @@ async fn send_private(
         Err(e) => {
             report.failed += 1;
             tracing::warn!(error = %e, channel = %ch, "sending a private message failed");
+        }
+    }
+}
+
+/// Posts a public notice, counted in `report` (a failure is logged as
+/// posting `what`, and the other sends go on).
+async fn post_notice(transport: &dyn Transport, ch: &ChannelId, n: &Notice, what: &str, report: &mut Delivered) {
+    match transport.notice(ch, n).await {
+        Ok(()) => report.notices += 1,
+        Err(e) => {
+            report.failed += 1;
+            tracing::warn!(error = %e, channel = %ch, "posting {what} failed");
         }
     }
 }

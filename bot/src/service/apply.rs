@@ -178,10 +178,12 @@ fn conclude(
         || before.layers_changed
         || (req.id.is_some() && matches!(req.what, Command::Server(_)));
     // the deal's first table message here: this commit claims posting it,
-    // so that its delivery needs no claim of its own
+    // so that its delivery needs no claim of its own (a link's answers are
+    // composed apart, and claim when they are delivered)
     let claimed = commit
         && !events.is_empty()
         && ctx.via.is_none()
+        && !matches!(req.what, Command::Link(_) | Command::Unlink)
         && table.display().is_none()
         && !table.posting().posting_claimed(req.now);
     if claimed {
@@ -191,9 +193,6 @@ fn conclude(
         let mut out = compose(&req.chan, req.dialect, table, &req.who.user, &req.what, &events);
         committed(&mut out);
         table.owed_mut().keep_until_delivered(&mut out, req.now, || bots.next_u64());
-        if let Some(t) = &mut out.table {
-            t.claimed = claimed;
-        }
         Box::new(out)
     });
     (Applied::Done { events, owed, claimed }, commit)

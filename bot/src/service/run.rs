@@ -160,7 +160,7 @@ impl<S: Store> Service<S> {
         // what the command owes was stored with it: its delivery is this
         // answer's
         let seqs = owed.as_ref().map(|o| o.owed.clone()).unwrap_or_default();
-        let out = match cmd {
+        let mut out = match cmd {
             Command::Server(sc) => {
                 let (t, event) = self.server_command(ch, actor, sc).await?;
                 let mut all = events;
@@ -191,7 +191,6 @@ impl<S: Store> Service<S> {
                 None => self.outbox(ch, home, table, actor, cmd, &events).await?,
             },
         };
-        let mut out = out;
         if let Some(t) = &mut out.table {
             t.claimed = claimed;
         }

@@ -97,7 +97,7 @@ impl<'a> Guild<'a> {
         let i = self.fake.slash(user, Place::Channel(channel), top, vec![Opt::sub(sub, options)]);
         self.check_guild_fields(&i, user);
         let (h, cb) = self.send(i).await;
-        let text = self.answer_text(&h, &cb).await;
+        let text = crate::discord::answer_text(self.fake, &h, &cb).await;
         if let Some(m) = self.fake.original_message(&h)
             && m.custom_ids().iter().any(|id| id.contains(":play ") || id.starts_with("doko:hand@"))
         {
@@ -130,20 +130,6 @@ impl<'a> Guild<'a> {
         (h, cb)
     }
 
-    /// The text of an answer (the callback's, or the deferred response's
-    /// once edited).
-    async fn answer_text(&self, h: &InteractionHandle, cb: &Callback) -> String {
-        if cb.kind == 5 || cb.kind == 6 {
-            let m = self
-                .fake
-                .wait_for("the deferred answer", WAIT, |f| f.original_message(h).filter(|m| m.edits() >= 1))
-                .await
-                .unwrap();
-            return m.content;
-        }
-        cb.content.clone().unwrap_or_default()
-    }
-
     /// `/doko-rules <sub>` (admins).
     async fn admin(&mut self, user: u64, channel: u64, sub: &str, options: Vec<Opt>) -> String {
         self.command(user, channel, "doko-rules", sub, options).await.1
@@ -164,7 +150,7 @@ impl<'a> Guild<'a> {
         self.check_guild_fields(&i, user);
         let (h, cb) = self.send(i).await;
         assert!(matches!(cb.kind, 6 | 7), "a click on a hand is answered by updating it: {cb:?}");
-        self.answer_text(&h, &cb).await;
+        crate::discord::answer_text(self.fake, &h, &cb).await;
         self.fake.message(msg).unwrap().content
     }
 

@@ -29,7 +29,7 @@ use matrix_sdk::ruma::events::room::member::{MembershipState, StrippedRoomMember
 use matrix_sdk::ruma::events::room::message::{MessageType, OriginalSyncRoomMessageEvent};
 use matrix_sdk::ruma::{OwnedRoomId, OwnedUserId};
 use matrix_sdk::{Client, Room};
-use synapse::{Bot, Seen, Synapse, WAIT, Watch, first_playable, from_bot, player, say};
+use synapse::{Bot, Seen, Synapse, WAIT, Watch, first_playable, from_bot, plain, player, say};
 use tokio::sync::mpsc;
 
 const PLAYERS: [&str; 4] = ["alice", "bob", "carol", "dave"];
@@ -82,22 +82,6 @@ async fn a_complete_deal_over_matrix_with_a_restart() {
 /// How long the test has run, printed with what it has reached.
 fn stage(t0: std::time::Instant, what: &str) {
     eprintln!("[matrix test] {what}: {} ms", t0.elapsed().as_millis());
-}
-
-/// A line of the log without its escape sequences (the log may be
-/// coloured).
-fn plain(l: &str) -> String {
-    let mut out = String::new();
-    let mut esc = false;
-    for c in l.chars() {
-        match (esc, c) {
-            (false, '\u{1b}') => esc = true,
-            (true, 'm') => esc = false,
-            (true, _) => {}
-            (false, c) => out.push(c),
-        }
-    }
-    out
 }
 
 /// The four players in alice's encrypted table room, and everything they

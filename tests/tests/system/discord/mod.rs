@@ -127,7 +127,7 @@ impl<'a> Table<'a> {
     async fn admin(&mut self, p: usize, sub: &str, options: Vec<Opt>) -> String {
         let i = self.fake.slash(self.people[p].id, self.place(), "doko-rules", vec![Opt::sub(sub, options)]);
         let (h, cb) = self.send(i).await;
-        self.answer_text(&h, &cb).await
+        answer_text(self.fake, &h, &cb).await
     }
 
     /// Sends an interaction and waits for its answer.
@@ -145,27 +145,13 @@ impl<'a> Table<'a> {
         let i = self.fake.slash(self.people[p].id, self.place(), "doko", vec![Opt::sub(sub, options)]);
         let (h, cb) = self.send(i).await;
         assert!(cb.ephemeral(), "/doko {sub} answered in public: {cb:?}");
-        let text = self.answer_text(&h, &cb).await;
+        let text = answer_text(self.fake, &h, &cb).await;
         if let Some(m) = self.fake.original_message(&h)
             && !m.custom_ids().is_empty()
         {
             self.people[p].hand = Some(m.id);
         }
         text
-    }
-
-    /// The text of an answer (the callback's, or the deferred response's
-    /// once edited).
-    async fn answer_text(&self, h: &InteractionHandle, cb: &Callback) -> String {
-        if cb.kind == 5 || cb.kind == 6 {
-            let m = self
-                .fake
-                .wait_for("the deferred answer", WAIT, |f| f.original_message(h).filter(|m| m.edits() >= 1))
-                .await
-                .unwrap();
-            return m.content;
-        }
-        cb.content.clone().unwrap_or_default()
     }
 
     /// Clicks a button on person `p`'s hand message; the message is then
@@ -175,7 +161,7 @@ impl<'a> Table<'a> {
         let i = self.fake.click(self.people[p].id, self.place(), msg, custom_id);
         let (h, cb) = self.send(i).await;
         assert!(matches!(cb.kind, 6 | 7), "a click on a hand is answered by updating it: {cb:?}");
-        self.answer_text(&h, &cb).await;
+        answer_text(self.fake, &h, &cb).await;
         self.fake.message(msg).unwrap().content
     }
 
@@ -290,6 +276,19 @@ async fn said(fake: &FakeDiscord, channel: u64, text: &str) {
 
 fn f_contents(fake: &FakeDiscord, channel: u64) -> Vec<String> {
     fake.channel_messages(channel).into_iter().map(|m| m.content).collect()
+}
+
+/// The text of an interaction's answer: the callback's, or the deferred
+/// response's once edited.
+pub(crate) async fn answer_text(fake: &FakeDiscord, h: &InteractionHandle, cb: &Callback) -> String {
+    if cb.kind == 5 || cb.kind == 6 {
+        let m = fake
+            .wait_for("the deferred answer", WAIT, |f| f.original_message(h).filter(|m| m.edits() >= 1))
+            .await
+            .unwrap();
+        return m.content;
+    }
+    cb.content.clone().unwrap_or_default()
 }
 
 /// An admin's moderation through the gateway: a member who is no admin is
