@@ -37,13 +37,13 @@ pub use ids::{Actor, ChannelId, Platform, ServerId, UserId};
 pub use lang::Lang;
 pub use limits::{Limits, Rate};
 pub use outbox::{
-    App, CardChoice, Choice, Claim, Delivered, HandModel, Input, Notice, Outbox, Picture, PostOffice, Private,
+    App, CardChoice, Choice, Claim, Delivered, HandModel, Input, Notice, Outbox, Picture, PostOffice, Private, Route,
     TableMessage, TableMessages, Transport, TransportError, deliver, stopped,
 };
 pub use render::{Audience, Kind, Message};
 pub use service::{Service, ServiceError, StoreHealth};
 pub use store::{
-    AnyStore, Commit, EmbeddedStore, FormatError, Keep, MemoryStore, Quarantined, RedisStore, STORE_FORMAT, Store,
-    StoreError, Stored, check_format, create_private_dir,
+    AnyStore, Commit, EmbeddedStore, FormatError, Keep, MemoryStore, Quarantined, REPLICA_WAIT_MAX_MS, RedisStore,
+    STORE_FORMAT, Store, StoreError, Stored, check_format, create_private_dir,
 };
 pub use table::{CommandError, Event, Table};

@@ -9,8 +9,8 @@ use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
 use doko_bot::{
-    Actor, App, ChannelId, HandModel, Input, Kind, MemoryStore, Notice, Platform, Private, Service, TableMessage,
-    Transport, TransportError, UserId, deliver,
+    Actor, App, ChannelId, HandModel, Input, Kind, MemoryStore, Notice, Platform, Private, Route, Service,
+    TableMessage, Transport, TransportError, UserId, deliver,
 };
 
 #[derive(Debug, Clone, PartialEq)]
@@ -32,6 +32,23 @@ struct Recording {
     mention: bool,
     /// How long a post or edit of the table message takes.
     slow: std::time::Duration,
+    /// How long a person's private messages take.
+    slow_private: std::time::Duration,
+    /// Where private messages go.
+    routes: Routes,
+}
+
+/// Where a [`Recording`] says private messages go.
+#[derive(Default, Clone, Copy, Debug)]
+enum Routes {
+    /// With the channel's, in order (one output, as the terminal has).
+    #[default]
+    Channel,
+    /// Each person's own place (direct rooms).
+    Own,
+    /// The actor's answer first, everyone else's own place (Discord's
+    /// interaction answer).
+    ActorFirst(&'static str),
 }
 
 #[async_trait]
@@ -59,6 +76,7 @@ impl Transport for Recording {
     }
 
     async fn private(&self, _: &ChannelId, to: &UserId, msgs: &[&Private]) -> Result<(), TransportError> {
+        tokio::time::sleep(self.slow_private).await;
         if self.closed.contains(to) && msgs.iter().any(|m| m.kind == Kind::Hand) {
             return Err(TransportError::Unreachable(to.clone()));
         }
@@ -76,6 +94,15 @@ impl Transport for Recording {
 
     fn mentions(&self) -> bool {
         self.mention
+    }
+
+    fn route(&self, to: &UserId, _: &[&Private]) -> Route {
+        match self.routes {
+            Routes::Channel => Route::Channel,
+            Routes::Own => Route::Own,
+            Routes::ActorFirst(actor) if to.id == actor => Route::First,
+            Routes::ActorFirst(_) => Route::Own,
+        }
     }
 }
 
@@ -96,7 +123,14 @@ async fn a_whole_deal_through_deliver_and_a_recording_transport() {
     let svc = Arc::new(Service::new(MemoryStore::default(), 23));
     let app: &dyn App = &*svc;
     let ch = ChannelId::new(Platform::TERMINAL, "outbox");
-    let t = Recording { mention: true, closed: vec![UserId::new(Platform::TERMINAL, "p4")], ..Default::default() };
+    // (private messages in direct rooms of their own, sent beside the
+    // channel's: the order within the channel is kept all the same)
+    let t = Recording {
+        mention: true,
+        closed: vec![UserId::new(Platform::TERMINAL, "p4")],
+        routes: Routes::Own,
+        ..Default::default()
+    };
     let ps = people();
     let mut n = 0;
     for p in &ps {
@@ -309,4 +343,50 @@ async fn two_processes_on_one_store_post_one_table_message() {
     tokio::join!(deliver(a, &*t, &x), deliver(b, &*t, &y));
     let posts = t.sent.lock().unwrap().iter().filter(|s| matches!(s, Sent::Post(_))).count();
     assert_eq!(posts, 2, "{:?}", t.sent.lock().unwrap());
+}
+
+/// The sends of one delivery that go to different places go out at the
+/// same time, in order within each place: a deal's start (the table
+/// message and four hands, each send taking 100 ms) takes as long as the
+/// longest stream where hands go to direct rooms, the sum of all where
+/// everything goes to one output; an answer due first is sent first.
+#[tokio::test]
+async fn sends_to_different_places_go_out_at_once_in_order_within_each() {
+    let ms = std::time::Duration::from_millis;
+    let mut took = Vec::new();
+    for routes in [Routes::Channel, Routes::Own, Routes::ActorFirst("p1")] {
+        let svc = Service::new(MemoryStore::default(), 31);
+        let app: &dyn App = &svc;
+        let ch = ChannelId::new(Platform::TERMINAL, "streams");
+        let ps = people();
+        let t = Recording { slow: ms(100), slow_private: ms(100), routes, ..Default::default() };
+        for (i, p) in ps.iter().enumerate() {
+            app.handle(&ch, p, Input::Text("join".into()), Some(&format!("j{i}"))).await;
+        }
+        let out = app.handle(&ch, &ps[0], Input::Text("start".into()), Some("s")).await;
+        assert_eq!(out.recipients().len(), 4, "four hands");
+        // (virtual time: the sends' sleeps, nothing else)
+        tokio::time::pause();
+        let t0 = tokio::time::Instant::now();
+        let report = deliver(app, &t, &out).await;
+        took.push(t0.elapsed());
+        tokio::time::resume();
+        assert_eq!((report.private, report.failed), (4, 0), "{routes:?}: {report:?}");
+        let sent = t.sent.lock().unwrap().clone();
+        let first_table = sent.iter().position(|s| matches!(s, Sent::Post(_) | Sent::Edit(..))).expect("a table");
+        let actor = sent.iter().position(|s| matches!(s, Sent::Private(u, _) if u.id == "p1")).unwrap();
+        let others = sent.iter().filter(|s| matches!(s, Sent::Private(u, _) if u.id != "p1")).count();
+        assert_eq!(others, 3, "{routes:?}");
+        match routes {
+            // one output: the actor's answer, the table, then the others
+            Routes::Channel => assert!(actor == 0 && first_table == 1, "{sent:?}"),
+            // the actor's answer before anything else
+            Routes::ActorFirst(_) => assert_eq!(actor, 0, "{sent:?}"),
+            Routes::Own => {}
+        }
+    }
+    let (one_output, own, first) = (took[0], took[1], took[2]);
+    assert!(one_output >= ms(500), "one output: the table and four people one after the other: {one_output:?}");
+    assert!(own < ms(300), "direct rooms beside the table: {own:?} (one output {one_output:?})");
+    assert!(first < one_output && first >= ms(200), "the answer first, then the rest at once: {first:?}");
 }

@@ -45,6 +45,11 @@ pub const SETTINGS: &[Setting] = &[
         "DOKO_REDIS_URL",
         "a Redis URL: redis://host:port/, rediss://host:port/ or redis+cluster://host:port,host:port",
     ),
+    s(
+        "store.replica_wait_ms",
+        "DOKO_REDIS_REPLICA_WAIT_MS",
+        "milliseconds to wait for one Redis replica to confirm each move, 0 to 2000 (0: no wait, the default)",
+    ),
     s("store.records_kept", "DOKO_RECORDS_KEPT", "the records kept per table: a whole number, 0 for all"),
     s("tables.preset", "DOKO_PRESET", "the house rules a new table starts with: ddv, casual, sharp or freedoko"),
     s(
@@ -334,6 +339,7 @@ fn valid(st: &Setting, v: &str) -> Result<(), String> {
             _ => Err(format!("{v:?} is not en or de")),
         },
         "store.records_kept" => number(0, u64::from(u32::MAX)),
+        "store.replica_wait_ms" => number(0, doko_bot::REPLICA_WAIT_MAX_MS),
         "computers.budget_ms" => number(1, 10_000),
         "limits.rate_user" | "limits.rate_channel" => {
             doko_bot::Rate::parse(v).map(|_| ()).map_err(|e| format!("{v:?}: {e}"))

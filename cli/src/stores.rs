@@ -12,7 +12,8 @@ use crate::config;
 /// The data directory: `--data`, `store.data` ($DOKO_DATA), else
 /// ~/.local/share/doko.
 pub fn data_dir(cli: &Cli, set: &config::Settings) -> PathBuf {
-    cli.data
+    cli.store
+        .data
         .clone()
         .or_else(|| set.get("DOKO_DATA").map(PathBuf::from))
         .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share/doko")))
@@ -30,11 +31,23 @@ pub async fn store(cli: &Cli, set: &config::Settings) -> anyhow::Result<AnyStore
 /// The store as configured, its format not checked (`doko store inspect`
 /// reads a store of any format).
 pub async fn open_store(cli: &Cli, set: &config::Settings) -> anyhow::Result<AnyStore> {
-    let redis = cli.redis.clone().or_else(|| set.get("DOKO_REDIS_URL")).filter(|s| !s.is_empty());
+    let redis = cli.store.redis.clone().or_else(|| set.get("DOKO_REDIS_URL")).filter(|s| !s.is_empty());
     if let Some(url) = redis {
         // tables with a session in progress or statistics never expire;
         // others (people who joined and never played) after 90 days
-        let s = RedisStore::connect(&url, 90 * 24 * 3600).await.with_context(|| "connecting to Redis")?;
+        let wait = match set.get("DOKO_REDIS_REPLICA_WAIT_MS") {
+            Some(v) => v
+                .trim()
+                .parse::<u64>()
+                .ok()
+                .filter(|ms| *ms <= doko_bot::REPLICA_WAIT_MAX_MS)
+                .context("DOKO_REDIS_REPLICA_WAIT_MS: milliseconds, 0 to 2000 (0: no wait)")?,
+            None => 0,
+        };
+        let s = RedisStore::connect(&url, 90 * 24 * 3600)
+            .await
+            .with_context(|| "connecting to Redis")?
+            .with_replica_wait(wait);
         for w in s.check_settings().await {
             eprintln!("doko: warning: {w}");
         }

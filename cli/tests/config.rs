@@ -38,7 +38,7 @@ fn check_text(name: &str, text: &str) -> (bool, String, String) {
 
 #[test]
 fn the_shipped_files_are_good() {
-    for file in ["../config/doko.example.toml", "../deploy/container.toml"] {
+    for file in ["../config/doko.example.toml", "../deploy/container.toml", "../deploy/cluster.toml"] {
         let (ok, out) = check(&Path::new(env!("CARGO_MANIFEST_DIR")).join(file));
         assert!(ok, "{file}: {out}");
         assert!(out.contains("good"), "{file}: {out}");

@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 use doko_bot::{
-    App, ChannelId, Input, Kind, Notice, Private, TableMessage, Transport, TransportError, UserId, deliver,
+    App, ChannelId, Input, Kind, Notice, Private, Route, TableMessage, Transport, TransportError, UserId, deliver,
 };
 use serenity::all::{
     ChannelId as DiscordChannelId, CreateAllowedMentions, CreateAttachment, CreateAutocompleteResponse,
@@ -296,6 +296,11 @@ impl Transport for Channel<'_> {
     fn mentions(&self) -> bool {
         self.mention
     }
+
+    /// Direct messages: each person's own channel, sent beside the table's.
+    fn route(&self, _: &UserId, _: &[&Private]) -> Route {
+        Route::Own
+    }
 }
 
 /// Discord while answering one interaction: the person who gave it is
@@ -413,6 +418,12 @@ impl Transport for Reply<'_> {
 
     fn mentions(&self) -> bool {
         self.channel.mention
+    }
+
+    /// The interaction's own answer first (due within its deadline), then
+    /// everyone's direct messages beside the table's channel.
+    fn route(&self, to: &UserId, _: &[&Private]) -> Route {
+        if to == self.actor { Route::First } else { Route::Own }
     }
 }
 

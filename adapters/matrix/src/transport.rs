@@ -2,7 +2,9 @@
 //! room, private ones into direct rooms, pictures where they belong.
 
 use async_trait::async_trait;
-use doko_bot::{Actor, ChannelId, Kind, Notice, Picture, Private, TableMessage, Transport, TransportError, UserId};
+use doko_bot::{
+    Actor, ChannelId, Kind, Notice, Picture, Private, Route, TableMessage, Transport, TransportError, UserId,
+};
 use matrix_sdk::Room;
 use matrix_sdk::ruma::events::Mentions;
 use matrix_sdk::ruma::events::room::message::{ReplacementMetadata, RoomMessageEventContent};
@@ -87,7 +89,7 @@ impl Transport for RoomTransport<'_> {
         let is_actor = self.actor.is_some_and(|a| &a.user == to);
         for m in msgs {
             let code = m.kind == Kind::Record;
-            if m.kind != Kind::Hand && is_actor && self.from_direct.is_none() && !m.confidential {
+            if self.shown_in_the_room(is_actor, m) {
                 let text = format!("{}: {}", self.actor.map(|a| a.name.as_str()).unwrap_or(""), m.text);
                 keyed_notice(self.room, None, &text, code, m.key.as_ref()).await?;
                 continue;
@@ -111,9 +113,28 @@ impl Transport for RoomTransport<'_> {
     fn mentions(&self) -> bool {
         self.adapter.cfg.mention
     }
+
+    /// The direct room is a stream of its own, except for the actor's
+    /// answer shown in the table's room (in order with the table message).
+    fn route(&self, to: &UserId, msgs: &[&Private]) -> Route {
+        if self.in_the_room(to, msgs) { Route::Channel } else { Route::Own }
+    }
 }
 
 impl RoomTransport<'_> {
+    /// Whether a private message is shown in the table's room: the
+    /// actor's answer to a command given there, when it is no hand and
+    /// names no held card.
+    fn shown_in_the_room(&self, is_actor: bool, m: &Private) -> bool {
+        m.kind != Kind::Hand && is_actor && self.from_direct.is_none() && !m.confidential
+    }
+
+    /// Whether any of these messages to `to` is shown in the table's room.
+    fn in_the_room(&self, to: &UserId, msgs: &[&Private]) -> bool {
+        let is_actor = self.actor.is_some_and(|a| &a.user == to);
+        msgs.iter().any(|m| self.shown_in_the_room(is_actor, m))
+    }
+
     /// A picture for the table's room, after the notice it belongs to:
     /// only the deal's (`deal.png`, every hand as dealt: public once the
     /// deal is over), never a hand's, and not the trick's (see

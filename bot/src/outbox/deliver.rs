@@ -2,57 +2,45 @@
 
 use super::app::App;
 use super::table_messages::{Delivered, PostOffice};
-use super::{Notice, Outbox, Private, Transport, TransportError};
+use super::{Notice, Outbox, Private, Route, Transport, TransportError};
 use crate::ids::{ChannelId, UserId};
 use crate::message::Kind;
 
-/// Sends an outbox through a transport, with the one policy for every
-/// platform: first the answer to the person who gave the command; then the
-/// table message, edited in place (a new one is posted, and its id kept
-/// with the table, when there is none or the edit fails); then notices,
-/// the mention of the person to act, and everyone else's private messages.
-/// When a person cannot be reached privately the channel is told so,
-/// without the secret. A failure of one send does not stop the others.
+/// Sends an outbox through a transport, with the one publishing policy for
+/// every platform. In the channel, in this order: the answer to the person
+/// who gave the command (where the transport shows it there), a deal's
+/// result, the table message, edited in place (a new one is posted, and
+/// its id kept with the table, when there is none or the edit fails), the
+/// other notices and the mention of the person to act. Private messages
+/// that go to a place of their own ([`Route::Own`]: a direct room) go out
+/// at the same time as the channel's, one stream per person; an answer
+/// due first ([`Route::First`]) is sent before anything else. When a
+/// person cannot be reached privately the channel is told so, without the
+/// secret. A failure of one send does not stop the others.
 pub async fn deliver(app: &dyn App, transport: &dyn Transport, out: &Outbox) -> Delivered {
     let post = app.post_office();
-    let ch = &out.channel;
-    let mut report = Delivered::default();
     #[cfg(feature = "failpoints")]
     if out.actor.is_some() {
         crate::failpoint::hit("before-answer");
     }
-    if let Some(actor) = &out.actor {
-        // (answered, but not also by direct message where that was refused)
-        let plain: Vec<Private>;
-        let msgs: Vec<&Private> = if post.reachable(actor) {
-            out.private_for(actor).collect()
-        } else {
-            plain = out.private_for(actor).map(|p| Private { dm: false, ..p.clone() }).collect();
-            plain.iter().collect()
-        };
-        send_private(post, transport, out, actor, &msgs, &mut report).await;
-    }
-    // a deal's result first, then the next deal's table message
-    let (results, notices): (Vec<&Notice>, Vec<&Notice>) = out.notices.iter().partition(|n| n.kind == Kind::Result);
-    for n in results {
-        post_notice(transport, ch, n, "a result", &mut report).await;
-    }
-    let newest = match &out.table {
-        Some(t) => post.table_messages().publish(post, transport, ch, t, &mut report).await,
-        None => false,
+    let mut report = Delivered::default();
+    // (the actor answered, but not also by direct message where that was refused)
+    let plain: Vec<Private>;
+    let actor: Option<(&UserId, Vec<&Private>)> = match &out.actor {
+        Some(a) if post.reachable(a) => Some((a, out.private_for(a).collect())),
+        Some(a) => {
+            plain = out.private_for(a).map(|p| Private { dm: false, ..p.clone() }).collect();
+            Some((a, plain.iter().collect()))
+        }
+        None => None,
     };
-    for n in notices {
-        post_notice(transport, ch, n, "a notice", &mut report).await;
-    }
-    if transport.mentions()
-        && newest
-        && let Some(t) = &out.table
-        && let Some(u) = &t.to_act
-        && !out.notices.iter().any(|n| n.mention.as_ref() == Some(u))
-    {
-        let mut n = Notice::new(Kind::Events, t.your_turn.clone(), Some(u.clone()));
-        n.key = t.key.as_ref().map(|k| format!("{k}m"));
-        post_notice(transport, ch, &n, "the mention", &mut report).await;
+    let mut late = Vec::new();
+    let mut streams: Vec<(&UserId, Vec<&Private>, Route)> = Vec::new();
+    if let Some((a, msgs)) = actor {
+        match transport.route(a, &msgs) {
+            Route::First => late.extend(send_private(post, transport, out, a, &msgs, &mut report).await),
+            route => streams.push((a, msgs, route)),
+        }
     }
     for to in out.recipients() {
         if out.actor.as_ref() == Some(to) {
@@ -63,18 +51,95 @@ pub async fn deliver(app: &dyn App, transport: &dyn Transport, out: &Outbox) -> 
             continue;
         }
         let msgs: Vec<&Private> = out.private_for(to).collect();
-        send_private(post, transport, out, to, &msgs, &mut report).await;
+        let route = transport.route(to, &msgs);
+        streams.push((to, msgs, route));
+    }
+    let (in_channel, own): (Vec<_>, Vec<_>) = streams.into_iter().partition(|(_, _, r)| *r == Route::Channel);
+    let (channel, own) = futures_util::future::join(
+        channel_stream(post, transport, out, &in_channel),
+        futures_util::future::join_all(own.iter().map(|(to, msgs, _)| async move {
+            let mut report = Delivered::default();
+            let unreachable = send_private(post, transport, out, to, msgs, &mut report).await;
+            (report, unreachable)
+        })),
+    )
+    .await;
+    report.add(&channel);
+    for (r, unreachable) in own {
+        report.add(&r);
+        late.extend(unreachable);
+    }
+    // the channel told of whoever could not be reached, after its own messages
+    for u in late {
+        tell_unreachable(transport, out, u).await;
     }
     // sent (or refused by the platform, logged above, and not tried again:
     // a message the platform keeps refusing must not hold up the table)
     if !out.owed.is_empty() {
         #[cfg(feature = "failpoints")]
         crate::failpoint::hit("after-deliver");
-        post.delivered(ch, out.owed_salt, &out.owed).await;
+        post.delivered(&out.channel, out.owed_salt, &out.owed).await;
     }
     report
 }
 
+/// The channel's stream, in order: the actor's answer where it is shown in
+/// the channel, the public messages ([`publish`]), then everyone else's
+/// private messages that go there.
+async fn channel_stream(
+    post: &dyn PostOffice,
+    transport: &dyn Transport,
+    out: &Outbox,
+    in_channel: &[(&UserId, Vec<&Private>, Route)],
+) -> Delivered {
+    let mut report = Delivered::default();
+    let is_actor = |to: &UserId| out.actor.as_ref() == Some(to);
+    let (before, after): (Vec<_>, Vec<_>) = in_channel.iter().partition(|(to, _, _)| is_actor(to));
+    for (to, msgs, _) in before {
+        if let Some(u) = send_private(post, transport, out, to, msgs, &mut report).await {
+            tell_unreachable(transport, out, u).await;
+        }
+    }
+    publish(post, transport, out, &mut report).await;
+    for (to, msgs, _) in after {
+        if let Some(u) = send_private(post, transport, out, to, msgs, &mut report).await {
+            tell_unreachable(transport, out, u).await;
+        }
+    }
+    report
+}
+
+/// The channel's public messages, in order: a deal's result, the table
+/// message, the other notices, the mention of the person to act.
+async fn publish(post: &dyn PostOffice, transport: &dyn Transport, out: &Outbox, report: &mut Delivered) {
+    let ch = &out.channel;
+    // a deal's result first, then the next deal's table message
+    let (results, notices): (Vec<&Notice>, Vec<&Notice>) = out.notices.iter().partition(|n| n.kind == Kind::Result);
+    for n in results {
+        post_notice(transport, ch, n, "a result", report).await;
+    }
+    let newest = match &out.table {
+        Some(t) => post.table_messages().publish(post, transport, ch, t, report).await,
+        None => false,
+    };
+    for n in notices {
+        post_notice(transport, ch, n, "a notice", report).await;
+    }
+    if transport.mentions()
+        && newest
+        && let Some(t) = &out.table
+        && let Some(u) = &t.to_act
+        && !out.notices.iter().any(|n| n.mention.as_ref() == Some(u))
+    {
+        let mut n = Notice::new(Kind::Events, t.your_turn.clone(), Some(u.clone()));
+        n.key = t.key.as_ref().map(|k| format!("{k}m"));
+        post_notice(transport, ch, &n, "the mention", report).await;
+    }
+}
+
+/// Sends one person their private messages, counted in `report`; the
+/// person found out of reach for the first time this deal, whom the
+/// channel is to be told about ([`tell_unreachable`]).
 async fn send_private(
     post: &dyn PostOffice,
     transport: &dyn Transport,
@@ -82,7 +147,7 @@ async fn send_private(
     to: &UserId,
     msgs: &[&Private],
     report: &mut Delivered,
-) {
+) -> Option<UserId> {
     let ch = &out.channel;
     match transport.private(ch, to, msgs).await {
         Ok(()) => report.private += 1,
@@ -91,16 +156,23 @@ async fn send_private(
             tracing::info!(channel = %ch, "a person cannot be reached privately");
             // once per deal: the table remembers whom it told
             if post.unreachable(ch, &u).await {
-                let n = Notice::new(Kind::Error, crate::tr!(out.lang, "unreachable"), Some(u));
-                if let Err(e) = transport.notice(ch, &n).await {
-                    tracing::warn!(error = %e, channel = %ch, "posting a notice failed");
-                }
+                return Some(u);
             }
         }
         Err(e) => {
             report.failed += 1;
             tracing::warn!(error = %e, channel = %ch, "sending a private message failed");
         }
+    }
+    None
+}
+
+/// Tells the channel that a person cannot be reached privately (without
+/// what was to be sent).
+async fn tell_unreachable(transport: &dyn Transport, out: &Outbox, u: UserId) {
+    let n = Notice::new(Kind::Error, crate::tr!(out.lang, "unreachable"), Some(u));
+    if let Err(e) = transport.notice(&out.channel, &n).await {
+        tracing::warn!(error = %e, channel = %out.channel, "posting a notice failed");
     }
 }
 

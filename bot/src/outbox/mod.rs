@@ -384,4 +384,28 @@ pub trait Transport: Send + Sync {
     fn mentions(&self) -> bool {
         false
     }
+    /// Where one person's private messages of this outbox go, which sets
+    /// what they are sent in order with (see [`Route`]). By default with
+    /// the channel's messages, one after the other, as a transport with
+    /// one output has it.
+    fn route(&self, to: &UserId, msgs: &[&Private]) -> Route {
+        let _ = (to, msgs);
+        Route::Channel
+    }
+}
+
+/// Where a person's private messages go, for the order of sending: sends
+/// to one place keep their order; sends to different places go out at the
+/// same time.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Route {
+    /// Where the channel's messages go, in order with them (the actor's
+    /// before the table message, everyone else's after the notices).
+    Channel,
+    /// A place of the person's own (a direct room): sent beside the
+    /// channel's messages and everyone else's.
+    Own,
+    /// Answered before anything else is sent (an interaction's own
+    /// answer, due within its deadline); the rest goes out after it.
+    First,
 }

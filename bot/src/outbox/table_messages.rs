@@ -66,6 +66,18 @@ pub struct Delivered {
     pub withheld: usize,
 }
 
+impl Delivered {
+    /// Adds what another part of the same delivery did.
+    pub fn add(&mut self, other: &Delivered) {
+        self.posted |= other.posted;
+        self.edited |= other.edited;
+        self.notices += other.notices;
+        self.private += other.private;
+        self.failed += other.failed;
+        self.withheld += other.withheld;
+    }
+}
+
 /// The table messages this process is publishing, per channel: one post or
 /// edit at a time per table, so concurrent commands never post a second
 /// table message for a deal, and changes that arrive while one is being

@@ -20,6 +20,11 @@ pub enum StoreError {
     /// The store's address is not one the bot understands.
     #[error("store address: {0}")]
     BadUrl(String),
+    /// A commit the primary took, but no replica confirmed within this
+    /// many milliseconds (see `RedisStore::with_replica_wait`): whether it
+    /// outlives a failover is unclear.
+    #[error("no replica confirmed the commit within {0} ms")]
+    NotReplicated(u64),
 }
 
 /// A stored table: its JSON text and version (0: never stored).

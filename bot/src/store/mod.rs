@@ -22,5 +22,5 @@ pub use embedded::{EmbeddedStore, create_private_dir, create_private_file};
 pub use memory::MemoryStore;
 pub use redis::{
     CAS, REDIS_CLUSTER_REQUEST_TIMEOUT, REDIS_CLUSTER_SCHEME, REDIS_CONNECTION_TIMEOUT, REDIS_RESPONSE_TIMEOUT,
-    RedisStore,
+    REPLICA_WAIT_MAX_MS, RedisStore, WAIT_STEP_MS,
 };

@@ -123,6 +123,9 @@ pub struct RedisStore {
     load_script: Arc<redis::Script>,
     version_script: Arc<redis::Script>,
     ttl_secs: u64,
+    /// Wait this long for one replica to confirm each commit (`WAIT 1`);
+    /// `None`: answer once the primary has it.
+    replica_wait_ms: Option<u64>,
 }
 
 /// The connection of a [`RedisStore`]: to one server (reconnecting by
@@ -172,6 +175,15 @@ impl redis::aio::ConnectionLike for RedisConn {
 /// reported; a commit that timed out may still have been made, which the
 /// service finds out by reading the table again.
 pub const REDIS_RESPONSE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// The longest single `WAIT` for a replica's confirmation (see
+/// [`RedisStore::with_replica_wait`]): well inside
+/// [`REDIS_RESPONSE_TIMEOUT`]; a longer wait is asked in steps.
+pub const WAIT_STEP_MS: u64 = 500;
+
+/// The longest replica wait a host may set: a commit with its wait stays
+/// inside the service's deadline for one store call (3 s).
+pub const REPLICA_WAIT_MAX_MS: u64 = 2_000;
 
 /// How long one attempt to (re)connect to Redis may take: 2 s, enough for
 /// a TLS handshake across a region, short enough that a command waiting
@@ -255,7 +267,51 @@ impl RedisStore {
             load_script: Arc::new(redis::Script::new(LOAD)),
             version_script: Arc::new(redis::Script::new(VERSION)),
             ttl_secs,
+            replica_wait_ms: None,
         })
+    }
+
+    /// Waits for one replica to confirm each commit, at most `ms`
+    /// milliseconds (`WAIT 1 ms` on the node that took it), before the
+    /// commit counts as made: a primary that crashes right after a move
+    /// was answered cannot take the move with it (replication is
+    /// asynchronous otherwise). When no replica confirms in time the
+    /// commit fails with [`StoreError::NotReplicated`] and its outcome is
+    /// unclear, settled as any other unconfirmed commit. `0`: do not wait.
+    pub fn with_replica_wait(mut self, ms: u64) -> RedisStore {
+        self.replica_wait_ms = (ms > 0).then_some(ms);
+        self
+    }
+
+    /// One replica's confirmation of what this connection wrote to the
+    /// node serving `key` (see [`RedisStore::with_replica_wait`]), asked
+    /// in steps of at most [`WAIT_STEP_MS`] (each step well inside the
+    /// connection's response timeout) until `ms` have passed.
+    async fn confirmed_by_a_replica(&self, key: &str, ms: u64) -> Result<(), StoreError> {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_millis(ms);
+        loop {
+            let left = deadline.saturating_duration_since(std::time::Instant::now()).as_millis() as u64;
+            let mut wait = redis::cmd("WAIT");
+            wait.arg(1).arg(left.clamp(1, WAIT_STEP_MS));
+            let replicas: i64 = match &self.conn {
+                RedisConn::Single(c) => wait.query_async(&mut c.clone()).await?,
+                RedisConn::Cluster(c) => {
+                    use redis::cluster_routing::{Route, RoutingInfo, SingleNodeRoutingInfo, SlotAddr};
+                    let at = RoutingInfo::SingleNode(SingleNodeRoutingInfo::SpecificNode(Route::with_key(
+                        key.as_bytes(),
+                        SlotAddr::Master,
+                    )));
+                    let v = c.clone().route_command(wait, at).await?;
+                    redis::from_redis_value(v).map_err(redis::RedisError::from)?
+                }
+            };
+            if replicas >= 1 {
+                return Ok(());
+            }
+            if left <= WAIT_STEP_MS {
+                return Err(StoreError::NotReplicated(ms));
+            }
+        }
     }
 
     /// Whether this store talks to a Redis Cluster.
@@ -502,7 +558,13 @@ impl Store for RedisStore {
             }
             r => r?,
         };
-        Ok(if v < 0 { Commit::Conflict } else { Commit::Done(v as u64) })
+        if v < 0 {
+            return Ok(Commit::Conflict);
+        }
+        if let Some(ms) = self.replica_wait_ms {
+            self.confirmed_by_a_replica(&table, ms).await?;
+        }
+        Ok(Commit::Done(v as u64))
     }
 
     async fn record(&self, ch: &ChannelId, n: u32) -> Result<Option<String>, StoreError> {

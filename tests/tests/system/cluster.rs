@@ -29,12 +29,12 @@ fn start_cluster() -> LocalCluster {
 }
 
 /// A plain connection to one node (no redirections followed).
-async fn node(url: &str) -> MultiplexedConnection {
+pub(crate) async fn node(url: &str) -> MultiplexedConnection {
     redis::Client::open(url).unwrap().get_multiplexed_async_connection().await.unwrap()
 }
 
 /// Runs a command on one node.
-async fn run<T: redis::FromRedisValue>(c: &mut MultiplexedConnection, args: &[&str]) -> T {
+pub(crate) async fn run<T: redis::FromRedisValue>(c: &mut MultiplexedConnection, args: &[&str]) -> T {
     let mut cmd = redis::cmd(args[0]);
     for a in &args[1..] {
         cmd.arg(*a);
@@ -58,13 +58,13 @@ fn run_blocking(port: u16, args: &[&str]) {
 }
 
 /// The nodes of a cluster: a connection, its id and address.
-struct Node {
-    conn: MultiplexedConnection,
-    id: String,
+pub(crate) struct Node {
+    pub(crate) conn: MultiplexedConnection,
+    pub(crate) id: String,
     port: u16,
 }
 
-async fn nodes(cluster: &LocalCluster) -> Vec<Node> {
+pub(crate) async fn nodes(cluster: &LocalCluster) -> Vec<Node> {
     let mut out = Vec::new();
     for (i, &port) in cluster.ports.iter().enumerate() {
         let mut conn = node(&cluster.node_url(i)).await;
@@ -268,7 +268,7 @@ async fn redis_cluster_settings_are_checked_on_every_node() {
     assert_eq!(s.check_settings().await, Vec::<String>::new());
 }
 
-fn people() -> Vec<Actor> {
+pub(crate) fn people() -> Vec<Actor> {
     ["Anna", "Ben", "Cleo", "Dirk"]
         .iter()
         .enumerate()
@@ -569,17 +569,17 @@ fn reshard_in_a_thread(
 
 /// A node as the cluster sees it (a line of `CLUSTER NODES`).
 #[derive(Debug)]
-struct Seen {
-    port: u16,
+pub(crate) struct Seen {
+    pub(crate) port: u16,
     primary: bool,
     failed: bool,
     /// The primary's id, for a replica.
-    of: Option<String>,
+    pub(crate) of: Option<String>,
     slots: Vec<(u16, u16)>,
 }
 
 /// The cluster as node `c` sees it.
-async fn seen_from(c: &mut MultiplexedConnection) -> Vec<Seen> {
+pub(crate) async fn seen_from(c: &mut MultiplexedConnection) -> Vec<Seen> {
     let text: String = run(c, &["CLUSTER", "NODES"]).await;
     text.lines()
         .map(|l| {
@@ -605,7 +605,7 @@ async fn seen_from(c: &mut MultiplexedConnection) -> Vec<Seen> {
 }
 
 /// The port of the primary serving a slot, as node `c` sees it.
-async fn primary_port(c: &mut MultiplexedConnection, slot: u16) -> u16 {
+pub(crate) async fn primary_port(c: &mut MultiplexedConnection, slot: u16) -> u16 {
     let seen = seen_from(c).await;
     let p = seen.iter().find(|n| n.primary && !n.failed && n.slots.iter().any(|(a, b)| (*a..=*b).contains(&slot)));
     p.unwrap_or_else(|| panic!("no primary serves slot {slot}: {seen:?}")).port
@@ -665,13 +665,13 @@ async fn a_session_keeps_playing_through_failovers() {
 }
 
 /// The index of a node of the cluster by its port.
-fn port_index(ports: &[u16], port: u16) -> usize {
+pub(crate) fn port_index(ports: &[u16], port: u16) -> usize {
     ports.iter().position(|p| *p == port).expect("a node of the cluster")
 }
 
 /// Waits (at most 10 s) until the replica of the primary `primary` has
 /// caught up with it.
-async fn wait_until_the_replica_caught_up(primary: &mut Node) {
+pub(crate) async fn wait_until_the_replica_caught_up(primary: &mut Node) {
     let synced = std::time::Instant::now();
     loop {
         let info: String = run(&mut primary.conn, &["INFO", "replication"]).await;

@@ -15,6 +15,7 @@ mod discord;
 mod discord_http;
 mod discord_server;
 mod discord_shards;
+mod failover;
 mod fake_discord;
 mod linked;
 mod matrix;
