@@ -3,42 +3,96 @@
 
 use std::path::PathBuf;
 
-use clap::{Parser, Subcommand};
+use clap::{Args, Parser, Subcommand};
 
-/// Doppelkopf for group play.
+/// Doppelkopf for group play. Without a command: the bot, on the
+/// front ends the configuration names, or, with none, a table in this
+/// terminal with three computer players.
 #[derive(Parser)]
 #[command(name = "doko", version, about)]
 pub struct Cli {
+    /// Where the tables are kept, and the configuration.
+    #[command(flatten)]
+    pub store: StoreOpts,
+    /// Logs as JSON lines instead of text (default: $DOKO_LOG_FORMAT, or
+    /// the file's log.format).
+    #[arg(long)]
+    pub log_json: bool,
+    /// The terminal table.
+    #[command(flatten)]
+    pub table: TableOpts,
+    #[command(subcommand)]
+    pub command: Option<Cmd>,
+}
+
+/// The options of the commands that use the configuration and the store.
+#[derive(Args, Clone, Default)]
+pub struct StoreOpts {
     /// The configuration file (default: $DOKO_CONFIG, else the first of
     /// ./doko.toml, ~/.config/doko/doko.toml, /etc/doko/doko.toml that
     /// exists); each setting's DOKO_ variable wins over it, a flag over
     /// both (config/doko.example.toml documents every key).
-    #[arg(long, global = true)]
+    #[arg(long)]
     pub config: Option<PathBuf>,
-    /// Logs as JSON lines instead of text (default: $DOKO_LOG_FORMAT, or
-    /// the file's log.format).
-    #[arg(long, global = true)]
-    pub log_json: bool,
     /// Where the embedded store keeps its file (default: $DOKO_DATA, else
     /// ~/.local/share/doko).
-    #[arg(long, global = true)]
+    #[arg(long)]
     pub data: Option<PathBuf>,
     /// A Redis URL: store tables there instead of the embedded store
     /// (default: $DOKO_REDIS_URL); `redis://host:port/` for one server,
     /// `redis+cluster://host:port,host:port` for a Redis Cluster.
-    #[arg(long, global = true)]
+    #[arg(long)]
     pub redis: Option<String>,
+}
+
+impl StoreOpts {
+    /// These options, each given here or else in `outer` (the options
+    /// written before the command's name).
+    fn or(self, outer: &StoreOpts) -> StoreOpts {
+        StoreOpts {
+            config: self.config.or_else(|| outer.config.clone()),
+            data: self.data.or_else(|| outer.data.clone()),
+            redis: self.redis.or_else(|| outer.redis.clone()),
+        }
+    }
+}
+
+/// The options of the terminal table.
+#[derive(Args, Clone, Default)]
+pub struct TableOpts {
     /// Your name at the terminal table (default: your login name, else
     /// Player). The table's events name you like everyone else ("Anna
     /// plays ♣Q"), so a name reads better there than "You".
-    #[arg(long, global = true)]
+    #[arg(long)]
     pub name: Option<String>,
     /// Time the searching computer players (strong, expert, uct) may think
     /// per decision, in ms (default: $DOKO_BOT_BUDGET_MS, else 60).
-    #[arg(long, global = true)]
+    #[arg(long)]
     pub bot_budget_ms: Option<u64>,
-    #[command(subcommand)]
-    pub command: Option<Cmd>,
+}
+
+impl Cli {
+    /// The command line with a command's own options in the places the
+    /// program reads (`doko play --name Anna` as `doko --name Anna`); an
+    /// option given before the command's name counts too.
+    pub fn resolved(mut self) -> Cli {
+        match &mut self.command {
+            Some(Cmd::Play { store, log_json, table }) => {
+                self.store = std::mem::take(store).or(&self.store);
+                self.log_json |= *log_json;
+                self.table.name = table.name.take().or(self.table.name);
+                self.table.bot_budget_ms = table.bot_budget_ms.or(self.table.bot_budget_ms);
+            }
+            Some(Cmd::Export { store, .. } | Cmd::Import { store, .. }) => {
+                self.store = std::mem::take(store).or(&self.store);
+            }
+            Some(Cmd::Store { cmd: StoreCmd::Inspect { store, .. } }) => {
+                self.store = std::mem::take(store).or(&self.store);
+            }
+            _ => {}
+        }
+        self
+    }
 }
 
 /// The subcommands; none plays at the terminal.
@@ -74,17 +128,21 @@ pub enum Cmd {
     /// second, latency, Redis memory per table). Starts its own
     /// redis-server unless --redis is given.
     BenchTables {
+        /// A Redis to measure on (`redis://host:port/`; its data is
+        /// changed) instead of a redis-server of its own.
+        #[arg(long)]
+        redis: Option<String>,
         /// Concurrent tables.
         #[arg(long, default_value_t = 1000)]
         tables: usize,
         /// Actions per table.
         #[arg(long, default_value_t = 52)]
         actions: usize,
-        /// With the durable outbox, as the bot runs: what each action owes
-        /// is stored with it and marked delivered afterwards (one more
-        /// commit per action).
+        /// Without the durable outbox: what each action owes is not stored
+        /// with it nor marked delivered afterwards. The bot never runs so;
+        /// by default the measurement runs as the bot does.
         #[arg(long)]
-        durable: bool,
+        no_durable: bool,
         /// The open loop's offered rate, actions per second over all
         /// tables (default: half the closed loop's).
         #[arg(long)]
@@ -159,7 +217,16 @@ pub enum Cmd {
         strict: bool,
     },
     /// Play at a table in this terminal (the default).
-    Play,
+    Play {
+        #[command(flatten)]
+        store: StoreOpts,
+        /// Logs as JSON lines instead of text (default: $DOKO_LOG_FORMAT,
+        /// or the file's log.format).
+        #[arg(long)]
+        log_json: bool,
+        #[command(flatten)]
+        table: TableOpts,
+    },
     /// Look into the store (the embedded file, or Redis with --redis).
     Store {
         #[command(subcommand)]
@@ -173,6 +240,8 @@ pub enum Cmd {
     Export {
         /// The file to write, or `-` for standard output.
         file: String,
+        #[command(flatten)]
+        store: StoreOpts,
     },
     /// Read a file written by `doko export` into the store (the embedded
     /// file, or Redis with --redis): every table with its records under
@@ -180,6 +249,8 @@ pub enum Cmd {
     Import {
         /// The file to read, or `-` for standard input.
         file: String,
+        #[command(flatten)]
+        store: StoreOpts,
     },
     /// The configuration file.
     Config {
@@ -214,5 +285,7 @@ pub enum StoreCmd {
         /// Print the stored state as well (JSON).
         #[arg(long)]
         state: bool,
+        #[command(flatten)]
+        store: StoreOpts,
     },
 }

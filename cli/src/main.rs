@@ -36,7 +36,7 @@ mod transfer;
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = Cli::parse().resolved();
     match &cli.command {
         Some(Cmd::Config { cmd: ConfigCmd::Check { file } }) => config_check(file),
         Some(Cmd::Replay { file, json }) => replay::replay(file, *json),
@@ -48,12 +48,12 @@ fn main() -> ExitCode {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => failed(&e),
         },
-        Some(Cmd::BenchTables { tables, actions, durable, rate, runs }) => {
+        Some(Cmd::BenchTables { redis, tables, actions, no_durable, rate, runs }) => {
             let opts = bench::TablesOpts {
-                redis: cli.redis.clone(),
+                redis: redis.clone(),
                 tables: *tables,
                 actions: *actions,
-                durable: *durable,
+                durable: !*no_durable,
                 rate: *rate,
             };
             bench_tables(&opts, *runs)
@@ -72,10 +72,10 @@ fn main() -> ExitCode {
             })
         }
         Some(Cmd::Seat { kind, budget_ms, worlds, strict }) => seat::run(kind, *budget_ms, *worlds, *strict),
-        Some(Cmd::Export { file }) => transfer(&cli, file, true),
-        Some(Cmd::Import { file }) => transfer(&cli, file, false),
-        Some(Cmd::Store { cmd: StoreCmd::Inspect { id, state } }) => store_inspect(&cli, id.as_deref(), *state),
-        Some(Cmd::Play) | None => play(&cli),
+        Some(Cmd::Export { file, .. }) => transfer(&cli, file, true),
+        Some(Cmd::Import { file, .. }) => transfer(&cli, file, false),
+        Some(Cmd::Store { cmd: StoreCmd::Inspect { id, state, .. } }) => store_inspect(&cli, id.as_deref(), *state),
+        Some(Cmd::Play { .. }) | None => play(&cli),
     }
 }
 
@@ -172,7 +172,7 @@ fn failed(e: &anyhow::Error) -> ExitCode {
 /// The settings for the commands that use them (the file under the
 /// environment), or the problem, printed.
 fn settings(cli: &Cli) -> Result<config::Settings, ExitCode> {
-    let file = config::Settings::find(cli.config.as_deref());
+    let file = config::Settings::find(cli.store.config.as_deref());
     if let Some(f) = &file
         && !f.is_file()
     {

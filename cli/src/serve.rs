@@ -20,7 +20,8 @@ type Served = Arc<Service<AnyStore>>;
 /// the process is told to stop; with none configured, a table in this
 /// terminal.
 pub async fn play(cli: &Cli, set: &config::Settings) -> anyhow::Result<()> {
-    let budget = cli.bot_budget_ms.or_else(|| set.get("DOKO_BOT_BUDGET_MS").and_then(|v| v.parse().ok())).unwrap_or(60);
+    let budget =
+        cli.table.bot_budget_ms.or_else(|| set.get("DOKO_BOT_BUDGET_MS").and_then(|v| v.parse().ok())).unwrap_or(60);
     let strong = doko_players::strong::StrongConfig { budget: Duration::from_millis(budget), ..Default::default() };
     let var = |k: &str| set.get(k);
     let discord = DiscordConfig::from_vars(&var)?;

@@ -15,7 +15,7 @@ use crate::{config, shutdown};
 pub async fn play(cli: &Cli, set: &config::Settings, service: &Arc<Service<AnyStore>>) -> anyhow::Result<()> {
     let app: Arc<dyn doko_bot::App> = service.clone();
     let stdin = tokio::io::BufReader::new(tokio::io::stdin());
-    let name = cli.name.clone().or_else(|| set.get("DOKO_NAME")).unwrap_or_else(login_name);
+    let name = cli.table.name.clone().or_else(|| set.get("DOKO_NAME")).unwrap_or_else(login_name);
     let term = doko_terminal::run(&*app, stdin, tokio::io::stdout(), &name);
     tokio::pin!(term);
     let r = tokio::select! {

@@ -229,7 +229,7 @@ fn print_closed_loop(o: &TablesOpts, closed: &ClosedLoop, setup_s: f64, grown: u
         "{} tables on Redis{}: {} actions in {:.2} s = {rate:.0} actions/s; latency median {:.2} ms, p99 {:.2} ms; \
          {round_trips:.2} store round trips per action; setup {setup_s:.2} s",
         o.tables,
-        if o.durable { " (durable outbox)" } else { "" },
+        if o.durable { " (durable outbox)" } else { " (without the durable outbox)" },
         run.lat.len(),
         run.secs,
         run.pct(0.5),
