@@ -313,6 +313,7 @@ async fn an_admin_kicks_aborts_and_ends_the_session_through_the_gateway() {
     }
     t.slash(0, "start", vec![]).await;
     t.play(6).await;
+    long_options_are_refused_briefly(&mut t).await;
 
     // bob is no admin: Discord shows him the admin command, the bot refuses
     let text = t.admin(1, "abort", vec![]).await;
@@ -370,6 +371,23 @@ async fn an_admin_kicks_aborts_and_ends_the_session_through_the_gateway() {
         assert!(hit.is_none(), "the log shows {secret:?}: {hit:?}");
     }
     let _ = std::fs::remove_dir_all(&data);
+}
+
+/// A 6,000-character option (the most Discord lets a string option hold)
+/// to a command of each tree, by an admin: each answer is under 200
+/// characters and does not echo the option.
+async fn long_options_are_refused_briefly(t: &mut Table<'_>) {
+    let long = "x".repeat(6_000);
+    let answers = [
+        t.slash(0, "help", vec![Opt::string("command", &long)]).await,
+        t.admin(0, "set", vec![Opt::string("key", &long), Opt::string("value", "on")]).await,
+        t.admin(0, "set", vec![Opt::string("key", "dulle"), Opt::string("value", &long)]).await,
+        t.admin(0, "kick", vec![Opt::string("player", &long)]).await,
+    ];
+    for a in answers {
+        assert!(a.chars().count() < 200, "{} characters: {a:.300}", a.chars().count());
+        assert!(!a.contains(&long[..100]), "the option is echoed: {a:.300}");
+    }
 }
 
 impl Table<'_> {
