@@ -1,4 +1,4 @@
-//! Prints the key table of `config/presets.md`:
+//! Prints the key table of `docs/rules.md`:
 //! `cargo run -p doko-engine --example presets_table`.
 
 fn main() {

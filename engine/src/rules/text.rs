@@ -222,7 +222,7 @@ impl Rules {
     }
 }
 
-/// The table of every key as `config/presets.md` has it (markdown): the
+/// The table of every key as `docs/rules.md` has it (markdown): the
 /// key, its value in each preset, the allowed values, how a record writes
 /// it, and its meaning.
 pub fn key_table() -> String {
