@@ -344,35 +344,3 @@ async fn computers_only_make_their_own_moves() {
     let m = s.say(&fake, Command::Bid(Bid::Healthy)).await;
     assert_eq!(errors(&m)[0].text, render::error(Lang::En, &CommandError::NotSeated));
 }
-
-#[test]
-fn the_readme_has_the_authority_table() {
-    let readme = include_str!("../../README.md");
-    let table = authority::markdown();
-    assert!(readme.contains(&table), "README.md must contain the authority table:\n{table}");
-}
-
-/// The README's command reference is the one generated from the command
-/// definitions (`doko_bot::command::reference_markdown`). With
-/// `DOKO_UPDATE_README=1` the test writes it into the README instead.
-#[test]
-fn the_readme_command_reference_is_generated_from_the_commands() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../README.md");
-    let readme = std::fs::read_to_string(&path).unwrap();
-    let (begin, end) = ("<!-- commands:begin -->\n", "<!-- commands:end -->");
-    let start = readme.find(begin).expect("the README marks its command reference") + begin.len();
-    let stop = readme[start..].find(end).expect("the end marker") + start;
-    let table = doko_bot::command::reference_markdown();
-    if std::env::var_os("DOKO_UPDATE_README").is_some() {
-        std::fs::write(&path, format!("{}{table}{}", &readme[..start], &readme[stop..])).unwrap();
-        return;
-    }
-    assert_eq!(&readme[start..stop], table, "README.md's command reference (DOKO_UPDATE_README=1 writes it)");
-    // every command is in it, in both its English and German words
-    for c in doko_bot::command::COMMANDS {
-        assert!(table.contains(&format!("`{}", c.usage().replace('|', "\\|"))), "{}", c.name);
-        for w in c.words {
-            assert!(table.contains(w), "{w}");
-        }
-    }
-}
