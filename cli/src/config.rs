@@ -55,7 +55,7 @@ pub const SETTINGS: &[Setting] = &[
     s(
         "tables.rules",
         "DOKO_RULES",
-        "house-rule keys over the preset for new tables: KEY=VALUE pairs separated by commas (keys and values as in config/presets.md)",
+        "house-rule keys over the preset for new tables: KEY=VALUE pairs separated by commas (keys and values as in docs/rules.md)",
     ),
     s("tables.language", "DOKO_LANGUAGE", "a new table's language: en or de"),
     s("computers.budget_ms", "DOKO_BOT_BUDGET_MS", "the strong player's time per decision: 1 to 10000 ms"),
