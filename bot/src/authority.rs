@@ -1,7 +1,7 @@
 //! Who may do what at a table: the one authority table, [`AUTHORITY`],
 //! every kind of command against every kind of actor. The table's
-//! commands ask [`check`] before anything else; the README's table is
-//! [`markdown`] (a test keeps the two equal).
+//! commands ask [`check`] before anything else; the table of
+//! `docs/commands.md` is [`markdown`] (a test keeps the two equal).
 //!
 //! A person can be several kinds at once (a seated admin, the player to
 //! act who writes from a direct message): a command is allowed when their
@@ -85,7 +85,7 @@ pub enum Refusal {
 }
 
 impl Refusal {
-    /// A short English note for the README's table.
+    /// A short English note for the table of `docs/commands.md`.
     pub const fn note(self) -> &'static str {
         match self {
             Refusal::NotSeated => "not seated",
@@ -189,7 +189,7 @@ pub fn check(cmd: CommandKind, seat: ActorKind, admin: bool, direct: bool) -> Re
     }
 }
 
-/// The authority table as Markdown (the README's copy).
+/// The authority table as Markdown (the copy in `docs/commands.md`).
 pub fn markdown() -> String {
     let mut out = String::from("| command |");
     for a in ActorKind::ALL {

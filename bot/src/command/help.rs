@@ -1,5 +1,5 @@
-//! The help text ([`help`], [`help_styled`]) and the README's command
-//! reference ([`reference_markdown`]), both generated from the
+//! The help text ([`help`], [`help_styled`]) and the command reference of
+//! `docs/commands.md` ([`reference_markdown`]), both generated from the
 //! declarations so they cannot drift from what is parsed.
 
 use super::commands::{COMMANDS, GROUPS};
@@ -75,9 +75,10 @@ pub fn help_styled(lang: Lang, topic: Option<&str>, style: HelpStyle<'_>) -> Str
     out
 }
 
-/// The command reference of the README, generated from [`COMMANDS`] (so
-/// it cannot drift): each command as typed, its German and short words, and
-/// its help line in English. A test keeps the README's copy equal to it.
+/// The command reference of `docs/commands.md`, generated from
+/// [`COMMANDS`] (so it cannot drift): each command as typed, its German and
+/// short words, and its help line in English. A test keeps the page's copy
+/// equal to it (`bot/tests/docs.rs`).
 pub fn reference_markdown() -> String {
     let code = |w: &str| format!("`{}`", w.replace('|', "\\|"));
     let mut out = String::from("| command | German and short forms | what |\n|---|---|---|\n");

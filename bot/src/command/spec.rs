@@ -191,7 +191,7 @@ macro_rules! declare_commands {
         }
 
         impl CommandKind {
-            /// How it is typed (for logs, the README and tests).
+            /// How it is typed (for logs, the command reference and tests).
             pub const fn name(self) -> &'static str {
                 match self {
                     $(CommandKind::$kind => $name,)*

@@ -179,7 +179,8 @@ async fn redis_keeps_tables_with_a_session_or_statistics_without_expiry() {
 }
 
 /// The bot warns at start when Redis may evict tables or does not keep an
-/// append-only file; a server set up as the README says gets no warning.
+/// append-only file; a server set up as `docs/hosting.md` says gets no
+/// warning.
 #[tokio::test]
 async fn redis_settings_that_endanger_tables_are_warned_about_in_the_log() {
     let r = RedisServer::start();
