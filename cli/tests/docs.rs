@@ -165,7 +165,8 @@ fn doko_command(line: &str) -> Option<(Vec<String>, Vec<String>)> {
         .take_while(|x| !x.is_empty() && x.chars().all(|c| c.is_ascii_lowercase() || c == '-') && !x.starts_with('-'))
         .cloned()
         .collect();
-    let options = rest.iter().filter(|x| x.starts_with("--")).map(|x| x.split('=').next().unwrap().to_string()).collect();
+    let options =
+        rest.iter().filter(|x| x.starts_with("--")).map(|x| x.split('=').next().unwrap().to_string()).collect();
     Some((subcommands, options))
 }
 
@@ -187,8 +188,9 @@ fn sandboxed(cmd: &mut Command, name: &str) {
 #[test]
 fn the_marked_snippets_run() {
     let bin = Path::new(env!("CARGO_BIN_EXE_doko")).parent().unwrap().to_path_buf();
-    let path = std::env::join_paths(std::iter::once(bin).chain(std::env::split_paths(&std::env::var_os("PATH").unwrap())))
-        .unwrap();
+    let path =
+        std::env::join_paths(std::iter::once(bin).chain(std::env::split_paths(&std::env::var_os("PATH").unwrap())))
+            .unwrap();
     let mut ran = 0;
     for (page, text) in pages() {
         for f in split(&text).0.into_iter().filter(|f| f.run) {
