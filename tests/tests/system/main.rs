@@ -22,6 +22,7 @@ mod matrix;
 mod matrix_outage;
 mod matrix_pictures;
 mod matrix_server;
+mod matrix_timing;
 mod outage;
 mod seam;
 mod seat;

@@ -21,15 +21,12 @@ use crate::synapse;
 use doko_system_tests::doko_binary;
 use std::time::Duration;
 
-use matrix_sdk::config::SyncSettings;
 use matrix_sdk::ruma::api::client::room::create_room::v3::Request as CreateRoom;
 use matrix_sdk::ruma::events::InitialStateEvent;
 use matrix_sdk::ruma::events::room::encryption::RoomEncryptionEventContent;
-use matrix_sdk::ruma::events::room::member::{MembershipState, StrippedRoomMemberEvent};
-use matrix_sdk::ruma::events::room::message::{MessageType, OriginalSyncRoomMessageEvent};
 use matrix_sdk::ruma::{OwnedRoomId, OwnedUserId};
 use matrix_sdk::{Client, Room};
-use synapse::{Bot, Seen, Synapse, WAIT, Watch, first_playable, from_bot, plain, player, say};
+use synapse::{Bot, Seen, Synapse, WAIT, Watch, first_playable, from_bot, plain, player, quantile, say, timed_client};
 use tokio::sync::mpsc;
 
 const PLAYERS: [&str; 4] = ["alice", "bob", "carol", "dave"];
@@ -589,50 +586,6 @@ async fn backup_count(url: &str, token: &str) -> u64 {
     }
 }
 
-/// A plain client for the timing: its own `sync_once` loop with a long
-/// poll and no pause (matrix-sdk's `sync` waits a second between syncs that
-/// follow each other quickly), and every text or notice it sees, with the
-/// time it arrived.
-/// What a timed client saw: who saw it, the body, the sender, when.
-pub(crate) type Arrival = (&'static str, String, OwnedUserId, std::time::Instant);
-
-pub(crate) async fn timed_client(url: &str, name: &'static str, tx: mpsc::UnboundedSender<Arrival>) -> Client {
-    let client = Client::builder().homeserver_url(url).build().await.unwrap();
-    client.matrix_auth().login_username(name, &format!("pw-{name}")).send().await.unwrap();
-    client.sync_once(SyncSettings::default()).await.unwrap();
-    client.add_event_handler(move |ev: StrippedRoomMemberEvent, room: Room| async move {
-        if ev.content.membership == MembershipState::Invite {
-            let _ = room.join().await;
-        }
-    });
-    client.add_event_handler(move |ev: OriginalSyncRoomMessageEvent| {
-        let tx = tx.clone();
-        async move {
-            let body = match ev.content.msgtype {
-                MessageType::Notice(n) => n.body,
-                MessageType::Text(t) => t.body,
-                _ => return,
-            };
-            let _ = tx.send((name, body, ev.sender, std::time::Instant::now()));
-        }
-    });
-    let c = client.clone();
-    tokio::spawn(async move {
-        let s = SyncSettings::default().timeout(Duration::from_secs(30));
-        loop {
-            if c.sync_once(s.clone()).await.is_err() {
-                tokio::time::sleep(Duration::from_millis(100)).await;
-            }
-        }
-    });
-    client
-}
-
-fn quantile(v: &mut [Duration], q: f64) -> f64 {
-    v.sort();
-    v[((v.len() - 1) as f64 * q).round() as usize].as_secs_f64() * 1e3
-}
-
 /// The figure for BENCHMARKS.md (issue 23), run by hand on a release
 /// build: `DOKO_BIN=.../release/doko cargo test -p doko-system-tests --test
 /// matrix -- --ignored --nocapture answer_time` (`DOKO_BENCH_REDIS=1`: the
@@ -649,8 +602,8 @@ async fn answer_time_next_to_a_plain_round_trip() {
     let redis = std::env::var_os("DOKO_BENCH_REDIS").map(|_| doko_system_tests::LocalRedis::start().unwrap());
     let bot = Bot::start_on(&syn.url, &data, None, redis.as_ref().map(|r| r.url()).as_deref());
     let (tx, mut rx) = mpsc::unbounded_channel();
-    let alice = timed_client(&syn.url, "alice", tx.clone()).await;
-    let bob = timed_client(&syn.url, "bob", tx.clone()).await;
+    let alice = timed_client(&syn.url, "alice", 0, tx.clone()).await;
+    let bob = timed_client(&syn.url, "bob", 1, tx.clone()).await;
     let mut req = CreateRoom::new();
     req.invite = vec!["@bot:localhost".try_into().unwrap(), "@bob:localhost".try_into().unwrap()];
     req.initial_state = vec![
@@ -665,14 +618,14 @@ async fn answer_time_next_to_a_plain_round_trip() {
         }
         tokio::time::sleep(Duration::from_millis(200)).await;
     };
-    // (who saw it, body, sender)
-    let mut wait_for = async |pred: &dyn Fn(&str, &str, &str) -> bool| loop {
-        let (who, body, sender, at) = tokio::time::timeout(WAIT, rx.recv()).await.expect("an answer").unwrap();
-        if pred(who, &body, sender.as_str()) {
-            return at;
+    // (who saw it: alice 0, bob 1; body, sender)
+    let mut wait_for = async |pred: &dyn Fn(usize, &str, &str) -> bool| loop {
+        let a = tokio::time::timeout(WAIT, rx.recv()).await.expect("an answer").unwrap();
+        if pred(a.who, &a.body, a.sender.as_str()) {
+            return a.at;
         }
     };
-    let rules = |w: &str, b: &str, s: &str| w == "alice" && s == "@bot:localhost" && b.contains("House rules");
+    let rules = |w: usize, b: &str, s: &str| w == 0 && s == "@bot:localhost" && b.contains("House rules");
     for tries in 0.. {
         assert!(tries < 24, "the bot never answered");
         say(&room, "!doko rules").await;
@@ -693,9 +646,9 @@ async fn answer_time_next_to_a_plain_round_trip() {
         let t0 = std::time::Instant::now();
         let (ping, pong) = (format!("ping {i}"), format!("pong {i}"));
         say(&room, &ping).await;
-        wait_for(&|w, b, s| w == "bob" && s == "@alice:localhost" && b == ping).await;
+        wait_for(&|w, b, s| w == 1 && s == "@alice:localhost" && b == ping).await;
         say(&bob_room, &pong).await;
-        let at = wait_for(&|w, b, s| w == "alice" && s == "@bob:localhost" && b == pong).await;
+        let at = wait_for(&|w, b, s| w == 0 && s == "@bob:localhost" && b == pong).await;
         if i >= 5 {
             plain.push(at - t0);
         }

@@ -10,9 +10,8 @@ use matrix_sdk::ruma::events::InitialStateEvent;
 use matrix_sdk::ruma::events::room::encryption::RoomEncryptionEventContent;
 use tokio::sync::mpsc;
 
-use crate::matrix::{Arrival, timed_client};
 use crate::outage::DurableRedis;
-use crate::synapse::{Bot, Synapse, WAIT, say};
+use crate::synapse::{Arrival, Bot, Synapse, WAIT, say, timed_client};
 
 /// The seats of the room's table as stored.
 async fn seats(url: &str, room: &str) -> usize {
@@ -31,7 +30,7 @@ async fn a_command_while_the_store_is_away_is_answered_at_once_and_applied_once(
     let mut redis = DurableRedis::start(&syn.dir.join("redis"));
     let _bot = Bot::start_on(&syn.url, &data, None, Some(&redis.url()));
     let (tx, mut rx) = mpsc::unbounded_channel::<Arrival>();
-    let alice = timed_client(&syn.url, "alice", tx).await;
+    let alice = timed_client(&syn.url, "alice", 0, tx).await;
     let mut req = CreateRoom::new();
     req.invite = vec!["@bot:localhost".try_into().unwrap()];
     req.initial_state = vec![
@@ -40,10 +39,9 @@ async fn a_command_while_the_store_is_away_is_answered_at_once_and_applied_once(
     let room = alice.create_room(req).await.unwrap();
     let rid = room.room_id().to_string();
     let mut wait_for = async |what: &str, pred: &dyn Fn(&str) -> bool| loop {
-        let (who, body, sender, at) =
-            tokio::time::timeout(WAIT, rx.recv()).await.unwrap_or_else(|_| panic!("waited for {what}")).unwrap();
-        if who == "alice" && sender.as_str() == "@bot:localhost" && pred(&body) {
-            return (at, body);
+        let a = tokio::time::timeout(WAIT, rx.recv()).await.unwrap_or_else(|_| panic!("waited for {what}")).unwrap();
+        if a.sender.as_str() == "@bot:localhost" && pred(&a.body) {
+            return (a.at, a.body);
         }
     };
     // the bot in the room and answering: alice sits down

@@ -14,7 +14,7 @@ use doko_system_tests::doko_binary;
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use matrix_sdk::config::SyncSettings;
 use matrix_sdk::deserialized_responses::EncryptionInfo;
@@ -195,26 +195,7 @@ pub struct Seen {
 /// A person's client, logged in as `name` (password `pw-<name>`): joins
 /// the rooms it is invited to and reports what it sees as player `i`.
 pub async fn player(url: &str, name: &str, i: usize, tx: mpsc::UnboundedSender<Seen>) -> Client {
-    let client = Client::builder().homeserver_url(url).build().await.unwrap();
-    client.matrix_auth().login_username(name, &format!("pw-{name}")).send().await.unwrap();
-    client.sync_once(SyncSettings::default()).await.unwrap();
-    let me = client.user_id().unwrap().to_owned();
-    client.add_event_handler(move |ev: StrippedRoomMemberEvent, room: Room| {
-        let me = me.clone();
-        async move {
-            if ev.state_key == me && ev.content.membership == MembershipState::Invite {
-                tokio::spawn(async move {
-                    for _ in 0..20 {
-                        if room.join().await.is_ok() {
-                            return;
-                        }
-                        tokio::time::sleep(Duration::from_millis(300)).await;
-                    }
-                    panic!("could not join {}", room.room_id());
-                });
-            }
-        }
-    });
+    let client = logged_in(url, name).await;
     let members = tx.clone();
     client.add_event_handler(move |ev: OriginalSyncRoomMemberEvent, room: Room| {
         let tx = members.clone();
@@ -265,19 +246,117 @@ pub async fn player(url: &str, name: &str, i: usize, tx: mpsc::UnboundedSender<S
     client
 }
 
-/// Everything the players see, in one stream.
-pub struct Watch {
-    pub rx: mpsc::UnboundedReceiver<Seen>,
-    pub log: Vec<Seen>,
+/// A client logged in as `name` (password `pw-<name>`), synced once,
+/// that joins the rooms it is invited to (tried again for a while: the
+/// invitation can come before the room is ready to be joined).
+pub async fn logged_in(url: &str, name: &str) -> Client {
+    let client = Client::builder().homeserver_url(url).build().await.unwrap();
+    client.matrix_auth().login_username(name, &format!("pw-{name}")).send().await.unwrap();
+    client.sync_once(SyncSettings::default()).await.unwrap();
+    let me = client.user_id().unwrap().to_owned();
+    client.add_event_handler(move |ev: StrippedRoomMemberEvent, room: Room| {
+        let me = me.clone();
+        async move {
+            if ev.state_key == me && ev.content.membership == MembershipState::Invite {
+                tokio::spawn(async move {
+                    for _ in 0..20 {
+                        if room.join().await.is_ok() {
+                            return;
+                        }
+                        tokio::time::sleep(Duration::from_millis(300)).await;
+                    }
+                    panic!("could not join {}", room.room_id());
+                });
+            }
+        }
+    });
+    client
 }
 
-impl Watch {
+/// What a timed client saw, when it arrived: a text or a notice (an edit
+/// with its new content), or a membership as a pseudo-message
+/// (`member @bot:localhost join`).
+#[derive(Clone, Debug)]
+pub struct Arrival {
+    /// Which client saw it (the number it was started with).
+    pub who: usize,
+    pub room: OwnedRoomId,
+    pub sender: OwnedUserId,
+    pub body: String,
+    pub edit: bool,
+    /// The Megolm session it was encrypted with (a new one means the
+    /// sender shared a new room key just before sending it).
+    pub session: Option<String>,
+    /// When the client's sync handed it over.
+    pub at: Instant,
+}
+
+/// A plain client for the timing, logged in as `name`, reporting as
+/// client `who`: its own `sync_once` loop with a long poll and no pause
+/// (matrix-sdk's `sync` waits a second between syncs that follow each
+/// other quickly), and every text, notice and membership it sees, with
+/// the time it arrived.
+pub async fn timed_client(url: &str, name: &str, who: usize, tx: mpsc::UnboundedSender<Arrival>) -> Client {
+    let client = logged_in(url, name).await;
+    let members = tx.clone();
+    client.add_event_handler(move |ev: OriginalSyncRoomMemberEvent, room: Room| {
+        let tx = members.clone();
+        async move {
+            let body = format!("member {} {}", ev.state_key, ev.content.membership);
+            let (room, sender, at) = (room.room_id().to_owned(), ev.sender, Instant::now());
+            let _ = tx.send(Arrival { who, room, sender, body, edit: false, session: None, at });
+        }
+    });
+    client.add_event_handler(move |ev: OriginalSyncRoomMessageEvent, room: Room, enc: Option<EncryptionInfo>| {
+        let tx = tx.clone();
+        async move {
+            let at = Instant::now();
+            let (content, edit) = match ev.content.relates_to {
+                Some(Relation::Replacement(r)) => (r.new_content.msgtype, true),
+                _ => (ev.content.msgtype, false),
+            };
+            let body = match content {
+                MessageType::Notice(n) => n.body,
+                MessageType::Text(t) => t.body,
+                _ => return,
+            };
+            let session = enc.and_then(|e| e.session_id().map(str::to_owned));
+            let room = room.room_id().to_owned();
+            let _ = tx.send(Arrival { who, room, sender: ev.sender, body, edit, session, at });
+        }
+    });
+    let c = client.clone();
+    tokio::spawn(async move {
+        let s = SyncSettings::default().timeout(Duration::from_secs(30));
+        loop {
+            if c.sync_once(s.clone()).await.is_err() {
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+        }
+    });
+    client
+}
+
+/// The `q` quantile (0.5: the median) of `v`, in milliseconds.
+pub fn quantile(v: &mut [Duration], q: f64) -> f64 {
+    v.sort();
+    v[((v.len() - 1) as f64 * q).round() as usize].as_secs_f64() * 1e3
+}
+
+/// Everything the players see, in one stream ([`Seen`] from [`player`]s,
+/// or [`Arrival`]s from [`timed_client`]s).
+pub struct Watch<T = Seen> {
+    pub rx: mpsc::UnboundedReceiver<T>,
+    pub log: Vec<T>,
+}
+
+impl<T: Clone + std::fmt::Debug> Watch<T> {
     /// A stream of what the players see, from their clients' sender.
-    pub fn new(rx: mpsc::UnboundedReceiver<Seen>) -> Watch {
+    pub fn new(rx: mpsc::UnboundedReceiver<T>) -> Watch<T> {
         Watch { rx, log: Vec::new() }
     }
 
-    pub async fn next(&mut self) -> Seen {
+    pub async fn next(&mut self) -> T {
         let s = tokio::time::timeout(WAIT, self.rx.recv())
             .await
             .unwrap_or_else(|_| {
@@ -295,14 +374,14 @@ impl Watch {
     /// when the command was sent), else the next such: answers in several
     /// rooms (and the parts of one answer) are waited for one by one,
     /// whatever order they arrive in.
-    pub async fn since(&mut self, from: usize, what: &str, f: impl Fn(&Seen) -> bool) -> Seen {
+    pub async fn since(&mut self, from: usize, what: &str, f: impl Fn(&T) -> bool) -> T {
         if let Some(s) = self.log[from..].iter().find(|s| f(s)) {
             return s.clone();
         }
         self.until(what, f).await
     }
 
-    pub async fn until(&mut self, what: &str, f: impl Fn(&Seen) -> bool) -> Seen {
+    pub async fn until(&mut self, what: &str, f: impl Fn(&T) -> bool) -> T {
         let deadline = tokio::time::Instant::now() + WAIT;
         loop {
             let left = deadline.saturating_duration_since(tokio::time::Instant::now());
