@@ -35,6 +35,9 @@ use crate::synapse::{Arrival, Bot, Synapse, Watch, first_playable, quantile, say
 
 const PLAYERS: [&str; 4] = ["alice", "bob", "carol", "dave"];
 const BOT: &str = "@bot:localhost";
+/// One of a card's times.
+type CardTime = fn(&Card) -> Duration;
+
 /// Whole deals played (48 cards each).
 const DEALS: usize = 2;
 /// Round trips before the game, not counted (the first shares a room key).
@@ -191,11 +194,11 @@ impl Table {
         w.since(0, "bob in the pair's room", |a| a.who == 0 && a.room == pid && a.body == "member @bob:localhost join")
             .await;
         let mut t = Table { w, _tx: tx, clients, group, rid, pair: (alices, bobs), commands: Vec::new() };
-        for i in 0..4 {
+        for (i, name) in PLAYERS.iter().enumerate() {
             let from = t.w.log.len();
             say(&t.group[i], "!doko join").await;
             t.commands.push("join");
-            let joins = format!("{} joins", PLAYERS[i]);
+            let joins = format!("{name} joins");
             let rid = &t.rid;
             t.w.since(from, "a join", |a| a.who == i && &a.room == rid && from_bot(a) && a.body.contains(&joins)).await;
         }
@@ -331,7 +334,7 @@ impl Measured {
             "", "median", "p90", "median/rt", "p90/rt", "pair med", "pair p90"
         );
         eprintln!("{:<28} {:>6.1} ms {:>6.1} ms", "plain round trip (rt)", rm, r90);
-        let what: [(&str, fn(&Card) -> Duration); 4] = [
+        let what: [(&str, CardTime); 4] = [
             ("(a) table line", |c| c.a),
             ("(b) own hand", |c| c.b),
             ("(c) next player's prompt", |c| c.c),
