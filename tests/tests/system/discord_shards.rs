@@ -15,6 +15,11 @@
 //! dead one's; after a SIGKILL and a restart with the same shard range, the
 //! restarted process's table's turn clock goes on with nobody typing, and
 //! the other process (its session, its table's clock) went on unaffected.
+//!
+//! And issue 63's absent person, on both processes at once: the only
+//! person at a table of computers stops answering; the channel is told
+//! once, no further deal is dealt (across a restart of one process) until
+//! they are back.
 
 use doko_system_tests::doko_binary;
 use std::collections::BTreeMap;
@@ -23,7 +28,9 @@ use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 use doko_system_tests::LocalRedis;
-use doko_system_tests::fake_discord::{Config, FakeDiscord, InteractionHandle, Opt, Place};
+use doko_system_tests::fake_discord::{
+    Config, FakeDiscord, FakeGuild, FakeUser, InteractionHandle, MessageRecord, Opt, Place,
+};
 
 const WAIT: Duration = Duration::from_secs(20);
 
@@ -125,23 +132,10 @@ async fn two_processes_each_serve_their_shard_and_a_restart_resumes_its_turn_clo
     let (data0, data1) = (root.join("shard-0"), root.join("shard-1"));
 
     // two processes, one shard each
-    let bot0 = Bot::start(&fake, &redis, &data0, "0-0/2");
-    fake.wait_for("shard 0's session", WAIT, |f| f.shard_ready(0).then_some(()))
-        .await
-        .unwrap_or_else(|e| panic!("{e}: {}", bot0.log()));
-    let mut bot1 = Bot::start(&fake, &redis, &data1, "1-1/2");
-    fake.wait_shards_ready(&[0, 1], WAIT).await.unwrap_or_else(|e| panic!("{e}: {}", bot1.log()));
+    let (bot0, mut bot1) = two_processes(&fake, &redis, [&data0, &data1]).await;
     let sessions = fake.sessions();
     assert_eq!(sessions.iter().map(|s| (s.shard, s.num_shards)).collect::<Vec<_>>(), vec![(0, 2), (1, 2)]);
     assert_eq!((fake.identify_count_for(0), fake.identify_count_for(1)), (1, 1));
-    let commands = fake
-        .wait_for("the commands registered", WAIT, |f| {
-            let c = f.global_commands();
-            (!c.is_empty()).then_some(c)
-        })
-        .await
-        .unwrap();
-    assert!(commands.iter().any(|c| c["name"] == "doko"), "{commands:?}");
 
     let users: Vec<u64> = fake.config().users.iter().map(|u| u.id).collect();
     let tables = [(c0, g0.id), (c1, g1.id)];
@@ -177,6 +171,27 @@ async fn two_processes_each_serve_their_shard_and_a_restart_resumes_its_turn_clo
     check_each_went_to_its_shard_in_time(&fake, &sent, &orphan);
     drop((bot0, bot1));
     let _ = std::fs::remove_dir_all(&root);
+}
+
+/// Two processes on one Redis, the first with shard 0 of two, the second
+/// with shard 1, each with its data directory: both connected, the
+/// commands registered.
+async fn two_processes(fake: &FakeDiscord, redis: &LocalRedis, [data0, data1]: [&Path; 2]) -> (Bot, Bot) {
+    let bot0 = Bot::start(fake, redis, data0, "0-0/2");
+    fake.wait_for("shard 0's session", WAIT, |f| f.shard_ready(0).then_some(()))
+        .await
+        .unwrap_or_else(|e| panic!("{e}: {}", bot0.log()));
+    let bot1 = Bot::start(fake, redis, data1, "1-1/2");
+    fake.wait_shards_ready(&[0, 1], WAIT).await.unwrap_or_else(|e| panic!("{e}: {}", bot1.log()));
+    let commands = fake
+        .wait_for("the commands registered", WAIT, |f| {
+            let c = f.global_commands();
+            (!c.is_empty()).then_some(c)
+        })
+        .await
+        .unwrap();
+    assert!(commands.iter().any(|c| c["name"] == "doko"), "{commands:?}");
+    (bot0, bot1)
 }
 
 /// A table in each guild (`tables`: channel and guild): four join at once
@@ -266,4 +281,176 @@ fn check_each_went_to_its_shard_in_time(
     }
     assert!(fake.callbacks_for(orphan).is_empty());
     assert!(fake.unknown_routes().is_empty(), "{:?}", fake.unknown_routes());
+}
+
+/// What the turn clock tells the channel when a person's time runs out
+/// (`event-timed-out` in bot/locales/en/doko.ftl, at `turn_timeout` 3).
+const TIMED_OUT: &str = ": no move in 3 seconds; a computer plays your turns until you are back.";
+/// What a table of computers and absent people says when a deal ends
+/// (`event-waiting`).
+const WAITING: &str =
+    "Nobody plays in person now (away, or computers only): the next deal waits until someone says start.";
+
+/// One person alone with three computers at a table of one guild.
+struct Lone {
+    channel: u64,
+    guild: u64,
+    person: u64,
+    name: String,
+}
+
+impl Lone {
+    /// The person's table in the guild's first channel.
+    fn new(guild: &FakeGuild, person: &FakeUser) -> Lone {
+        Lone { channel: guild.channels[0], guild: guild.id, person: person.id, name: person.name.clone() }
+    }
+
+    /// `/<command> <sub> [options]` by `user` in the table's channel,
+    /// answered in time; the answer's text.
+    async fn slash(
+        &self,
+        fake: &FakeDiscord,
+        sent: &mut Vec<(InteractionHandle, u64)>,
+        (user, command): (u64, &str),
+        sub: &str,
+        options: Vec<Opt>,
+    ) -> String {
+        let i = fake.slash(user, Place::Channel(self.channel), command, vec![Opt::sub(sub, options)]);
+        send(fake, sent, i, self.guild).await;
+        let (h, _) = sent.last().expect("just sent");
+        let cb = fake.callbacks_for(h).into_iter().next().expect("answered");
+        crate::discord::answer_text(fake, h, &cb).await
+    }
+
+    /// The person sits down, three computers join, an admin sets a turn
+    /// clock of three seconds, the person starts the first deal.
+    async fn open(&self, fake: &FakeDiscord, admin: u64, sent: &mut Vec<(InteractionHandle, u64)>) {
+        self.slash(fake, sent, (self.person, "doko"), "join", vec![]).await;
+        for _ in 0..3 {
+            self.slash(fake, sent, (self.person, "doko"), "addbot", vec![]).await;
+        }
+        let set = vec![Opt::string("key", "turn_timeout"), Opt::string("value", "3")];
+        self.slash(fake, sent, (admin, "doko-rules"), "set", set).await;
+        self.slash(fake, sent, (self.person, "doko"), "start", vec![]).await;
+        fake.wait_for("the first deal's table message", WAIT, |f| (self.deals(f) == 2).then_some(()))
+            .await
+            .unwrap_or_else(|e| panic!("{e}: {:#?}", self.contents(fake)));
+    }
+
+    /// How many times the channel came to say `text`: a message created
+    /// saying it, or edited to say it (a table message shows the events
+    /// of the change that edited it: an edit that goes on saying it is
+    /// the same telling).
+    fn told(&self, fake: &FakeDiscord, text: &str) -> usize {
+        let appearances = |m: &MessageRecord| {
+            let (mut shown, mut n) = (false, 0);
+            for content in m.versions.iter().filter_map(|v| v.get("content").and_then(|c| c.as_str())) {
+                let now = content.contains(text);
+                n += usize::from(now && !shown);
+                shown = now;
+            }
+            n
+        };
+        fake.channel_messages(self.channel).iter().map(appearances).sum()
+    }
+
+    /// The clock's notices that this person's time ran out.
+    fn timed_out(&self, fake: &FakeDiscord) -> usize {
+        self.told(fake, &format!("{}{TIMED_OUT}", self.name))
+    }
+
+    /// The table messages (with the "my hand" button): the one before the
+    /// first deal, then one for every deal dealt.
+    fn deals(&self, fake: &FakeDiscord) -> usize {
+        let hand = |m: &MessageRecord| m.custom_ids().iter().any(|id| id == "doko:hand");
+        fake.channel_messages(self.channel).iter().filter(|m| hand(m)).count()
+    }
+
+    /// Every version of every message of the channel, to show when a
+    /// check fails.
+    fn contents(&self, fake: &FakeDiscord) -> Vec<Vec<String>> {
+        let text = |v: &serde_json::Value| v.get("content").and_then(|c| c.as_str()).unwrap_or("-").to_string();
+        fake.channel_messages(self.channel).iter().map(|m| m.versions.iter().map(text).collect()).collect()
+    }
+}
+
+/// Issue 63: the only person at a table of computers stops answering, at a
+/// table on each of two processes serving by shard. The channel is told
+/// once that a computer plays their turns; the stand-in ends the deal and
+/// no further deal is dealt while nobody plays in person (over three ticks
+/// of the five-second turn clock, each of which would deal and time out a
+/// deal, and across a SIGKILL and restart of the second process). Any
+/// command of theirs brings them back, `start` deals the next deal, and a
+/// new absence is told once again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_lone_absent_person_is_told_once_and_no_deal_follows_until_they_are_back() {
+    let redis = LocalRedis::start().expect("redis-server");
+    let fake = FakeDiscord::start(Config::sharded()).await.unwrap();
+    let (guilds, users) = (fake.config().guilds(), fake.config().users.clone());
+    // alice alone in the first guild (shard 0), bob in the second (shard 1);
+    // alice, an admin, sets the clock in both
+    let lone = [Lone::new(&guilds[0], &users[0]), Lone::new(&guilds[1], &users[1])];
+    let admin = users[0].id;
+    let root = std::env::temp_dir().join(format!("doko-discord-absence-{}-{}", std::process::id(), redis.port));
+    let _ = std::fs::remove_dir_all(&root);
+    let (data0, data1) = (root.join("shard-0"), root.join("shard-1"));
+    let (bot0, mut bot1) = two_processes(&fake, &redis, [&data0, &data1]).await;
+    let mut sent = Vec::new();
+    for t in &lone {
+        t.open(&fake, admin, &mut sent).await;
+    }
+
+    // nobody answers: told once, the deal ends, the table waits
+    for t in &lone {
+        fake.wait_for("the stand-in's notice", WAIT, |f| (t.timed_out(f) >= 1).then_some(()))
+            .await
+            .unwrap_or_else(|e| panic!("{e}: {:#?}\n{}\n{}", t.contents(&fake), bot0.log(), bot1.log()));
+    }
+    let dealt: Vec<usize> = lone.iter().map(|t| t.deals(&fake)).collect();
+    // the receipts of what was delivered are committed (MARK_DELAY), then
+    // the second process dies and comes back, its clocks resumed
+    tokio::time::sleep(Duration::from_secs(7)).await;
+    bot1.kill();
+    let bot1 = Bot::start(&fake, &redis, &data1, "1-1/2");
+    fake.wait_for("shard 1's new session", WAIT, |f| (f.identify_count_for(1) == 2 && f.shard_ready(1)).then_some(()))
+        .await
+        .unwrap_or_else(|e| panic!("{e}: {}", bot1.log()));
+    tokio::time::sleep(Duration::from_secs(6)).await;
+    for (t, dealt) in lone.iter().zip(&dealt) {
+        let shown = t.contents(&fake);
+        assert_eq!(t.timed_out(&fake), 1, "{}: {shown:#?}", t.name);
+        assert_eq!(t.told(&fake, WAITING), 1, "{}: {shown:#?}", t.name);
+        assert_eq!((t.deals(&fake), *dealt), (2, 2), "{}: a deal dealt while nobody plays: {shown:#?}", t.name);
+    }
+
+    back_and_absent_again(&fake, &lone, &mut sent).await;
+    for (h, g) in &sent {
+        assert_eq!(fake.interaction_shard(h), Some(Config::shard_of(*g, 2)), "{h:?}");
+    }
+    assert!(fake.unknown_routes().is_empty(), "{:?}", fake.unknown_routes());
+    drop((bot0, bot1));
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+/// Each person gives a command (`hand`): they are back, and that alone
+/// deals nothing; their `start` deals the next deal, and when they do not
+/// answer in it, the channel is told once more.
+async fn back_and_absent_again(fake: &FakeDiscord, lone: &[Lone], sent: &mut Vec<(InteractionHandle, u64)>) {
+    for t in lone {
+        t.slash(fake, sent, (t.person, "doko"), "hand", vec![]).await;
+        let back = format!("{} is back.", t.name);
+        fake.wait_for("the person back", WAIT, |f| (t.told(f, &back) == 1).then_some(()))
+            .await
+            .unwrap_or_else(|e| panic!("{e}: {:#?}", t.contents(fake)));
+        assert_eq!(t.deals(fake), 2, "{:#?}", t.contents(fake));
+        t.slash(fake, sent, (t.person, "doko"), "start", vec![]).await;
+        fake.wait_for("the second deal's table message", WAIT, |f| (t.deals(f) == 3).then_some(()))
+            .await
+            .unwrap_or_else(|e| panic!("{e}: {:#?}", t.contents(fake)));
+    }
+    for t in lone {
+        fake.wait_for("the second absence told", WAIT, |f| (t.timed_out(f) == 2).then_some(()))
+            .await
+            .unwrap_or_else(|e| panic!("{e}: {:#?}", t.contents(fake)));
+    }
 }
