@@ -165,10 +165,21 @@ async fn open_table(svc: &Service<Counting<RedisStore>>, t: usize) -> anyhow::Re
         .map(|i| Actor::new(UserId::new(Platform::DISCORD, snowflake(t, i)), format!("Player {i}"), i == 0))
         .collect();
     for p in &people {
-        svc.execute(&ch, p, Command::Join).await?;
+        set_up(svc, &ch, p, Command::Join).await?;
     }
-    svc.execute(&ch, &people[0], Command::Start).await?;
+    set_up(svc, &ch, &people[0], Command::Start).await?;
     Ok((ch, people))
+}
+
+/// A step of a table's setup; with the durable outbox, what it owes is
+/// then marked delivered, as the bot's delivery does (else the table would
+/// keep the setup's messages as owed through the whole measurement).
+async fn set_up(svc: &Service<Counting<RedisStore>>, ch: &ChannelId, p: &Actor, cmd: Command) -> anyhow::Result<()> {
+    let msgs = svc.execute(ch, p, cmd).await?;
+    if !msgs.owed.is_empty() {
+        doko_bot::PostOffice::delivered(svc, ch, msgs.owed_salt, &msgs.owed).await;
+    }
+    Ok(())
 }
 
 /// The same people at a second table each, for the open loop.
@@ -177,9 +188,9 @@ async fn open_again(svc: &Service<Counting<RedisStore>>, tables: &[BenchTable]) 
     for (t, (_, people)) in tables.iter().enumerate() {
         let ch = ChannelId::new(Platform::DISCORD, snowflake(t, 8));
         for p in people {
-            svc.execute(&ch, p, Command::Join).await?;
+            set_up(svc, &ch, p, Command::Join).await?;
         }
-        svc.execute(&ch, &people[0], Command::Start).await?;
+        set_up(svc, &ch, &people[0], Command::Start).await?;
         more.push((ch, people.clone()));
     }
     Ok(more)

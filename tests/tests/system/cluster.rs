@@ -690,6 +690,26 @@ pub(crate) async fn wait_until_the_replica_caught_up(primary: &mut Node) {
     }
 }
 
+/// Once the bidding is over (any legal card is then accepted), a card to
+/// play: who plays it, the command, and the table's version and cards
+/// played before it; `None` while the bidding goes on.
+pub(crate) async fn a_card_if_cards_are_played<S: Store>(
+    svc: &Service<S>,
+    ch: &ChannelId,
+    ps: &[Actor],
+) -> Option<(Actor, doko_bot::Command, u64, usize)> {
+    let (t, version) = svc.table(ch).await.unwrap();
+    let g = t.game().unwrap().expect("a deal in progress");
+    if g.plays() == 0 || g.mandatory_announcement().is_some() {
+        return None;
+    }
+    let seat = g.to_act().expect("someone to play");
+    let ts = t.table_seat(seat).unwrap();
+    let actor = ps.iter().find(|a| t.seat_of(&a.user) == Some(ts)).unwrap().clone();
+    let card = g.view(seat).legal.iter().copied().find(|a| matches!(a, Action::Play(_))).expect("a card");
+    Some((actor, common::command_for(card), version, g.plays()))
+}
+
 impl Players {
     /// Step 1: A manual failover: the replica of the table's primary takes over,
     /// in sync, and the next move lands on it once. The old primary and the
@@ -719,14 +739,9 @@ impl Players {
     /// command and the table's version before it.
     async fn a_card_to_play(&mut self) -> (Actor, doko_bot::Command, u64) {
         loop {
-            let (t, version) = self.svcs[0].table(&self.ch).await.unwrap();
-            let g = t.game().unwrap().expect("a deal in progress");
-            if g.plays() > 0 && g.mandatory_announcement().is_none() {
-                let seat = g.to_act().expect("someone to play");
-                let ts = t.table_seat(seat).unwrap();
-                let actor = self.ps.iter().find(|a| t.seat_of(&a.user) == Some(ts)).unwrap().clone();
-                let card = g.view(seat).legal.iter().copied().find(|a| matches!(a, Action::Play(_))).expect("a card");
-                break (actor, common::command_for(card), version);
+            if let Some((actor, cmd, version, _)) = a_card_if_cards_are_played(&self.svcs[0], &self.ch, &self.ps).await
+            {
+                break (actor, cmd, version);
             }
             assert!(self.step().await);
         }

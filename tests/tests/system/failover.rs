@@ -12,10 +12,12 @@
 
 use std::time::{Duration, Instant};
 
-use crate::cluster::{nodes, people, port_index, primary_port, run, seen_from, wait_until_the_replica_caught_up};
-use crate::common::{act_once, command_for};
+use crate::cluster::{
+    a_card_if_cards_are_played, nodes, people, port_index, primary_port, run, seen_from,
+    wait_until_the_replica_caught_up,
+};
+use crate::common::act_once;
 use doko_bot::{Actor, ChannelId, Command, Kind, Platform, RedisStore, Service};
-use doko_engine::Action;
 use doko_system_tests::LocalCluster;
 
 /// What became of the move made right before the crash.
@@ -29,14 +31,8 @@ enum Fate {
 /// the table's version and cards played before it.
 async fn a_card(svc: &Service<RedisStore>, ch: &ChannelId, ps: &[Actor]) -> (Actor, Command, u64, usize) {
     loop {
-        let (t, version) = svc.table(ch).await.unwrap();
-        let g = t.game().unwrap().expect("a deal in progress");
-        if g.plays() > 0 && g.mandatory_announcement().is_none() {
-            let seat = g.to_act().expect("someone to play");
-            let ts = t.table_seat(seat).unwrap();
-            let actor = ps.iter().find(|a| t.seat_of(&a.user) == Some(ts)).unwrap().clone();
-            let card = g.view(seat).legal.iter().copied().find(|a| matches!(a, Action::Play(_))).expect("a card");
-            return (actor, command_for(card), version, g.plays());
+        if let Some(card) = a_card_if_cards_are_played(svc, ch, ps).await {
+            return card;
         }
         assert!(act_once(svc, ch, ps).await, "the deal goes on");
     }

@@ -31,7 +31,7 @@ use matrix_sdk::ruma::{OwnedRoomId, OwnedUserId, RoomId};
 use matrix_sdk::{Client, Room};
 use tokio::sync::mpsc;
 
-use crate::synapse::{Arrival, Bot, Synapse, Watch, first_playable, quantile, say, timed_client};
+use crate::synapse::{Arrival, Bot, Synapse, Watch, cpu_ms, first_playable, quantile, say, timed_client};
 
 const PLAYERS: [&str; 4] = ["alice", "bob", "carol", "dave"];
 const BOT: &str = "@bot:localhost";
@@ -56,8 +56,10 @@ async fn card_times_next_to_a_plain_round_trip() {
     let redis = std::env::var_os("DOKO_BENCH_REDIS").map(|_| doko_system_tests::LocalRedis::start().unwrap());
     let bot = Bot::start_on(&syn.url, &data, None, redis.as_ref().map(|r| r.url()).as_deref());
     let mut t = Table::set_up(&syn.url).await;
+    t.probe = Probe { synapse: syn.pid(), bot: Some(bot.pid()) };
     let mut m = Measured::default();
     t.play(DEALS * 48, &mut m).await;
+    let fan = t.sends_at_once().await;
     // (the last card's answer deals the next deal: its last sends may still
     // be under way)
     jobs_done(&data, t.commands.len()).await;
@@ -65,6 +67,81 @@ async fn card_times_next_to_a_plain_round_trip() {
     let store = if redis.is_some() { "Redis" } else { "embedded" };
     m.report(store, &t.w.log);
     report_the_bots_jobs(&data, &t.commands);
+    fan.report();
+}
+
+/// The processes whose CPU time a card's window is measured by: Synapse,
+/// the bot, and this process (the four players' clients).
+#[derive(Default)]
+struct Probe {
+    synapse: Option<u32>,
+    bot: Option<u32>,
+}
+
+impl Probe {
+    /// CPU milliseconds so far: Synapse, the bot, the clients.
+    fn now(&self) -> [f64; 3] {
+        [self.synapse.map_or(0.0, |p| cpu_ms(Some(p))), self.bot.map_or(0.0, |p| cpu_ms(Some(p))), cpu_ms(None)]
+    }
+
+    /// The CPU milliseconds each used since `before`.
+    fn since(&self, before: [f64; 3]) -> [f64; 3] {
+        let now = self.now();
+        [now[0] - before[0], now[1] - before[1], now[2] - before[2]]
+    }
+}
+
+/// A window's wall time and the CPU time each process used in it.
+#[derive(Clone, Copy, Debug, Default)]
+struct Busy {
+    wall: Duration,
+    cpu: [f64; 3],
+}
+
+/// Each process's share of the windows' wall time, summed over them.
+fn busy_shares(v: impl Iterator<Item = Busy>) -> [f64; 3] {
+    let (mut wall, mut cpu) = (0.0, [0.0; 3]);
+    for b in v {
+        wall += b.wall.as_secs_f64() * 1e3;
+        for (s, c) in cpu.iter_mut().zip(b.cpu) {
+            *s += c;
+        }
+    }
+    cpu.map(|c| c / wall.max(1.0))
+}
+
+/// One encrypted message from alice against three at once to three rooms
+/// (as the bot sends a card's answers), alternating: the send calls' time
+/// and the time until bob's client has them all.
+#[derive(Default)]
+struct Fan {
+    one: Vec<(Duration, Duration)>,
+    three: Vec<(Duration, Duration)>,
+}
+
+impl Fan {
+    fn report(&self) {
+        let med = |v: &[(Duration, Duration)], f: fn(&(Duration, Duration)) -> Duration| {
+            let mut x: Vec<Duration> = v.iter().map(f).collect();
+            (quantile(&mut x, 0.5), quantile(&mut x, 0.9))
+        };
+        let (s1, s190) = med(&self.one, |x| x.0);
+        let (a1, a190) = med(&self.one, |x| x.1);
+        let (s3, s390) = med(&self.three, |x| x.0);
+        let (a3, a390) = med(&self.three, |x| x.1);
+        eprintln!(
+            "one send from one client, {} times: send call median {s1:.1} ms (p90 {s190:.1}), seen by bob {a1:.1} ms \
+             (p90 {a190:.1})",
+            self.one.len()
+        );
+        eprintln!(
+            "three sends at once to three rooms, {} times: every send call done median {s3:.1} ms (p90 {s390:.1}), \
+             all seen by bob {a3:.1} ms (p90 {a390:.1}); three at once over one: {:.2}x (send calls), {:.2}x (seen)",
+            self.three.len(),
+            s3 / s1,
+            a3 / a1
+        );
+    }
 }
 
 /// The four players' clients, their group room, alice's and bob's room
@@ -82,6 +159,10 @@ struct Table {
     /// Every command the bot was sent, in order ("join", "start", "bid",
     /// "card"): one job of the bot's each.
     commands: Vec<&'static str>,
+    /// Three more rooms of alice's and bob's (alice's side), for the sends
+    /// at once.
+    fan: Vec<Room>,
+    probe: Probe,
 }
 
 /// One card's times from the send, and which of its messages came under
@@ -102,6 +183,8 @@ struct Card {
     /// trick): then (b) and (c) are one message.
     own_turn: bool,
     new_keys: Vec<&'static str>,
+    /// From the send until (a)-(c) were all in.
+    busy: Busy,
 }
 
 impl Card {
@@ -116,6 +199,7 @@ struct RoundTrip {
     time: Duration,
     send: Duration,
     new_key: bool,
+    busy: Busy,
 }
 
 #[derive(Default)]
@@ -193,7 +277,26 @@ impl Table {
         }
         w.since(0, "bob in the pair's room", |a| a.who == 0 && a.room == pid && a.body == "member @bob:localhost join")
             .await;
-        let mut t = Table { w, _tx: tx, clients, group, rid, pair: (alices, bobs), commands: Vec::new() };
+        let mut fan = Vec::new();
+        for i in 0..3 {
+            let r = encrypted_room(&clients[0], &format!("fan {i}"), vec![ids[1].clone()]).await;
+            join(&clients[1], r.room_id()).await;
+            let rid = r.room_id().to_owned();
+            w.since(0, "bob in a fan room", |a| a.who == 0 && a.room == rid && a.body == "member @bob:localhost join")
+                .await;
+            fan.push(r);
+        }
+        let mut t = Table {
+            w,
+            _tx: tx,
+            clients,
+            group,
+            rid,
+            pair: (alices, bobs),
+            commands: Vec::new(),
+            fan,
+            probe: Probe::default(),
+        };
         for (i, name) in PLAYERS.iter().enumerate() {
             let from = t.w.log.len();
             say(&t.group[i], "!doko join").await;
@@ -256,6 +359,7 @@ impl Table {
         let before = held(&prompt.body).expect("the hand's cards");
         let (rid, dm_id) = (self.rid.clone(), dm.room_id().to_owned());
         let from = self.w.log.len();
+        let cpu0 = self.probe.now();
         let t0 = Instant::now();
         say(dm, &format!("play {card}")).await;
         let send = t0.elapsed();
@@ -270,13 +374,15 @@ impl Table {
             .since(from, "the updated hand", |a| a.room == dm_id && from_bot(a) && held(&a.body).is_some_and(updated))
             .await;
         let c = self.w.since(from, "the next prompt", |a| a.room != rid && is_prompt(a)).await;
+        let busy = Busy { wall: t0.elapsed(), cpu: self.probe.since(cpu0) };
         let log = &self.w.log;
         let new_keys: Vec<&'static str> = [("a", &a), ("b", &b), ("c", &c)]
             .into_iter()
             .filter(|(_, x)| new_session(log, x))
             .map(|(k, _)| k)
             .collect();
-        let times = Card { n, last, a: a.at - t0, b: b.at - t0, c: c.at - t0, send, own_turn: c.who == p, new_keys };
+        let times =
+            Card { n, last, a: a.at - t0, b: b.at - t0, c: c.at - t0, send, own_turn: c.who == p, new_keys, busy };
         (times, c)
     }
 
@@ -288,14 +394,48 @@ impl Table {
         let (ping, pong) = (format!("ping {tag}"), format!("pong {tag}"));
         let pid = self.pair.0.room_id().to_owned();
         let from = self.w.log.len();
+        let cpu0 = self.probe.now();
         let t0 = Instant::now();
         say(&self.pair.0, &ping).await;
         let send = t0.elapsed();
         let there = self.w.since(from, "the ping", |a| a.who == 1 && a.room == pid && a.body == ping).await;
         say(&self.pair.1, &pong).await;
         let back = self.w.since(from, "the pong", |a| a.who == 0 && a.room == pid && a.body == pong).await;
+        let busy = Busy { wall: t0.elapsed(), cpu: self.probe.since(cpu0) };
         let log = &self.w.log;
-        RoundTrip { time: back.at - t0, send, new_key: new_session(log, &there) || new_session(log, &back) }
+        RoundTrip { time: back.at - t0, send, new_key: new_session(log, &there) || new_session(log, &back), busy }
+    }
+
+    /// One send against three at once (after one warm-up message in each
+    /// fan room), alternating, 24 times each.
+    async fn sends_at_once(&mut self) -> Fan {
+        let mut fan = Fan::default();
+        for (i, r) in self.fan.clone().iter().enumerate() {
+            self.fan_out(std::slice::from_ref(r), &format!("warm {i}")).await;
+        }
+        for i in 0..24 {
+            let one = self.fan_out(&self.fan.clone()[..1], &format!("one {i}")).await;
+            fan.one.push(one);
+            let three = self.fan_out(&self.fan.clone(), &format!("three {i}")).await;
+            fan.three.push(three);
+        }
+        fan
+    }
+
+    /// Alice sends `tag` in each of `rooms` at once: the time until every
+    /// send call returned, and until bob's client had them all.
+    async fn fan_out(&mut self, rooms: &[Room], tag: &str) -> (Duration, Duration) {
+        let from = self.w.log.len();
+        let t0 = Instant::now();
+        futures_util::future::join_all(rooms.iter().map(|r| say(r, tag))).await;
+        let sent = t0.elapsed();
+        let mut last = t0;
+        for r in rooms {
+            let rid = r.room_id().to_owned();
+            let a = self.w.since(from, "a fan message", |a| a.who == 1 && a.room == rid && a.body == tag).await;
+            last = last.max(a.at);
+        }
+        (sent, last - t0)
     }
 }
 
@@ -384,6 +524,29 @@ impl Measured {
              {ca90:.1} ms"
         );
         self.report_the_outliers(log);
+        self.report_the_cpu();
+    }
+
+    /// How busy Synapse, the bot and the clients were in the cards'
+    /// windows and in the round trips' (CPU time over wall time).
+    fn report_the_cpu(&self) {
+        let pct = |s: [f64; 3]| {
+            format!("Synapse {:.0}%, the bot {:.0}%, the clients {:.0}%", s[0] * 1e2, s[1] * 1e2, s[2] * 1e2)
+        };
+        let per = |v: &[Busy]| {
+            let n = v.len().max(1) as f64;
+            let s: [f64; 3] = v.iter().fold([0.0; 3], |a, b| [a[0] + b.cpu[0], a[1] + b.cpu[1], a[2] + b.cpu[2]]);
+            format!("Synapse {:.1} ms, the bot {:.1} ms, the clients {:.1} ms", s[0] / n, s[1] / n, s[2] / n)
+        };
+        let cards: Vec<Busy> = self.cards.iter().map(|c| c.busy).collect();
+        let rts: Vec<Busy> = self.round_trips.iter().map(|r| r.busy).collect();
+        eprintln!(
+            "CPU over wall time in the cards' windows (send to (a)-(c) all in): {}",
+            pct(busy_shares(cards.iter().copied()))
+        );
+        eprintln!("  per card: {}", per(&cards));
+        eprintln!("CPU over wall time in the round trips: {}", pct(busy_shares(rts.iter().copied())));
+        eprintln!("  per round trip: {}", per(&rts));
     }
 
     /// The deals' last cards, the cards whose messages came under a new

@@ -74,6 +74,26 @@ impl Synapse {
     }
 }
 
+impl Synapse {
+    /// Synapse's process id, from its pid file.
+    pub fn pid(&self) -> Option<u32> {
+        std::fs::read_to_string(self.dir.join("synapse.pid")).ok()?.trim().parse().ok()
+    }
+}
+
+/// The CPU time process `pid` (None: this process) has used so far, user
+/// and system, in milliseconds (Linux's `/proc/<pid>/stat`, in clock
+/// ticks of 10 ms).
+pub fn cpu_ms(pid: Option<u32>) -> f64 {
+    let path = pid.map_or("/proc/self/stat".to_string(), |p| format!("/proc/{p}/stat"));
+    let stat = std::fs::read_to_string(path).unwrap_or_default();
+    // the fields after the command's name (which may hold spaces), from
+    // the state (field 3): utime and stime are fields 14 and 15
+    let rest = stat.rsplit_once(") ").map_or("", |(_, r)| r);
+    let f: Vec<f64> = rest.split(' ').skip(11).take(2).filter_map(|x| x.parse().ok()).collect();
+    f.iter().sum::<f64>() * 10.0
+}
+
 impl Drop for Synapse {
     fn drop(&mut self) {
         if let Ok(pid) = std::fs::read_to_string(self.dir.join("synapse.pid")) {
@@ -159,6 +179,11 @@ impl Bot {
     /// did within `wait`.
     pub fn exited(&mut self, wait: Duration) -> bool {
         doko_system_tests::exited(&mut self.child, wait)
+    }
+
+    /// The bot's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
     }
 
     /// Kills the bot the hard way (no shutdown).
