@@ -1,5 +1,5 @@
-//! The pages (`README.md` and `docs/*.md`) checked against the repository
-//! and the binary:
+//! The pages (`README.md`, `BENCHMARKS.md` and `docs/*.md`) checked
+//! against the repository and the binary:
 //!
 //! - every shell snippet marked `<!-- check: run -->` (the line before its
 //!   ```` ```sh ```` fence) runs with the built `doko` from the repository's
@@ -11,6 +11,7 @@
 //!   link between pages resolves, with its `#anchor` a heading there;
 //! - the configuration reference in `docs/hosting.md` is generated from
 //!   the settings the binary reads (`DOKO_UPDATE_DOCS=1` writes it);
+//! - the README and BENCHMARKS.md stay short (300 lines at most);
 //! - CI runs the README's test command.
 
 use std::collections::BTreeSet;
@@ -42,10 +43,10 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
 }
 
-/// The pages: the README and every page of `docs/`, by their path from
-/// the root.
+/// The pages: the README, the benchmarks and every page of `docs/`, by
+/// their path from the root.
 fn pages() -> Vec<(String, String)> {
-    let mut names = vec!["README.md".to_string()];
+    let mut names = vec!["README.md".to_string(), "BENCHMARKS.md".to_string()];
     let mut docs: Vec<String> = std::fs::read_dir(root().join("docs"))
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
@@ -364,6 +365,19 @@ fn the_configuration_reference_is_the_binarys() {
         return;
     }
     assert_eq!(&page[start..stop], table, "docs/hosting.md's configuration reference (DOKO_UPDATE_DOCS=1 writes it)");
+}
+
+/// The README and BENCHMARKS.md are read in minutes: at most this many
+/// lines each (the manual is `docs/`, how a figure was reached is in the
+/// commit messages).
+const SHORT_PAGE_LINES: usize = 300;
+
+#[test]
+fn the_readme_and_the_benchmarks_stay_short() {
+    for page in ["README.md", "BENCHMARKS.md"] {
+        let lines = std::fs::read_to_string(root().join(page)).unwrap().lines().count();
+        assert!(lines <= SHORT_PAGE_LINES, "{page} has {lines} lines, more than {SHORT_PAGE_LINES}");
+    }
 }
 
 #[test]
