@@ -112,6 +112,12 @@ async fn card_pictures_over_matrix() {
     say(&table.room, "!doko start").await;
     let mut seen = Seeing::default();
     table.play_the_deal(&mut seen).await;
+    // eve's client has the deal's picture too (it may come after alice's)
+    let rid = table.rid.clone();
+    table
+        .watch
+        .since(0, "the deal's picture, as eve saw it", |s| s.player == EVE && s.room == rid && s.image.is_some())
+        .await;
     stage(t0, "deal finished");
     assert_eq!(seen.plays, 12, "alice played her twelve cards");
     assert!(seen.granted_seen, "eve never got alice's hand");
