@@ -390,3 +390,27 @@ async fn sends_to_different_places_go_out_at_once_in_order_within_each() {
     assert!(own < ms(300), "direct rooms beside the table: {own:?} (one output {one_output:?})");
     assert!(first < one_output && first >= ms(200), "the answer first, then the rest at once: {first:?}");
 }
+
+/// Two deliveries at once that owe the same person, whose private messages
+/// are refused (an outbox sent again while it is still under way, or two
+/// commands' outboxes): the person is tried once, and the second delivery
+/// waits for that answer and withholds its messages.
+#[tokio::test]
+async fn a_person_out_of_reach_is_tried_once_by_deliveries_at_once() {
+    let ms = std::time::Duration::from_millis;
+    let svc = Service::new(MemoryStore::default(), 37);
+    let app: &dyn App = &svc;
+    let ch = ChannelId::new(Platform::TERMINAL, "closed");
+    let ps = people();
+    let t =
+        Recording { slow_private: ms(50), routes: Routes::Own, closed: vec![ps[2].user.clone()], ..Default::default() };
+    for (i, p) in ps.iter().enumerate() {
+        app.handle(&ch, p, Input::Text("join".into()), Some(&format!("j{i}"))).await;
+    }
+    let out = app.handle(&ch, &ps[0], Input::Text("start".into()), Some("s")).await;
+    assert!(out.recipients().contains(&&ps[2].user), "P3 is owed a hand");
+    let (a, b) = futures_util::future::join(deliver(app, &t, &out), deliver(app, &t, &out)).await;
+    assert_eq!(a.failed + b.failed, 1, "one try: {a:?} {b:?}");
+    assert_eq!(a.withheld + b.withheld, 1, "the other withheld: {a:?} {b:?}");
+    assert_eq!(a.private + b.private, 6, "everyone else got theirs twice: {a:?} {b:?}");
+}

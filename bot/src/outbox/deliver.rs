@@ -148,6 +148,26 @@ async fn send_private(
     msgs: &[&Private],
     report: &mut Delivered,
 ) -> Option<UserId> {
+    // one send at a time to a person: another outbox's send waits for this
+    // one's answer, and is not tried once the person was found out of reach
+    let lock = post.private_lock(to);
+    let _one = match &lock {
+        Some(l) => Some(l.lock().await),
+        None => None,
+    };
+    let plain: Vec<Private>;
+    let plain_refs: Vec<&Private>;
+    let mut msgs = msgs;
+    if !post.reachable(to) {
+        if out.actor.as_ref() != Some(to) {
+            report.withheld += 1;
+            return None;
+        }
+        // (the actor is answered, without the direct-message copy)
+        plain = msgs.iter().map(|p| Private { dm: false, ..(*p).clone() }).collect();
+        plain_refs = plain.iter().collect();
+        msgs = &plain_refs;
+    }
     let ch = &out.channel;
     match transport.private(ch, to, msgs).await {
         Ok(()) => report.private += 1,

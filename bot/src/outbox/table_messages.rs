@@ -35,6 +35,12 @@ pub trait PostOffice: Send + Sync {
     /// person's own command is always given, without its direct-message
     /// copy).
     fn reachable(&self, user: &UserId) -> bool;
+    /// The lock a private send to `user` holds, where sends of several
+    /// outboxes to one person are to wait for each other (so that a
+    /// refusal is known before the next try); `None`: not serialized.
+    fn private_lock(&self, _user: &UserId) -> Option<std::sync::Arc<tokio::sync::Mutex<()>>> {
+        None
+    }
     /// Marks owed entries of a table as delivered (see [`Outbox::owed`];
     /// `salt`: [`Outbox::owed_salt`]).
     async fn delivered(&self, ch: &ChannelId, salt: u64, owed: &[u64]);

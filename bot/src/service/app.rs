@@ -176,6 +176,10 @@ impl<S: Store> PostOffice for Service<S> {
         self.reach.reachable(user)
     }
 
+    fn private_lock(&self, user: &UserId) -> Option<std::sync::Arc<tokio::sync::Mutex<()>>> {
+        Some(self.reach.attempts(user))
+    }
+
     async fn delivered(&self, ch: &ChannelId, salt: u64, owed: &[u64]) {
         self.note(ch, Note::Delivered { salt, seqs: owed.to_vec() }).await;
     }

@@ -4,7 +4,7 @@
 //! count a refusal against the bot for every hand of a deal.
 
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use crate::ids::UserId;
@@ -22,6 +22,8 @@ const REMEMBERED: usize = 10_000;
 #[derive(Default)]
 pub(super) struct OutOfReach {
     people: Mutex<HashMap<UserId, tokio::time::Instant>>,
+    /// One private send at a time per person (see [`Self::attempts`]).
+    attempts: Mutex<HashMap<UserId, Arc<tokio::sync::Mutex<()>>>>,
 }
 
 impl OutOfReach {
@@ -38,6 +40,19 @@ impl OutOfReach {
     pub(super) fn reachable(&self, user: &UserId) -> bool {
         let p = self.people.lock().expect("reach lock");
         p.get(user).is_none_or(|since| since.elapsed() >= HELD_FOR)
+    }
+
+    /// The lock a private send to `user` holds: a second outbox's send to
+    /// the same person waits for the first's answer, so a refusal is known
+    /// before they are tried again (outboxes are delivered at the same
+    /// time).
+    pub(super) fn attempts(&self, user: &UserId) -> Arc<tokio::sync::Mutex<()>> {
+        let mut a = self.attempts.lock().expect("reach lock");
+        if a.len() >= REMEMBERED {
+            // (those not in use)
+            a.retain(|_, l| Arc::strong_count(l) > 1);
+        }
+        a.entry(user.clone()).or_default().clone()
     }
 
     /// `user` asked for direct messages (`dm on`): tried again.
