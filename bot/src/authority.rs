@@ -132,6 +132,7 @@ pub const AUTHORITY: &[(CommandKind, [Access; 6])] = {
         (K::Away,           [NS,      Y,     Y,     NS,   Y,     CP]),
         (K::Back,           [NS,      Y,     Y,     NS,   Y,     CP]),
         (K::Hand,           [NS,      Y,     Y,     NS,   Y,     CP]),
+        (K::Hint,           [NS,      NT,    Y,     NS,   Y,     CP]),
         (K::Dm,             [NS,      Y,     Y,     NS,   Y,     CP]),
         (K::Bid,            [NS,      NT,    Y,     NS,   Y,     Y]),
         (K::Play,           [NS,      NT,    Y,     NS,   Y,     Y]),
@@ -225,7 +226,7 @@ mod tests {
             let computer = access(*k, ActorKind::Computer);
             assert_eq!(computer == Access::Allowed, k.is_move(), "{k:?}");
         }
-        assert_eq!(kinds.len(), 38);
+        assert_eq!(kinds.len(), 39);
     }
 
     #[test]

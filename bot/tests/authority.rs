@@ -138,6 +138,8 @@ fn case(kind: CommandKind) -> (Scene, Option<CommandError>) {
         K::Leave | K::Start => (Scene::Lobby, Some(CommandError::DealRunning)),
         K::AddBot => (Scene::Lobby, Some(CommandError::SessionOpen)),
         K::Back => (Scene::Lobby, Some(CommandError::NotAway)),
+        // (the default rules have no coach)
+        K::Hint => (Scene::Bidding, Some(CommandError::NoCoach)),
         K::Hand | K::Bid | K::Poverty | K::Abort | K::Reset => (Scene::Bidding, None),
         K::Play | K::Announce => (Scene::Playing, None),
         K::Record | K::Analysis => (Scene::Recorded, None),
@@ -157,6 +159,7 @@ async fn command(s: &Setup, kind: CommandKind, who: &Actor) -> Command {
         K::Away => Command::Away,
         K::Back => Command::Back,
         K::Hand => Command::Hand,
+        K::Hint => Command::Hint,
         K::Dm => Command::Dm(true),
         K::Bid => Command::Bid(Bid::Healthy),
         K::Play => {
@@ -267,6 +270,8 @@ async fn cell(lang: Lang, kind: CommandKind, actor: ActorKind) -> Option<String>
         }
         Access::Refused(r) => Some(refusal_text(lang, r)),
         Access::Allowed if kind == CommandKind::Poverty => Some(wrong_phase),
+        // the table's state: the default rules have no coach
+        Access::Allowed if kind == CommandKind::Hint => Some(render::error(lang, &CommandError::NoCoach)),
         Access::Allowed if actor == ActorKind::ToAct => to_act_state.map(|e| render::error(lang, &e)),
         // the table's state: people who did not play the deal have none to analyse
         Access::Allowed if kind == CommandKind::Analysis && matches!(actor, ActorKind::Stranger | ActorKind::Admin) => {
@@ -304,7 +309,7 @@ async fn whole_table(lang: Lang) {
             }
         }
     }
-    assert_eq!(cells, 38 * 5);
+    assert_eq!(cells, 39 * 5);
     assert!(failures.is_empty(), "{} of {cells} cells:\n{}", failures.len(), failures.join("\n"));
 }
 

@@ -771,4 +771,4 @@ fn replay_record(rec: Record) -> Result<ReplayResult, RecordError> {
 
 // Keep every key reachable from records (a compile-time reminder that the
 // record's rules object takes exactly the house-rule keys).
-const _: () = assert!(KEYS.len() == 37);
+const _: () = assert!(KEYS.len() == 38);

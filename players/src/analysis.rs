@@ -68,6 +68,8 @@ pub struct Finding {
     pub better: Choice,
     /// The expected cost in game points (the person's own score).
     pub cost: f64,
+    /// The better card's role in its trick, as the coach names it.
+    pub why: Option<crate::coach::Role>,
 }
 
 /// What examining a deal for one seat found.
@@ -226,12 +228,13 @@ fn examine_card(
     if let Some(b) = best_card.filter(|b| *b != chosen)
         && let Some(cost) = cost(&rows, chosen, b, cfg)
     {
-        out.push(Finding { trick, made: Choice::Card(played), better: Choice::Card(cards[b]), cost });
+        let why = Some(crate::coach::role(&v, cards[b]));
+        out.push(Finding { trick, made: Choice::Card(played), better: Choice::Card(cards[b]), cost, why });
     }
     if let Some(c) = call
         && let Some(cost) = cost(&rows, chosen, cards.len(), cfg)
     {
-        out.push(Finding { trick, made: Choice::Call(c, false), better: Choice::Call(c, true), cost });
+        out.push(Finding { trick, made: Choice::Call(c, false), better: Choice::Call(c, true), cost, why: None });
     }
     true
 }
@@ -244,7 +247,7 @@ fn examine_call(g: &Game, seat: Seat, call: Call, cfg: &AnalysisConfig, rng: &mu
     let rows = rows(seat, &lines, cfg, rng, false, worlds);
     if let Some(cost) = cost(&rows, 0, 1, cfg) {
         let trick = g.tricks().len() + 1;
-        out.push(Finding { trick, made: Choice::Call(call, true), better: Choice::Call(call, false), cost });
+        out.push(Finding { trick, made: Choice::Call(call, true), better: Choice::Call(call, false), cost, why: None });
     }
     true
 }
@@ -271,7 +274,7 @@ fn examine_bid(g: &Game, seat: Seat, made: Bid, cfg: &AnalysisConfig, rng: &mut 
     if let Some(b) = best(&rows).filter(|b| *b != 0)
         && let Some(cost) = cost(&rows, 0, b, cfg)
     {
-        out.push(Finding { trick: 0, made: Choice::Bid(made), better: Choice::Bid(bids[b]), cost });
+        out.push(Finding { trick: 0, made: Choice::Bid(made), better: Choice::Bid(bids[b]), cost, why: None });
     }
     true
 }
@@ -303,7 +306,7 @@ fn examine_exchange(
         && let Some(cost) = cost(&rows, 0, b, cfg)
         && let (Some(made), Some(better)) = (choice(made), choice(lines[b][0]))
     {
-        out.push(Finding { trick: 0, made, better, cost });
+        out.push(Finding { trick: 0, made, better, cost, why: None });
     }
     true
 }
@@ -321,7 +324,7 @@ fn examine_answer(
     let lines = vec![vec![Action::Answer(made)], vec![Action::Answer(!made)]];
     let rows = rows(seat, &lines, cfg, rng, true, |rng| exchange_world(&v, rng));
     if let Some(cost) = cost(&rows, 0, 1, cfg) {
-        out.push(Finding { trick: 0, made: Choice::Answer(made), better: Choice::Answer(!made), cost });
+        out.push(Finding { trick: 0, made: Choice::Answer(made), better: Choice::Answer(!made), cost, why: None });
     }
     true
 }

@@ -11,6 +11,8 @@
 //! - [`search`]: the expert (weighted worlds, UCT trees, an end solver)
 //!   and the plain ensemble UCT it is measured against;
 //! - [`analysis`]: what a seat could have done better in a finished deal;
+//! - [`coach`]: the expert's choice for a seat with one line of why
+//!   (`hint` at tables with the `coach` rule);
 //! - [`seat`]: an outside program seated through the seat protocol;
 //! - [`arena`]: players against each other over duplicate deals.
 
@@ -18,6 +20,7 @@
 
 pub mod analysis;
 pub mod arena;
+pub mod coach;
 pub mod level;
 pub mod player;
 pub mod search;

@@ -84,6 +84,7 @@ event-kiebitz = { $player } lässt { $spectator } in die eigenen Karten schauen 
 event-kiebitz-ended = { $spectator } sieht die Karten von { $player } nicht mehr.
 event-computer-joined = { $name } (Computer) nimmt Platz.
 event-away = { $name } ist weg; ein Computer spielt den Platz.
+event-hint = { $name } hat den Coach um einen Tipp gebeten.
 event-back = { $name } ist zurück.
 event-dealt = Spiel { $number }: { $dealer } gibt.
 event-forced-solo = { $name } muss ein Pflichtsolo spielen (Vorführen).
@@ -260,6 +261,7 @@ score-none = Noch keine Liste.
 score-game = Spiel
 score-bock = Bock
 score-doppelbock = Doppelbock
+score-hint = Tipp
 score-check = Kontrolle: Summe { $sum }{ $parity ->
     [yes] , alle gerade oder alle ungerade
    *[no] {""}
@@ -309,7 +311,8 @@ rule-about = { $key ->
     [announce_on_turn] Ansagen nur, wenn man am Zug ist
     [re_deadline] Re/Kontra bis zur ersten oder zweiten Karte
     [bock_triggers] was eine Bockrunde auslöst
-   *[bock_stacking] Bock im Bock: anhängen oder stapeln (Doppelbock)
+    [bock_stacking] Bock im Bock: anhängen oder stapeln (Doppelbock)
+   *[coach] Tipp, wenn man dran ist: was der Experte täte und warum, privat; auf dem Zettel markiert
 }
 rules-unknown-key = unbekannte Regel „{ $key }“; die Regeln sind: { $keys }
 rules-unknown-long-key = unbekannte Regel „{ $key }“; regeln zeigt sie alle
@@ -434,6 +437,18 @@ error-no-analysis = { $n ->
     [0] du hast keins der letzten { $kept } Spiele hier gespielt; analyse sieht sich die an
    *[other] du hast Spiel { $n } hier nicht gespielt, oder es ist keins der letzten { $kept }
 }
+error-no-coach = an diesem Tisch gibt es keinen Coach: ein Admin schaltet ihn mit rules set coach on ein (ab dem nächsten Spiel)
+hint-card = Coach: spiel { $card }: { $why }.
+hint-choice = Coach: { $choice }: { $why }.
+hint-why-pull-trumps = Trumpf ziehen, um die Trümpfe der anderen herauszuholen
+hint-why-lead-ace = das Ass bringen, solange die Farbe noch läuft
+hint-why-lead-suit = eine Fehlfarbe anspielen
+hint-why-save-fox = den Fuchs retten: deine Partei bekommt den Stich
+hint-why-smear = schmieren: deine Partei bekommt den Stich
+hint-why-follow = bedienen
+hint-why-ruff = stechen: du kannst nicht bedienen
+hint-why-discard = abwerfen: du kannst nicht bedienen
+hint-why-chance = deine Partei hat damit { $percent } % von { $deals } simulierten Spielen gewonnen
 analysis-head = Analyse von Spiel { $record } (deine { $examined } Entscheidungen, wie ein starker Spieler sie aus deiner damaligen Sicht sieht):
 analysis-finding = Stich { $trick }: { $played } statt { $better } kostete etwa { $cost } Punkte
 analysis-call = Stich { $trick }: { $said ->
@@ -525,6 +540,7 @@ help-addbot = einen Computerspieler hinsetzen
 help-away = einen Computer für dich spielen lassen, bis du zurück bist
 help-back = deinen Platz vom Computer zurücknehmen
 help-hand = dein Blatt zeigen (nur für dich)
+help-hint = wenn du dran bist, den Coach fragen (Regel coach): was der Experte tun würde, nur für dich
 help-bid = Vorbehalt: gesund, hochzeit, armut, schmeißen oder solo karo/herz/pik/kreuz/damen/buben/fleischlos
 help-play = eine Karte spielen: CQ, H10, ♣Q, ♥10, kreuz dame, herz zehn (oder nur die Karte)
 help-announce = für deine Partei ansagen: re, kontra, keine 90, keine 60, keine 30, schwarz

@@ -83,6 +83,7 @@ event-kiebitz = { $player } lets { $spectator } see their hand (Kiebitz).
 event-kiebitz-ended = { $spectator } no longer sees { $player }'s hand.
 event-computer-joined = { $name } (computer) joins the table.
 event-away = { $name } is away; a computer plays the seat.
+event-hint = { $name } asked the coach for a hint.
 event-back = { $name } is back.
 event-dealt = Deal { $number }: { $dealer } deals.
 event-forced-solo = { $name } must play a compulsory solo (vorführen).
@@ -259,6 +260,7 @@ score-none = No session yet.
 score-game = game
 score-bock = Bock
 score-doppelbock = Doppelbock
+score-hint = hint
 score-check = Check: sum { $sum }{ $parity ->
     [yes] , all even or all odd
    *[no] {""}
@@ -308,7 +310,8 @@ rule-about = { $key ->
     [announce_on_turn] announcements only on one's own turn
     [re_deadline] Re/Kontra until the first or the second card
     [bock_triggers] what starts a round of Bock
-   *[bock_stacking] Bock in Bock: extend, or stack (Doppelbock)
+    [bock_stacking] Bock in Bock: extend, or stack (Doppelbock)
+   *[coach] hint on one's turn: the expert's choice and why, privately; marked on the sheet
 }
 rules-unknown-key = unknown rule '{ $key }'; the rules are: { $keys }
 rules-unknown-long-key = unknown rule '{ $key }'; rules lists them
@@ -433,6 +436,18 @@ error-no-analysis = { $n ->
     [0] you played none of the last { $kept } deals here; analysis looks at those
    *[other] you did not play deal { $n } here, or it is not one of the last { $kept }
 }
+error-no-coach = this table has no coach: an admin can turn it on with rules set coach on (from the next deal)
+hint-card = Coach: play { $card }: { $why }.
+hint-choice = Coach: { $choice }: { $why }.
+hint-why-pull-trumps = lead trumps, to draw the others' trumps
+hint-why-lead-ace = lead the ace while the suit still goes round
+hint-why-lead-suit = lead a plain suit
+hint-why-save-fox = save the fox: your side takes this trick
+hint-why-smear = give points: your side takes this trick
+hint-why-follow = follow suit
+hint-why-ruff = trump it: you cannot follow suit
+hint-why-discard = throw it off: you cannot follow suit
+hint-why-chance = your side won with it in { $percent }% of { $deals } simulated deals
 analysis-head = Analysis of deal { $record } (your { $examined } decisions, as a strong player sees them from what you saw then):
 analysis-finding = trick { $trick }: { $played } instead of { $better } cost about { $cost } points
 analysis-call = trick { $trick }: { $said ->
@@ -524,6 +539,7 @@ help-addbot = seat a computer player
 help-away = let a computer play your seat until you are back
 help-back = take your seat back from the computer
 help-hand = show your hand (privately)
+help-hint = on your turn, ask the coach (rule coach): what the expert would do, privately
 help-bid = answer the reservation query (solo kinds: diamonds hearts spades clubs queens jacks aces kings)
 help-play = play a card: CQ, H10, ♣Q, ♥10, kreuz dame, herz zehn (or just the card)
 help-announce = announce for your party (keine 90 and so on also work)

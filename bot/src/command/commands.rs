@@ -54,6 +54,11 @@ declare_commands! {
         build: |_| Ok(Command::Hand),
         show: [Command::Hand => f.write_str("hand")],
     }
+    "hint" => Hint = "hint" {
+        words: ["tipp"],
+        build: |_| Ok(Command::Hint),
+        show: [Command::Hint => f.write_str("hint")],
+    }
     "bid" => Bid = "bid" (moves) {
         words: ["vorbehalt", "melden"],
         // `poverty` and `armut` alone are the bid; with a step they are

@@ -169,6 +169,9 @@ pub enum Command {
     Back,
     /// Show one's hand (privately).
     Hand,
+    /// Ask the coach (at a table with the `coach` rule on, on one's own
+    /// turn): what the expert would do now and why, privately.
+    Hint,
     /// Answer the reservation query.
     Bid(Bid),
     /// Play a card.

@@ -14,7 +14,8 @@ use crate::tr;
 /// Events as one public message.
 pub fn events(t: &Table, ev: &[Event]) -> Option<String> {
     let mut out = String::new();
-    for e in ev {
+    // (the coach's advice is the asker's alone)
+    for e in ev.iter().filter(|e| !matches!(e, Event::Advice { .. })) {
         out.push_str(&event_line(t, e));
         out.push('\n');
     }
@@ -38,6 +39,8 @@ fn event_line(t: &Table, e: &Event) -> String {
         }
         Event::ComputerJoined(n) => tr!(l, "event-computer-joined", name = n),
         Event::Away(n) => tr!(l, "event-away", name = n),
+        Event::HintTaken(n) => tr!(l, "event-hint", name = n),
+        Event::Advice { .. } => String::new(),
         Event::Back(n) => tr!(l, "event-back", name = n),
         Event::SessionOver => {
             let mut s = tr!(l, "event-session-over");

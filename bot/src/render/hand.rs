@@ -48,17 +48,7 @@ pub(super) fn hand_text(l: Lang, view: &HandView, sorted: &[Card], playable: Car
     }
     let mut can: Vec<Cow<'static, str>> = Vec::new();
     for a in &view.legal {
-        let word = match a {
-            Action::Bid(b) => bid_word(l, *b),
-            Action::Announce(c) => l.call(*c),
-            Action::Say(d) => cached_tr!(l, "declaration", what = d.name()),
-            Action::Genscher(_) => tr!(l, "choice-genscher").into(),
-            Action::Answer(true) => cached_tr!(l, "choice-accept"),
-            Action::Answer(false) => cached_tr!(l, "choice-decline"),
-            Action::Give(c) => tr!(l, "choice-give", n = c.len()).into(),
-            Action::Return(c) => tr!(l, "choice-return", n = c.len()).into(),
-            Action::Play(_) => continue,
-        };
+        let Some(word) = choice_word(l, a) else { continue };
         if !can.contains(&word) {
             can.push(word);
         }
@@ -70,6 +60,21 @@ pub(super) fn hand_text(l: Lang, view: &HandView, sorted: &[Card], playable: Car
         push_line(&mut out, &cached_tr!(l, "hand-your-turn"));
     }
     out
+}
+
+/// A choice other than a card, as the hand's "You can" line names it.
+pub(super) fn choice_word(l: Lang, a: &Action) -> Option<Cow<'static, str>> {
+    Some(match a {
+        Action::Bid(b) => bid_word(l, *b),
+        Action::Announce(c) => l.call(*c),
+        Action::Say(d) => cached_tr!(l, "declaration", what = d.name()),
+        Action::Genscher(_) => tr!(l, "choice-genscher").into(),
+        Action::Answer(true) => cached_tr!(l, "choice-accept"),
+        Action::Answer(false) => cached_tr!(l, "choice-decline"),
+        Action::Give(c) => tr!(l, "choice-give", n = c.len()).into(),
+        Action::Return(c) => tr!(l, "choice-return", n = c.len()).into(),
+        Action::Play(_) => return None,
+    })
 }
 
 pub(super) fn bid_word(l: Lang, b: Bid) -> Cow<'static, str> {

@@ -4,6 +4,7 @@
 //! [`HandView`](doko_engine::HandView). Nothing here can reach another
 //! seat's hand.
 
+mod coach;
 mod events;
 mod hand;
 mod pictures;
@@ -13,6 +14,7 @@ mod sheet;
 mod table;
 
 pub use crate::message::{Audience, Kind, Message};
+pub use coach::advice;
 pub use events::{events, summary};
 pub use hand::{
     already_done, hand, hand_label, hand_model, hand_with_model, stale, unavailable, unreachable, your_turn,

@@ -136,6 +136,7 @@ pub fn error(l: Lang, e: &CommandError) -> String {
         CommandError::Session(e) => tr!(l, "error-damaged", why = e.to_string()),
         CommandError::NoRecord(n) => tr!(l, "error-no-record", n = n),
         CommandError::NoAnalysis(n) => tr!(l, "error-no-analysis", n = n, kept = crate::table::PLAYED_KEPT),
+        CommandError::NoCoach => tr!(l, "error-no-coach"),
         CommandError::NoList(n) => tr!(l, "error-no-list", n = n),
         CommandError::NoServer => tr!(l, "error-no-server"),
         CommandError::NotServerAdmin => tr!(l, "error-not-server-admin"),

@@ -28,14 +28,21 @@ pub fn analysis(l: Lang, record: u32, a: &doko_players::analysis::Analysis) -> S
         let cost = format!("{:.1}", f.cost);
         let cost = if l == Lang::De { cost.replace('.', ",") } else { cost };
         let line = match (f.made, f.better) {
-            (Choice::Card(played), Choice::Card(better)) => tr!(
-                l,
-                "analysis-finding",
-                trick = f.trick,
-                played = l.cards([played]),
-                better = l.cards([better]),
-                cost = cost
-            ),
+            (Choice::Card(played), Choice::Card(better)) => {
+                let line = tr!(
+                    l,
+                    "analysis-finding",
+                    trick = f.trick,
+                    played = l.cards([played]),
+                    better = l.cards([better]),
+                    cost = cost
+                );
+                // (the better card's role, as the coach names it)
+                match f.why {
+                    Some(role) => format!("{line} ({})", super::coach::role_text(l, role)),
+                    None => line,
+                }
+            }
             (Choice::Call(c, said), _) => {
                 tr!(l, "analysis-call", trick = f.trick, call = l.call(c), said = yes(said), cost = cost)
             }
@@ -106,8 +113,9 @@ pub(super) fn sheet(l: Lang, s: &TableSession, duty: bool) -> String {
             2 => format!(" ({})", tr!(l, "score-bock")),
             f => format!(" ({} x{f})", tr!(l, "score-doppelbock")),
         };
+        let hint = if s.hinted(row.deal) { format!(" ({})", tr!(l, "score-hint")) } else { String::new() };
         let contract: String = sheet_contract(l, &row.contract).chars().take(16).collect();
-        let _ = writeln!(out, "{:>4}  {contract:<16} {cells}{bock}", row.deal);
+        let _ = writeln!(out, "{:>4}  {contract:<16} {cells}{bock}{hint}", row.deal);
     }
     let sum: i64 = s.totals().iter().sum();
     let totals = s.totals().as_slice();

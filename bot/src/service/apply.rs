@@ -142,6 +142,13 @@ pub(super) fn apply(req: &Request, table: &mut Table, ctx: &mut Ctx<'_>, bots: &
             return (Applied::Refused(text, before.back), commit || layers_changed);
         }
     }
+    if req.what == Command::Hint
+        && let Some(view) = table.view_for(&req.who.user)
+    {
+        // the coach: the expert's choice from the asker's own view
+        let advice = doko_players::coach::advise(&view, bots, req.strong);
+        events.push(Event::Advice { to: req.who.user.clone(), advice });
+    }
     conclude(req, table, ctx, bots, events, before)
 }
 

@@ -78,6 +78,14 @@ pub(super) fn compose(
     let mut out = Outbox::new(ch.clone(), t.lang());
     out.actor = Some(me.clone());
     answer_asked(ch, dialect, t, me, cmd, &mut out);
+    // the coach's advice: to the person who asked, confidentially
+    for e in events {
+        if let Event::Advice { to, advice } = e
+            && to == me
+        {
+            out.private.push(private_to(t, me, Kind::Help, render::advice(t.lang(), advice), true));
+        }
+    }
     let changed = !events.is_empty();
     out.notices.splice(0..0, results(t, events));
     if changed || matches!(cmd, Command::Table) {

@@ -95,6 +95,7 @@ impl Table {
             Command::Analysis(n) => {
                 self.analysable(&actor.user, *n)?;
             }
+            Command::Hint => self.hint(actor, ev)?,
             Command::Hand
             | Command::Table
             | Command::LastTrick

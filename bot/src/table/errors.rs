@@ -90,6 +90,9 @@ pub enum CommandError {
     /// record asked for, or 0: any).
     #[error("no deal of yours to analyse (number {0})")]
     NoAnalysis(u32),
+    /// `hint` at a deal whose rules have no coach (`coach off`).
+    #[error("no coach at this table")]
+    NoCoach,
     /// No such list kept at this table (0: none yet).
     #[error("no list number {0}")]
     NoList(u32),

@@ -48,6 +48,16 @@ pub enum Event {
     ComputerJoined(String),
     /// A computer took over a seat.
     Away(String),
+    /// A player asked the coach (`hint`).
+    HintTaken(String),
+    /// The coach's advice, for the player who asked only (never shown in
+    /// the channel).
+    Advice {
+        /// Who asked.
+        to: crate::ids::UserId,
+        /// What the expert would do, and why.
+        advice: doko_players::coach::Advice,
+    },
     /// A person took their seat back.
     Back(String),
     /// A deal was dealt.

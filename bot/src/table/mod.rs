@@ -15,6 +15,7 @@
 //! dispute would be settled with.
 
 mod clock;
+mod coach;
 mod commands;
 mod computers;
 mod deliveries;

@@ -117,10 +117,12 @@ impl Table {
         let record = self.records + 1;
         match self.session_mut()?.finish(record)? {
             Outcome::Redeal(reason) => {
+                self.session.as_mut().expect("a deal had a session").deal_ended(None);
                 ev.push(Event::Redeal(reason));
                 if self.end_of_deal(ev)? && self.someone_here(ev) { self.deal_next(ctx, ev) } else { Ok(()) }
             }
             Outcome::Scored(scored) => {
+                self.session.as_mut().expect("a scored deal has a session").deal_ended(Some(scored.row.deal));
                 self.records = record;
                 self.remember_played(record, &scored.deal);
                 ctx.new_records.push(Record::from_game(scored.deal.game()).to_compact());

@@ -75,6 +75,9 @@ impl Table {
     pub(super) fn abort_deal(&mut self, reason: &str, ctx: &mut Ctx<'_>) -> Result<u32, CommandError> {
         let g = self.current_game().ok_or(CommandError::NoDeal)?.clone();
         let deal = self.session_mut()?.abort()?;
+        if let Some(s) = &mut self.session {
+            s.deal_ended(None);
+        }
         self.records += 1;
         self.remember_played(self.records, &deal);
         ctx.new_records.push(doko_engine::Record::aborted(&g, reason).to_compact());

@@ -22,6 +22,10 @@ pub struct TableSession {
     session: Session,
     number: u32,
     started_ms: u64,
+    /// A hint was taken in the deal being played.
+    hinting: bool,
+    /// The sheet's deals in which a hint was taken (their numbers).
+    hinted: Vec<u32>,
 }
 
 #[derive(Deserialize)]
@@ -34,6 +38,10 @@ struct Stored {
     /// When it started (ms since 1970; 0: not known).
     #[serde(default)]
     started_ms: u64,
+    #[serde(default)]
+    hinting: bool,
+    #[serde(default)]
+    hinted: Vec<u32>,
     #[serde(flatten)]
     session: Session,
 }
@@ -47,6 +55,10 @@ struct StoredRef<'a> {
     number: u32,
     #[serde(skip_serializing_if = "super::skip::is_zero_ms")]
     started_ms: u64,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    hinting: bool,
+    #[serde(skip_serializing_if = "<[u32]>::is_empty")]
+    hinted: &'a [u32],
     #[serde(flatten)]
     session: &'a Session,
 }
@@ -58,6 +70,8 @@ impl Serialize for TableSession {
             names: &self.names,
             number: self.number,
             started_ms: self.started_ms,
+            hinting: self.hinting,
+            hinted: &self.hinted,
             session: &self.session,
         }
         .serialize(s)
@@ -76,6 +90,8 @@ impl TryFrom<Stored> for TableSession {
             session: s.session,
             number: s.number,
             started_ms: s.started_ms,
+            hinting: s.hinting,
+            hinted: s.hinted,
         })
     }
 }
@@ -85,7 +101,15 @@ impl TableSession {
     pub(super) fn new(seats: &Seats, session: Session) -> TableSession {
         let players = ByPlayer::from_vec(seats.iter().map(|s| s.key()).collect()).expect("4 or 5 seats");
         let names = ByPlayer::from_vec(seats.iter().map(|s| s.name().to_string()).collect()).expect("4 or 5 seats");
-        TableSession { players: Shared::new(players), names: Shared::new(names), session, number: 0, started_ms: 0 }
+        TableSession {
+            players: Shared::new(players),
+            names: Shared::new(names),
+            session,
+            number: 0,
+            started_ms: 0,
+            hinting: false,
+            hinted: Vec::new(),
+        }
     }
 
     /// The same session as list `number`, started at `started_ms`.
@@ -93,6 +117,30 @@ impl TableSession {
         self.number = number;
         self.started_ms = started_ms;
         self
+    }
+
+    /// Notes that a hint was taken in the deal being played.
+    pub(super) fn take_hint(&mut self) {
+        self.hinting = true;
+    }
+
+    /// The deal being played ended: scored as sheet deal `scored`, or void
+    /// (`None`, nothing written). A hint taken in it marks the deal.
+    pub(super) fn deal_ended(&mut self, scored: Option<u32>) {
+        if let Some(n) = scored.filter(|_| self.hinting) {
+            self.hinted.push(n);
+        }
+        self.hinting = false;
+    }
+
+    /// Whether a hint was taken in the sheet's deal `deal`.
+    pub fn hinted(&self, deal: u32) -> bool {
+        self.hinted.contains(&deal)
+    }
+
+    /// Whether a hint was taken in the deal being played.
+    pub fn hinting(&self) -> bool {
+        self.hinting
     }
 
     /// The list's number at its table (0: started before lists had one).

@@ -303,4 +303,10 @@ pub const KEYS: &[KeyInfo] = &[
         meaning: "with bock on, a trigger during Bock deals: extend plays the new round after the pending ones; stack starts it with the next deal, so deals two rounds cover count four times (Doppelbock)",
         kind: ValueKind::Word,
     },
+    KeyInfo {
+        name: "coach",
+        allowed: "on, off",
+        meaning: "on: a seated player may ask `hint` on their own turn and is told privately what the expert computer player would do and why; the table is told, and the score sheet marks the deal",
+        kind: ValueKind::OnOff,
+    },
 ];

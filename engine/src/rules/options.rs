@@ -452,6 +452,9 @@ pub struct Rules {
     pub bock_triggers: BockSet,
     /// Bock inside Bock: extend or stack.
     pub bock_stacking: BockStacking,
+    /// Hints from the expert on a player's turn (`coach`), marked on the
+    /// score sheet; off in every preset.
+    pub coach: bool,
 }
 
 impl Rules {

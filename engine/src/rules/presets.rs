@@ -126,6 +126,7 @@ impl Rules {
             re_deadline: ReDeadline::BeforeSecondCard,
             bock_triggers,
             bock_stacking: BockStacking::Extend,
+            coach: false,
         }
     }
 }

@@ -150,6 +150,7 @@ impl Rules {
                 self.bock_triggers = s;
             }
             "bock_stacking" => self.bock_stacking = word(v, &BockStacking::ALL, BockStacking::key)?,
+            "coach" => self.coach = boolean(v)?,
             _ => unreachable!("every key in KEYS is handled"),
         }
         Some(())
@@ -196,6 +197,7 @@ impl Rules {
             "re_deadline" => self.re_deadline.key().to_string(),
             "bock_triggers" => list_text(self.bock_triggers.iter().map(|t| t.key())),
             "bock_stacking" => self.bock_stacking.key().to_string(),
+            "coach" => onoff(self.coach),
             _ => return Err(RuleError::UnknownKey { key: quoted(key) }),
         })
     }

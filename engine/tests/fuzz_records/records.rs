@@ -24,7 +24,8 @@ fn rule_values(key: &str) -> &'static [&'static str] {
         | "half_chicken"
         | "genscher"
         | "black_sow"
-        | "wedding_choose" => &["on", "off"],
+        | "wedding_choose"
+        | "coach" => &["on", "off"],
         "piglets_when" => &["deal", "play"],
         "bock_stacking" => &["extend", "stack"],
         "solo_priority" => &["first", "last"],

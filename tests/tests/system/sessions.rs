@@ -14,6 +14,18 @@ use doko_bot::{
 use doko_engine::{Card, Record};
 use doko_players::BotLevel;
 
+/// A card's roles as the coach and the analysis name them (English).
+const ROLES: [&str; 8] = [
+    "lead trumps, to draw the others' trumps",
+    "lead the ace while the suit still goes round",
+    "lead a plain suit",
+    "save the fox: your side takes this trick",
+    "give points: your side takes this trick",
+    "follow suit",
+    "trump it: you cannot follow suit",
+    "throw it off: you cannot follow suit",
+];
+
 fn people(n: usize, platform: Platform) -> Vec<Actor> {
     ["Anna", "Ben", "Cleo", "Dirk", "Emil"]
         .iter()
@@ -499,7 +511,14 @@ async fn analysis_tells_a_player_privately_which_cards_cost_points() {
         // a card, an announcement, the bid or a poverty answer
         for line in a.text.lines().skip(1) {
             let what = ["trick ", "reservation: ", "poverty: "].iter().any(|w| line.starts_with(w));
-            assert!(what && line.contains(" cost about ") && line.ends_with(" points"), "{line}");
+            assert!(what && line.contains(" cost about "), "{line}");
+            if line.contains(" instead of ") {
+                // a card: the better card's role, as the coach names it
+                let why = line.rsplit_once(" points (").map(|(_, w)| w.trim_end_matches(')'));
+                assert!(why.is_some_and(|w| ROLES.contains(&w)), "{line}");
+            } else {
+                assert!(line.ends_with(" points"), "{line}");
+            }
         }
     }
     // random cards over two deals: at least one clearly cost points
