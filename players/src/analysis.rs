@@ -68,8 +68,9 @@ pub struct Finding {
     pub better: Choice,
     /// The expected cost in game points (the person's own score).
     pub cost: f64,
-    /// The better card's role in its trick, as the coach names it.
-    pub why: Option<crate::coach::Role>,
+    /// Why the better choice, as the coach names it: a card's role in its
+    /// trick, or the share of the simulated deals its side won with it.
+    pub why: Option<crate::coach::Why>,
 }
 
 /// What examining a deal for one seat found.
@@ -189,6 +190,14 @@ fn cost(rows: &[Vec<f64>], chosen: usize, alt: usize, cfg: &AnalysisConfig) -> O
     (cost >= cfg.min_cost && cost > 2.0 * se).then_some(cost)
 }
 
+/// In how many of the worlds line `i` won (the person's score above 0),
+/// as the coach says a decision's chance.
+fn won(rows: &[Vec<f64>], i: usize) -> crate::coach::Why {
+    let wins = rows.iter().filter(|r| r[i] > 0.0).count();
+    let percent = (wins * 100).checked_div(rows.len()).unwrap_or(0) as u8;
+    crate::coach::Why::Chance { percent, deals: rows.len() }
+}
+
 /// The line with the best mean.
 fn best(rows: &[Vec<f64>]) -> Option<usize> {
     let width = rows.first()?.len();
@@ -228,13 +237,14 @@ fn examine_card(
     if let Some(b) = best_card.filter(|b| *b != chosen)
         && let Some(cost) = cost(&rows, chosen, b, cfg)
     {
-        let why = Some(crate::coach::role(&v, cards[b]));
+        let why = Some(crate::coach::Why::Card(crate::coach::role(&v, cards[b])));
         out.push(Finding { trick, made: Choice::Card(played), better: Choice::Card(cards[b]), cost, why });
     }
     if let Some(c) = call
         && let Some(cost) = cost(&rows, chosen, cards.len(), cfg)
     {
-        out.push(Finding { trick, made: Choice::Call(c, false), better: Choice::Call(c, true), cost, why: None });
+        let why = Some(won(&rows, cards.len()));
+        out.push(Finding { trick, made: Choice::Call(c, false), better: Choice::Call(c, true), cost, why });
     }
     true
 }
@@ -247,7 +257,8 @@ fn examine_call(g: &Game, seat: Seat, call: Call, cfg: &AnalysisConfig, rng: &mu
     let rows = rows(seat, &lines, cfg, rng, false, worlds);
     if let Some(cost) = cost(&rows, 0, 1, cfg) {
         let trick = g.tricks().len() + 1;
-        out.push(Finding { trick, made: Choice::Call(call, true), better: Choice::Call(call, false), cost, why: None });
+        let why = Some(won(&rows, 1));
+        out.push(Finding { trick, made: Choice::Call(call, true), better: Choice::Call(call, false), cost, why });
     }
     true
 }
@@ -274,7 +285,8 @@ fn examine_bid(g: &Game, seat: Seat, made: Bid, cfg: &AnalysisConfig, rng: &mut 
     if let Some(b) = best(&rows).filter(|b| *b != 0)
         && let Some(cost) = cost(&rows, 0, b, cfg)
     {
-        out.push(Finding { trick: 0, made: Choice::Bid(made), better: Choice::Bid(bids[b]), cost, why: None });
+        let why = Some(won(&rows, b));
+        out.push(Finding { trick: 0, made: Choice::Bid(made), better: Choice::Bid(bids[b]), cost, why });
     }
     true
 }
@@ -306,7 +318,7 @@ fn examine_exchange(
         && let Some(cost) = cost(&rows, 0, b, cfg)
         && let (Some(made), Some(better)) = (choice(made), choice(lines[b][0]))
     {
-        out.push(Finding { trick: 0, made, better, cost, why: None });
+        out.push(Finding { trick: 0, made, better, cost, why: Some(won(&rows, b)) });
     }
     true
 }
@@ -324,7 +336,8 @@ fn examine_answer(
     let lines = vec![vec![Action::Answer(made)], vec![Action::Answer(!made)]];
     let rows = rows(seat, &lines, cfg, rng, true, |rng| exchange_world(&v, rng));
     if let Some(cost) = cost(&rows, 0, 1, cfg) {
-        out.push(Finding { trick: 0, made: Choice::Answer(made), better: Choice::Answer(!made), cost, why: None });
+        let why = Some(won(&rows, 1));
+        out.push(Finding { trick: 0, made: Choice::Answer(made), better: Choice::Answer(!made), cost, why });
     }
     true
 }

@@ -10,10 +10,7 @@ use crate::tr;
 /// The advice as one line: the expert's choice and why (a card's role in
 /// the trick, or the chance its side won with it in the simulated deals).
 pub fn advice(l: Lang, a: &Advice) -> String {
-    let why = match a.why {
-        Why::Card(role) => role_text(l, role),
-        Why::Chance { percent, deals } => tr!(l, "hint-why-chance", percent = percent, deals = deals),
-    };
+    let why = why_text(l, a.why);
     match a.action {
         Action::Play(card) => tr!(l, "hint-card", card = l.card(card), why = why),
         other => {
@@ -23,8 +20,16 @@ pub fn advice(l: Lang, a: &Advice) -> String {
     }
 }
 
+/// Why a choice, as the coach and the analysis say it.
+pub(super) fn why_text(l: Lang, why: Why) -> String {
+    match why {
+        Why::Card(role) => role_text(l, role),
+        Why::Chance { percent, deals } => tr!(l, "hint-why-chance", percent = percent, deals = deals),
+    }
+}
+
 /// A card's role in its trick, as the coach and the analysis name it.
-pub(super) fn role_text(l: Lang, role: Role) -> String {
+fn role_text(l: Lang, role: Role) -> String {
     match role {
         Role::PullTrumps => tr!(l, "hint-why-pull-trumps"),
         Role::LeadAce => tr!(l, "hint-why-lead-ace"),

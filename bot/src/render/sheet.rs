@@ -28,21 +28,14 @@ pub fn analysis(l: Lang, record: u32, a: &doko_players::analysis::Analysis) -> S
         let cost = format!("{:.1}", f.cost);
         let cost = if l == Lang::De { cost.replace('.', ",") } else { cost };
         let line = match (f.made, f.better) {
-            (Choice::Card(played), Choice::Card(better)) => {
-                let line = tr!(
-                    l,
-                    "analysis-finding",
-                    trick = f.trick,
-                    played = l.cards([played]),
-                    better = l.cards([better]),
-                    cost = cost
-                );
-                // (the better card's role, as the coach names it)
-                match f.why {
-                    Some(role) => format!("{line} ({})", super::coach::role_text(l, role)),
-                    None => line,
-                }
-            }
+            (Choice::Card(played), Choice::Card(better)) => tr!(
+                l,
+                "analysis-finding",
+                trick = f.trick,
+                played = l.cards([played]),
+                better = l.cards([better]),
+                cost = cost
+            ),
             (Choice::Call(c, said), _) => {
                 tr!(l, "analysis-call", trick = f.trick, call = l.call(c), said = yes(said), cost = cost)
             }
@@ -62,6 +55,10 @@ pub fn analysis(l: Lang, record: u32, a: &doko_players::analysis::Analysis) -> S
         };
         out.push('\n');
         out.push_str(&line);
+        // why the better choice, as the coach says it
+        if let Some(why) = f.why {
+            let _ = write!(out, " ({})", super::coach::why_text(l, why));
+        }
     }
     out
 }
