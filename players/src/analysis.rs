@@ -12,12 +12,10 @@
 //! exchange in worlds with an exchange that fits them, as the expert
 //! samples them); bids, announcements and the exchange are not examined.
 
-use doko_engine::{Action, Bid, Call, Card, Cards, Game, Phase, Record, Rng, Seat, SeatView};
+use doko_engine::{Action, Bid, Call, Card, Cards, Game, Phase, Record, Rng, Seat};
 
-use crate::search::playout;
-use crate::worlds::{
-    basic_playout, bid_world, considered, exchange_candidates, exchange_world, knowledge, sample, world,
-};
+use crate::simulate::{card_worlds, rows, won};
+use crate::worlds::{bid_world, considered, exchange_candidates, exchange_world};
 
 /// How thoroughly a deal is examined.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -129,52 +127,6 @@ pub fn analyse(record: &Record, seat: Seat, cfg: &AnalysisConfig, seed: u64) -> 
     out
 }
 
-/// Per sampled world (from `world`), the person's score after each line of
-/// its own actions: the mean of `cfg.playouts` heuristic card playouts, or
-/// (`whole`) one playout of the whole deal by basic players (bids and
-/// poverty answers: the basic player is deterministic). A world where a
-/// line cannot be played does not count.
-fn rows(
-    seat: Seat,
-    lines: &[Vec<Action>],
-    cfg: &AnalysisConfig,
-    rng: &mut Rng,
-    whole: bool,
-    mut world: impl FnMut(&mut Rng) -> Option<Game>,
-) -> Vec<Vec<f64>> {
-    let mut rows: Vec<Vec<f64>> = Vec::new();
-    let mut tries = 0;
-    let playouts = if whole { 1 } else { cfg.playouts };
-    while rows.len() < cfg.worlds && tries < cfg.worlds * 4 {
-        tries += 1;
-        let Some(w) = world(rng) else { continue };
-        let row = lines
-            .iter()
-            .map(|line| {
-                let mut total = 0.0;
-                for _ in 0..playouts {
-                    let mut p = w.clone();
-                    // (a world's card order may differ from the view's)
-                    if line.iter().any(|a| p.act(seat, *a).is_err()) {
-                        return f64::NAN;
-                    }
-                    if whole {
-                        basic_playout(&mut p);
-                    } else {
-                        playout(&mut p, true, rng);
-                    }
-                    total += p.seat_score(seat).map_or(0.0, f64::from);
-                }
-                total / playouts as f64
-            })
-            .collect::<Vec<f64>>();
-        if row.iter().all(|x| x.is_finite()) {
-            rows.push(row);
-        }
-    }
-    rows
-}
-
 /// The cost of line `chosen` against line `alt` in the same worlds, when
 /// clearly worse: at least `min_cost` and more than twice the paired
 /// difference's standard error.
@@ -190,12 +142,9 @@ fn cost(rows: &[Vec<f64>], chosen: usize, alt: usize, cfg: &AnalysisConfig) -> O
     (cost >= cfg.min_cost && cost > 2.0 * se).then_some(cost)
 }
 
-/// In how many of the worlds line `i` won (the person's score above 0),
-/// as the coach says a decision's chance.
-fn won(rows: &[Vec<f64>], i: usize) -> crate::coach::Why {
-    let wins = rows.iter().filter(|r| r[i] > 0.0).count();
-    let percent = (wins * 100).checked_div(rows.len()).unwrap_or(0) as u8;
-    crate::coach::Why::Chance { percent, deals: rows.len() }
+/// A decision's reason as the coach gives it: the share of the worlds won.
+fn chance((percent, deals): (u8, usize)) -> crate::coach::Why {
+    crate::coach::Why::Chance { percent, deals }
 }
 
 /// The line with the best mean.
@@ -203,12 +152,6 @@ fn best(rows: &[Vec<f64>]) -> Option<usize> {
     let width = rows.first()?.len();
     let mean = |i: usize| rows.iter().map(|r| r[i]).sum::<f64>();
     (0..width).max_by(|a, b| mean(*a).total_cmp(&mean(*b)))
-}
-
-/// Card worlds: deals of the unseen cards that fit the seat's view.
-fn card_worlds(v: &SeatView) -> Option<impl FnMut(&mut Rng) -> Option<Game> + '_> {
-    let k = knowledge(v)?;
-    Some(move |rng: &mut Rng| sample(&k, v, rng).and_then(|hands| world(v, hands)))
 }
 
 /// A card: against every other card the seat could play, and (when it
@@ -230,7 +173,7 @@ fn examine_card(
     let mut lines: Vec<Vec<Action>> = cards.iter().map(|c| vec![Action::Play(*c)]).collect();
     lines.extend(call.map(|c| vec![Action::Announce(c), Action::Play(played)]));
     let Some(worlds) = card_worlds(&v) else { return false };
-    let rows = rows(seat, &lines, cfg, rng, false, worlds);
+    let rows = rows(seat, &lines, (cfg.worlds, cfg.playouts), rng, false, worlds);
     let Some(chosen) = cards.iter().position(|c| *c == played) else { return false };
     let trick = g.tricks().len() + 1;
     let best_card = best(&rows.iter().map(|r| r[..cards.len()].to_vec()).collect::<Vec<_>>());
@@ -243,7 +186,7 @@ fn examine_card(
     if let Some(c) = call
         && let Some(cost) = cost(&rows, chosen, cards.len(), cfg)
     {
-        let why = Some(won(&rows, cards.len()));
+        let why = Some(chance(won(&rows, cards.len())));
         out.push(Finding { trick, made: Choice::Call(c, false), better: Choice::Call(c, true), cost, why });
     }
     true
@@ -254,10 +197,10 @@ fn examine_call(g: &Game, seat: Seat, call: Call, cfg: &AnalysisConfig, rng: &mu
     let v = g.view(seat);
     let lines = vec![vec![Action::Announce(call)], Vec::new()];
     let Some(worlds) = card_worlds(&v) else { return false };
-    let rows = rows(seat, &lines, cfg, rng, false, worlds);
+    let rows = rows(seat, &lines, (cfg.worlds, cfg.playouts), rng, false, worlds);
     if let Some(cost) = cost(&rows, 0, 1, cfg) {
         let trick = g.tricks().len() + 1;
-        let why = Some(won(&rows, 1));
+        let why = Some(chance(won(&rows, 1)));
         out.push(Finding { trick, made: Choice::Call(call, true), better: Choice::Call(call, false), cost, why });
     }
     true
@@ -281,11 +224,11 @@ fn examine_bid(g: &Game, seat: Seat, made: Bid, cfg: &AnalysisConfig, rng: &mut 
         return false;
     }
     let lines: Vec<Vec<Action>> = bids.iter().map(|b| vec![Action::Bid(*b)]).collect();
-    let rows = rows(seat, &lines, cfg, rng, true, |rng| bid_world(&v, rng));
+    let rows = rows(seat, &lines, (cfg.worlds, cfg.playouts), rng, true, |rng| bid_world(&v, rng));
     if let Some(b) = best(&rows).filter(|b| *b != 0)
         && let Some(cost) = cost(&rows, 0, b, cfg)
     {
-        let why = Some(won(&rows, b));
+        let why = Some(chance(won(&rows, b)));
         out.push(Finding { trick: 0, made: Choice::Bid(made), better: Choice::Bid(bids[b]), cost, why });
     }
     true
@@ -308,7 +251,7 @@ fn examine_exchange(
     if lines.len() < 2 {
         return false;
     }
-    let rows = rows(seat, &lines, cfg, rng, true, |rng| exchange_world(&v, rng));
+    let rows = rows(seat, &lines, (cfg.worlds, cfg.playouts), rng, true, |rng| exchange_world(&v, rng));
     let choice = |a: Action| match a {
         Action::Give(c) => Some(Choice::Give(c)),
         Action::Return(c) => Some(Choice::Return(c)),
@@ -318,7 +261,7 @@ fn examine_exchange(
         && let Some(cost) = cost(&rows, 0, b, cfg)
         && let (Some(made), Some(better)) = (choice(made), choice(lines[b][0]))
     {
-        out.push(Finding { trick: 0, made, better, cost, why: Some(won(&rows, b)) });
+        out.push(Finding { trick: 0, made, better, cost, why: Some(chance(won(&rows, b))) });
     }
     true
 }
@@ -334,9 +277,9 @@ fn examine_answer(
 ) -> bool {
     let v = g.view(seat);
     let lines = vec![vec![Action::Answer(made)], vec![Action::Answer(!made)]];
-    let rows = rows(seat, &lines, cfg, rng, true, |rng| exchange_world(&v, rng));
+    let rows = rows(seat, &lines, (cfg.worlds, cfg.playouts), rng, true, |rng| exchange_world(&v, rng));
     if let Some(cost) = cost(&rows, 0, 1, cfg) {
-        let why = Some(won(&rows, 1));
+        let why = Some(chance(won(&rows, 1)));
         out.push(Finding { trick: 0, made: Choice::Answer(made), better: Choice::Answer(!made), cost, why });
     }
     true

@@ -9,11 +9,12 @@
 //! Everything here sees one seat's view only, as the expert does: a hint
 //! never tells more than the seat could know.
 
-use doko_engine::{Action, Card, Game, Phase, Rank, Rng, SeatView};
+use doko_engine::{Action, Card, Phase, Rank, Rng, SeatView};
 
 use crate::level::{BotLevel, decide};
+use crate::simulate::{card_worlds, rows, won};
 use crate::strong::StrongConfig;
-use crate::worlds::{basic_playout, bid_world, exchange_world, knowledge, sample, world};
+use crate::worlds::{bid_world, exchange_world};
 
 /// Deals simulated for a decision's chance.
 pub const CHANCE_WORLDS: usize = 32;
@@ -69,11 +70,7 @@ pub fn advise(v: &SeatView, rng: &mut Rng, strong: StrongConfig) -> Advice {
     let action = decide(BotLevel::Expert, v, rng, strong);
     let why = match action {
         Action::Play(card) => Why::Card(role(v, card)),
-        a => {
-            let (wins, deals) = chance(v, a, rng);
-            let percent = (wins * 100).checked_div(deals).unwrap_or(0) as u8;
-            Why::Chance { percent, deals }
-        }
+        a => chance(v, a, rng),
     };
     Advice { action, why }
 }
@@ -118,36 +115,26 @@ pub fn role(v: &SeatView, card: Card) -> Role {
 }
 
 /// In how many of up to [`CHANCE_WORLDS`] simulated deals the seat's side
-/// wins after taking `action` now, and in how many deals it could be taken.
-fn chance(v: &SeatView, action: Action, rng: &mut Rng) -> (usize, usize) {
-    let k = knowledge(v);
-    let make = |rng: &mut Rng| -> Option<Game> {
-        match v.public.phase {
-            Phase::Bidding => bid_world(v, rng),
-            Phase::PovertyOffer | Phase::PovertyGive | Phase::PovertyReturn => exchange_world(v, rng),
-            _ => sample(k.as_ref()?, v, rng).and_then(|hands| world(v, hands)),
+/// wins after taking `action` now (the whole deal played out by the basic
+/// conventions), as the analysis measures a decision.
+fn chance(v: &SeatView, action: Action, rng: &mut Rng) -> Why {
+    let line = [vec![action]];
+    let n = (CHANCE_WORLDS, 1);
+    let rows = match v.public.phase {
+        Phase::Bidding => rows(v.seat, &line, n, rng, true, |rng| bid_world(v, rng)),
+        Phase::PovertyOffer | Phase::PovertyGive | Phase::PovertyReturn => {
+            rows(v.seat, &line, n, rng, true, |rng| exchange_world(v, rng))
         }
+        _ => card_worlds(v).map_or_else(Vec::new, |worlds| rows(v.seat, &line, n, rng, true, worlds)),
     };
-    let (mut wins, mut deals) = (0, 0);
-    for _ in 0..CHANCE_WORLDS * 4 {
-        if deals == CHANCE_WORLDS {
-            break;
-        }
-        let Some(mut g) = make(rng) else { continue };
-        if g.act(v.seat, action).is_err() {
-            continue;
-        }
-        basic_playout(&mut g);
-        deals += 1;
-        wins += usize::from(g.seat_score(v.seat).is_some_and(|s| s > 0));
-    }
-    (wins, deals)
+    let (percent, deals) = won(&rows, 0);
+    Why::Chance { percent, deals }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use doko_engine::{Rules, Seat, Suit, deal};
+    use doko_engine::{Game, Rules, Seat, Suit, deal};
 
     /// The game after `plays` first legal cards (all healthy).
     fn game_after(seed: u64, plays: usize) -> Game {

@@ -25,6 +25,7 @@ pub mod level;
 pub mod player;
 pub mod search;
 pub mod seat;
+mod simulate;
 pub mod strong;
 mod worlds;
 
