@@ -29,7 +29,7 @@ pub async fn deliver(app: &dyn App, transport: &dyn Transport, out: &Outbox) -> 
     let actor: Option<(&UserId, Vec<&Private>)> = match &out.actor {
         Some(a) if post.reachable(a) => Some((a, out.private_for(a).collect())),
         Some(a) => {
-            plain = out.private_for(a).map(|p| Private { dm: false, ..p.clone() }).collect();
+            plain = without_dm(out.private_for(a));
             Some((a, plain.iter().collect()))
         }
         None => None,
@@ -46,10 +46,7 @@ pub async fn deliver(app: &dyn App, transport: &dyn Transport, out: &Outbox) -> 
         if out.actor.as_ref() == Some(to) {
             continue;
         }
-        if !post.reachable(to) {
-            report.withheld += 1;
-            continue;
-        }
+        // (one found out of reach is withheld by `send_private`)
         let msgs: Vec<&Private> = out.private_for(to).collect();
         let route = transport.route(to, &msgs);
         streams.push((to, msgs, route));
@@ -164,7 +161,7 @@ async fn send_private(
             return None;
         }
         // (the actor is answered, without the direct-message copy)
-        plain = msgs.iter().map(|p| Private { dm: false, ..(*p).clone() }).collect();
+        plain = without_dm(msgs.iter().copied());
         plain_refs = plain.iter().collect();
         msgs = &plain_refs;
     }
@@ -185,6 +182,12 @@ async fn send_private(
         }
     }
     None
+}
+
+/// Private messages without their direct-message copy: how a person found
+/// out of reach is answered.
+fn without_dm<'a>(msgs: impl Iterator<Item = &'a Private>) -> Vec<Private> {
+    msgs.map(|p| Private { dm: false, ..p.clone() }).collect()
 }
 
 /// Tells the channel that a person cannot be reached privately (without
