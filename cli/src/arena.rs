@@ -20,6 +20,8 @@ pub struct Match<'a> {
     pub seed: u64,
     /// The searching players' time per decision, in milliseconds.
     pub budget_ms: u64,
+    /// Side A's time per decision, where it differs.
+    pub a_budget_ms: Option<u64>,
     /// The strong player's sampled worlds per decision.
     pub worlds: usize,
     /// Threads the deals are split between.
@@ -73,7 +75,7 @@ fn rules(text: &str) -> Result<doko_engine::Rules, String> {
 /// The deals split between the threads, each thread's seed its own, and
 /// their results put together.
 fn play(m: &Match, sa: &Side, sb: &Side, rules: &doko_engine::Rules) -> Result<ArenaResult, SeatError> {
-    let cfg = strong_config(m.budget_ms, m.worlds);
+    let cfg = [strong_config(m.a_budget_ms.unwrap_or(m.budget_ms), m.worlds), strong_config(m.budget_ms, m.worlds)];
     let threads = m.threads.max(1);
     let per = m.deals.div_ceil(threads);
     let timeout = Duration::from_millis(m.seat_timeout_ms);

@@ -183,6 +183,10 @@ pub enum Cmd {
         /// milliseconds.
         #[arg(long, default_value_t = 60)]
         budget_ms: u64,
+        /// Side A's time per decision in milliseconds, where it differs
+        /// from --budget-ms (to match a side's time against the other's).
+        #[arg(long)]
+        a_budget_ms: Option<u64>,
         /// The strong player's sampled worlds per decision.
         #[arg(long, default_value_t = 40)]
         worlds: usize,

@@ -58,13 +58,14 @@ fn main() -> ExitCode {
             };
             bench_tables(&opts, *runs)
         }
-        Some(Cmd::Arena { a, b, deals, seed, budget_ms, worlds, threads, seat_timeout_ms, rules }) => {
+        Some(Cmd::Arena { a, b, deals, seed, budget_ms, a_budget_ms, worlds, threads, seat_timeout_ms, rules }) => {
             arena::run(&arena::Match {
                 a,
                 b,
                 deals: *deals,
                 seed: *seed,
                 budget_ms: *budget_ms,
+                a_budget_ms: *a_budget_ms,
                 worlds: *worlds,
                 threads: *threads,
                 seat_timeout_ms: *seat_timeout_ms,

@@ -44,6 +44,7 @@ fn each_command_lists_its_own_options_only() {
             &["arena"],
             &[
                 "--a",
+                "--a-budget-ms",
                 "--b",
                 "--budget-ms",
                 "--deals",

@@ -138,11 +138,12 @@ pub fn player_seed(deal_seed: u64, seat: usize, round: usize) -> u64 {
 
 /// Runs `deals` duplicate deals of kind `a` against kind `b` from `seed`.
 pub fn run(a: Kind, b: Kind, deals: usize, seed: u64, rules: &Rules, strong: StrongConfig) -> ArenaResult {
-    run_sides(&Side::Kind(a), &Side::Kind(b), deals, seed, rules, strong, Duration::from_secs(10))
+    run_sides(&Side::Kind(a), &Side::Kind(b), deals, seed, rules, [strong; 2], Duration::from_secs(10))
         .expect("doko's own players need no program")
 }
 
-/// Runs `deals` duplicate deals of side `a` against side `b` from `seed`;
+/// Runs `deals` duplicate deals of side `a` against side `b` from `seed`,
+/// each doko kind within its side's budget (`strong[0]` for A);
 /// a program side gets one process per seat it holds (two), started here
 /// and told every deal, each answer within `timeout`. Fails only when a
 /// program cannot be started or greeted; a program that fails later has
@@ -153,7 +154,7 @@ pub fn run_sides(
     deals: usize,
     seed: u64,
     rules: &Rules,
-    strong: StrongConfig,
+    strong: [StrongConfig; 2],
     timeout: Duration,
 ) -> Result<ArenaResult, SeatError> {
     let start = |side: &Side| -> Result<Vec<Rc<RefCell<Program>>>, SeatError> {
@@ -178,7 +179,7 @@ pub fn run_sides(
                 let (s, side) = if a_seats[i] { (0, a) } else { (1, b) };
                 let pseed = player_seed(deal_seed, i, round);
                 match side {
-                    Side::Kind(k) => kind_player(*k, pseed, strong),
+                    Side::Kind(k) => kind_player(*k, pseed, strong[s]),
                     Side::Program(_) => {
                         let p = programs[s][slot[s]].clone();
                         slot[s] += 1;

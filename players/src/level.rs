@@ -21,8 +21,8 @@ pub enum BotLevel {
     Random,
     /// Determinized Monte Carlo within a time budget.
     Strong,
-    /// Search over information sets: worlds weighted by the plays seen,
-    /// UCT trees with heuristic playouts, an exact end solver.
+    /// Search over sampled worlds weighted by the bids and plays seen,
+    /// playouts by the basic player's cards, an exact end solver.
     Expert,
     /// Ensemble UCT after Sievers and Helmert (an arena anchor).
     Uct,

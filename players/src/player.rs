@@ -3,7 +3,7 @@
 //! one of the actions the view lists as legal.
 
 use doko_engine::{
-    Action, Bid, Call, Card, Cards, Class, CurrentTrick, Level, Order, Phase, Rank, Reservation, Rng, Seat, SeatView,
+    Action, Bid, Call, Card, Cards, CurrentTrick, Level, Order, Phase, Rank, Reservation, Rng, Seat, SeatView,
     SoloKind, Suit, Trick, normal_game_trumps,
 };
 
@@ -177,28 +177,27 @@ pub(crate) struct Situation<'a> {
 /// give points to a partner who wins, win a trick worth it cheaply, else
 /// throw the cheapest card.
 pub(crate) fn basic_card(s: &Situation) -> Card {
+    // (no allocation: the search's playouts call this for every card)
     let order = s.order;
     let trick = s.trick;
     let played = trick.played();
-    let cards: Vec<Card> = s.legal.iter().collect();
-    let cheapest = |cs: &[Card]| -> Card {
-        *cs.iter().min_by_key(|c| (c.points(), order.is_trump(**c), order.power(**c))).expect("at least one legal card")
+    let cards = s.legal;
+    let cheapest = |cs: &mut dyn Iterator<Item = Card>| -> Option<Card> {
+        cs.min_by_key(|c| (c.points(), order.is_trump(*c), order.power(*c)))
     };
+    let all_cheapest = || cheapest(&mut cards.iter()).expect("at least one legal card");
     if played.is_empty() {
         // lead: a black ace of a suit not yet played, from a short suit
-        let seen: Vec<Class> = s.tricks.iter().map(|t| order.class(t.cards[0])).collect();
-        let mut aces: Vec<Card> = cards
+        let seen = s.tricks.iter().fold(0u32, |m, t| m | 1 << order.class(t.cards[0]) as u32);
+        let ace = cards
             .iter()
-            .copied()
-            .filter(|c| c.rank() == Rank::Ace && !order.is_trump(*c) && !seen.contains(&order.class(*c)))
-            .collect();
-        aces.sort_by_key(|c| (c.suit() == Suit::Hearts, s.hand.with_mask(order.mask(order.class(*c))).len()));
-        if let Some(a) = aces.first() {
-            return *a;
+            .filter(|c| c.rank() == Rank::Ace && !order.is_trump(*c) && seen & (1 << order.class(*c) as u32) == 0)
+            .min_by_key(|c| (c.suit() == Suit::Hearts, s.hand.with_mask(order.mask(order.class(*c))).len()));
+        if let Some(a) = ace {
+            return a;
         }
         // otherwise the cheapest fail card, else the cheapest trump
-        let fail: Vec<Card> = cards.iter().copied().filter(|c| !order.is_trump(*c)).collect();
-        return if fail.is_empty() { cheapest(&cards) } else { cheapest(&fail) };
+        return cheapest(&mut cards.iter().filter(|c| !order.is_trump(*c))).unwrap_or_else(all_cheapest);
     }
     let led = order.class(played[0]);
     let (mut best_i, mut best_key) = (0, order.trick_key(played[0], led));
@@ -214,31 +213,26 @@ pub(crate) fn basic_card(s: &Situation) -> Card {
     let last = played.len() == 3;
     if partner_wins && (last || best_key >= 256 + 180) {
         // give points to the partner (not a trump that could be needed)
-        let fat =
-            cards.iter().copied().filter(|c| !order.is_trump(*c) || c.rank() == Rank::Ace).max_by_key(|c| c.points());
-        return fat.unwrap_or_else(|| cheapest(&cards));
+        let fat = cards.iter().filter(|c| !order.is_trump(*c) || c.rank() == Rank::Ace).max_by_key(|c| c.points());
+        return fat.unwrap_or_else(all_cheapest);
     }
-    let winning: Vec<Card> = cards.iter().copied().filter(|c| order.trick_key(*c, led) > best_key).collect();
-    if !winning.is_empty() {
+    let winning = || cards.iter().filter(|c| order.trick_key(*c, led) > best_key);
+    let lowest = |cs: &mut dyn Iterator<Item = Card>| cs.min_by_key(|c| (order.trick_key(*c, led), c.points()));
+    if let Some(low) = lowest(&mut winning()) {
         let pick = if last {
-            *winning.iter().min_by_key(|c| (order.trick_key(**c, led), c.points())).expect("nonempty")
+            low
         } else {
-            // trump high enough not to be beaten by a fox or a ten
-            let safe: Vec<Card> = winning
-                .iter()
-                .copied()
-                .filter(|c| order.trick_key(*c, led) >= 256 + 170 || !order.is_trump(*c))
-                .collect();
-            let pool = if safe.is_empty() { &winning } else { &safe };
-            // keep the hearts tens for later where something else does
-            *pool.iter().min_by_key(|c| (order.trick_key(**c, led), c.points())).expect("nonempty")
+            // trump high enough not to be beaten by a fox or a ten; keep
+            // the hearts tens for later where something else does
+            lowest(&mut winning().filter(|c| order.trick_key(*c, led) >= 256 + 170 || !order.is_trump(*c)))
+                .unwrap_or(low)
         };
         let trick_points: u32 = played.iter().map(|c| c.points() as u32).sum();
         if last || trick_points >= 10 || !order.is_trump(pick) {
             return pick;
         }
     }
-    cheapest(&cards)
+    all_cheapest()
 }
 
 impl Player for BasicPlayer {

@@ -11,9 +11,10 @@
 //!   + the team's card points, the most visited choice over all trees.
 //! - [`SearchPlayer::expert`], the kind `expert`: worlds weighted by how
 //!   well the basic player's bids and card play explain what each other
-//!   seat bid and played (the likeliest kept), playouts by the basic
-//!   player's card play with a little noise, an exact solver for the last
-//!   tricks, the weighted mean of the trees' values; its reservations
+//!   seat bid and played (a declared solo's by whether the hand could
+//!   suit it), flat playouts by the basic player's card play with a
+//!   little noise, an exact solver for the last tricks, the weighted mean
+//!   of the playouts' values; its reservations
 //!   (staying healthy, a wedding or its silent solo, a poverty, throwing
 //!   in, a solo), its answer to a poverty and the cards it puts down or
 //!   returns decided by simulation.
@@ -29,7 +30,7 @@ use doko_engine::{Action, Bid, Cards, Game, Phase, Reservation, Rng, Seat, SeatV
 
 use crate::player::{BasicPlayer, Player, Situation, basic_card};
 use crate::strong::{StrongConfig, StrongPlayer, searched_turn};
-use crate::worlds::{knowledge, replay_world, sample};
+use crate::worlds::{knowledge, plausible_solo, replay_world, sample};
 
 /// How a search player searches.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -63,6 +64,13 @@ pub struct SearchConfig {
     /// The seat's own announcements are searched (else left to the basic
     /// player's conventions).
     pub announce: bool,
+    /// For a free solo the table saw declared: a world whose declarer's
+    /// hand could not suit it ([`plausible_solo`]) multiplies its weight
+    /// by this (1: the solo weighed as the other bids are).
+    pub solo_mismatch: f64,
+    /// An announcement is made only when its value beats the best card's
+    /// by this much (game points; 0: when it is the best choice).
+    pub announce_margin: f64,
 }
 
 impl SearchConfig {
@@ -79,31 +87,37 @@ impl SearchConfig {
             solver_cards: 0,
             flat: false,
             announce: true,
+            solo_mismatch: 1.0,
+            announce_margin: 0.0,
         }
     }
 
     /// The expert's configuration, within a time budget: 16 worlds per
-    /// millisecond of it (40 to 8,000), in each about 6 random playouts
-    /// per choice (flat: at equal budgets trees measured weaker, and
-    /// playouts by the basic player's cards no better than random ones),
-    /// worlds weighted, the last three tricks solved, its announcements
-    /// searched.
+    /// millisecond of it (40 to 8,000), in each about 6 playouts per
+    /// choice by the basic player's card play, one card in ten random
+    /// (flat: at equal budgets trees measured weaker), worlds weighted,
+    /// the last three tricks solved, its announcements searched.
     ///
     /// A bid seen weighs more than a card (0.5 against 0.8 for each that
     /// the basic player would not have made): it is one decision on the
-    /// whole hand.
+    /// whole hand. A free solo is declared on a hand that could suit it:
+    /// a world where the declarer's could not weighs 0.05. An announcement
+    /// tells the table the party and raises the stakes: it is made when
+    /// worth half a game point more than the best card.
     pub fn expert(budget: Duration) -> SearchConfig {
         SearchConfig {
             worlds: (budget.as_millis() as usize * 16).clamp(40, 8000),
             iterations: 24,
             budget,
             exploration: 2.0,
-            heuristic: false,
+            heuristic: true,
             mismatch: 0.8,
             bid_mismatch: 0.5,
             solver_cards: 3,
             flat: true,
             announce: true,
+            solo_mismatch: 0.05,
+            announce_margin: 0.5,
         }
     }
 }
@@ -132,6 +146,12 @@ impl SearchPlayer {
             rng: Rng::new(seed),
             bids: Some(StrongPlayer::new(strong, seed ^ 0x5eed)),
         }
+    }
+
+    /// The kind `expert` with another search configuration (for tuning).
+    pub fn expert_with(config: SearchConfig, seed: u64) -> SearchPlayer {
+        let strong = StrongConfig { budget: config.budget, ..StrongConfig::default() };
+        SearchPlayer { config, rng: Rng::new(seed), bids: Some(StrongPlayer::new(strong, seed ^ 0x5eed)) }
     }
 
     /// A search player with any configuration (no solos by simulation).
@@ -324,7 +344,8 @@ fn solve(g: &Game, me: Seat, mut alpha: f64, mut beta: f64) -> f64 {
 /// decided the game) multiplies its weight by `bid_mismatch`; each card
 /// another seat played where the basic player would have played another,
 /// by `mismatch`.
-fn world_and_weight(v: &SeatView, hands: [Cards; 4], mismatch: f64, bid_mismatch: f64) -> Option<(Game, f64)> {
+fn world_and_weight(v: &SeatView, hands: [Cards; 4], cfg: &SearchConfig) -> Option<(Game, f64)> {
+    let (mismatch, bid_mismatch) = (cfg.mismatch, cfg.bid_mismatch);
     let mut weight = 1.0f64;
     let g = replay_world(v, hands, |g, s, a| {
         if s == v.seat {
@@ -333,7 +354,14 @@ fn world_and_weight(v: &SeatView, hands: [Cards; 4], mismatch: f64, bid_mismatch
         match a {
             Action::Bid(_) => {
                 let seen = v.public.bids[s.index()];
-                if !bid_fits(BasicPlayer.decide(&g.view(s)), seen) {
+                if let Some(SeenBid::Decided(Reservation::Solo { kind, duty: false })) = seen
+                    && cfg.solo_mismatch < 1.0
+                {
+                    // a free solo: declared on a hand that could suit it
+                    if !plausible_solo(g.hand(s), kind) {
+                        weight *= cfg.solo_mismatch;
+                    }
+                } else if !bid_fits(BasicPlayer.decide(&g.view(s)), seen) {
                     weight *= bid_mismatch;
                 }
             }
@@ -380,7 +408,7 @@ impl SearchPlayer {
         if cfg.announce {
             root.extend(calls.first());
         }
-        let weighted = cfg.mismatch < 1.0 || cfg.bid_mismatch < 1.0;
+        let weighted = cfg.mismatch < 1.0 || cfg.bid_mismatch < 1.0 || cfg.solo_mismatch < 1.0;
         let worlds = self.sample_worlds(v, start, weighted)?;
         let mut tally = Tally::new(root.len());
         let n = worlds.len();
@@ -400,7 +428,18 @@ impl SearchPlayer {
         }
         // trees: the most visited choice unless worlds differ in weight;
         // flat playouts: the best mean
-        let best = tally.best(weighted || cfg.flat)?;
+        let mut best = tally.best(weighted || cfg.flat)?;
+        // an announcement only where it is worth the margin over the best card
+        if cfg.announce_margin > 0.0 && matches!(root[best], Action::Announce(_)) {
+            let card = (0..root.len())
+                .filter(|j| matches!(root[*j], Action::Play(_)) && tally.weight[*j] > 0.0)
+                .max_by(|a, b| tally.mean(*a).total_cmp(&tally.mean(*b)));
+            if let Some(c) = card
+                && tally.mean(best) - tally.mean(c) < cfg.announce_margin
+            {
+                best = c;
+            }
+        }
         Some(root[best])
     }
 
@@ -419,7 +458,7 @@ impl SearchPlayer {
             tries += 1;
             let Some(hands) = sample(&k, v, &mut self.rng) else { continue };
             let w = if weighted {
-                world_and_weight(v, hands, cfg.mismatch, cfg.bid_mismatch)
+                world_and_weight(v, hands, &cfg)
             } else {
                 replay_world(v, hands, |_, _, _| {}).map(|g| (g, 1.0))
             };
@@ -490,6 +529,11 @@ impl Tally {
         Tally { value: vec![0f64; choices], weight: vec![0f64; choices], visits: vec![0u64; choices] }
     }
 
+    /// A choice's weighted mean value.
+    fn mean(&self, choice: usize) -> f64 {
+        self.value[choice] / self.weight[choice]
+    }
+
     fn add(&mut self, choice: usize, value: f64, weight: f64, visits: u64) {
         self.value[choice] += value;
         self.weight[choice] += weight;
@@ -541,254 +585,4 @@ impl Player for SearchPlayer {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use doko_engine::{Card, Rules, SoloKind};
-
-    /// Plays deals with search players in every seat: every choice is
-    /// legal and the deal ends.
-    fn deals(make: impl Fn(u64) -> SearchPlayer, rules: Rules, n: u64) {
-        for seed in 0..n {
-            let mut g = Game::deal(rules, Seat::new((seed % 4) as usize), seed);
-            let mut players: Vec<SearchPlayer> = (0..4).map(|i| make(seed * 4 + i)).collect();
-            let mut steps = 0;
-            while let Some(s) = g.mandatory_announcement().or(g.to_act()) {
-                steps += 1;
-                assert!(steps < 500);
-                let view = g.view(s);
-                let a = players[s.index()].decide(&view);
-                g.act(s, a).unwrap_or_else(|e| panic!("deal {seed}: {a:?} refused: {e}"));
-            }
-            assert!(g.is_over());
-        }
-    }
-
-    #[test]
-    fn the_reward_is_sievers_and_helmerts_scaled() {
-        // 500 x game points + the team's card points, over 500
-        let mut g = Game::deal(Rules::default(), Seat::new(1), 9);
-        g.random_playout(&mut Rng::new(1));
-        while let Some(s) = g.to_act().filter(|_| !g.is_over()) {
-            let a = BasicPlayer.decide(&g.view(s));
-            g.act(s, a).expect("legal");
-            g.random_playout(&mut Rng::new(2));
-        }
-        let sc = g.score().expect("scored");
-        for s in Seat::ALL {
-            let want = 500.0 * f64::from(sc.scores[s.index()]) + f64::from(sc.card_points[g.party(s).index()]);
-            assert!((reward(&g, s) * 500.0 - want).abs() < 1e-9);
-        }
-    }
-
-    /// In a poverty game every seat searches: the pauper and the acceptor,
-    /// and the two who did not see the exchange.
-    #[test]
-    fn every_seat_searches_in_a_poverty_game() {
-        let rules = Rules::preset(doko_engine::Preset::Casual);
-        for seed in 0..2000 {
-            let mut g = Game::deal(rules, Seat::new(0), seed);
-            while !g.is_over() && g.phase() != Phase::Playing {
-                let s = g.to_act().expect("someone acts");
-                g.act(s, BasicPlayer.decide(&g.view(s))).expect("legal");
-            }
-            if g.is_over() || g.poverty().is_none_or(|p| p.acceptor.is_none()) {
-                continue;
-            }
-            let mut expert = SearchPlayer::expert(Duration::from_millis(50), seed);
-            let mut searched = [0; 4];
-            while let Some(s) = g.mandatory_announcement().or(g.to_act()) {
-                let v = g.view(s);
-                let a = if searched_turn(&v) && v.legal_cards().len() > 1 {
-                    searched[s.index()] += 1;
-                    expert.play(&v).unwrap_or_else(|| panic!("deal {seed}: {s:?} found no world"))
-                } else {
-                    BasicPlayer.decide(&v)
-                };
-                g.act(s, a).expect("legal");
-            }
-            assert!(g.is_over());
-            assert!(searched.iter().all(|n| *n > 0), "deal {seed}: searched turns by seat {searched:?}");
-            return;
-        }
-        panic!("no poverty game in 2,000 deals");
-    }
-
-    /// Deals where a poverty is declared, played by experts from the first
-    /// bid (reservations, answers and the exchange simulated): every
-    /// choice is legal and the deal ends.
-    #[test]
-    fn experts_play_poverty_deals_from_the_first_bid() {
-        let rules = Rules::preset(doko_engine::Preset::Casual);
-        let poverty = |seed: u64| {
-            let mut g = Game::deal(rules, Seat::new(0), seed);
-            while g.phase() == Phase::Bidding {
-                let s = g.to_act().expect("someone bids");
-                g.act(s, BasicPlayer.decide(&g.view(s))).expect("legal");
-            }
-            g.poverty().is_some()
-        };
-        let seeds: Vec<u64> = (0..3000).filter(|s| poverty(*s)).take(2).collect();
-        assert_eq!(seeds.len(), 2);
-        for seed in seeds {
-            let mut g = Game::deal(rules, Seat::new(0), seed);
-            let mut players: Vec<SearchPlayer> =
-                (0..4).map(|i| SearchPlayer::expert(Duration::from_millis(20), seed * 4 + i)).collect();
-            let mut steps = 0;
-            while let Some(s) = g.mandatory_announcement().or(g.to_act()) {
-                steps += 1;
-                assert!(steps < 500);
-                let a = players[s.index()].decide(&g.view(s));
-                g.act(s, a).unwrap_or_else(|e| panic!("deal {seed}: {a:?} refused: {e}"));
-            }
-            assert!(g.is_over() || matches!(g.phase(), Phase::Redeal(_)));
-        }
-    }
-
-    #[test]
-    fn uct_and_expert_play_legal_deals() {
-        let budget = Duration::from_millis(5);
-        deals(|s| SearchPlayer::uct(budget, s), Rules::default(), 3);
-        deals(|s| SearchPlayer::expert(budget, s), Rules::default(), 3);
-    }
-
-    /// Every line searched without pruning: the plain minimax value.
-    fn minimax(g: &Game, me: Seat) -> f64 {
-        if g.is_over() {
-            return reward(g, me);
-        }
-        let s = g.to_act().expect("in play");
-        let values = g.legal_cards(s).iter().map(|c| {
-            let mut w = g.clone();
-            w.play(s, c).expect("legal");
-            minimax(&w, me)
-        });
-        if g.party(s) == g.party(me) {
-            values.fold(f64::NEG_INFINITY, f64::max)
-        } else {
-            values.fold(f64::INFINITY, f64::min)
-        }
-    }
-
-    #[test]
-    fn the_solver_agrees_with_plain_minimax() {
-        // deals played by basic players to three cards a hand (announcing
-        // as they like): alpha-beta's value is the minimax value
-        for seed in 0..12u64 {
-            let mut g = Game::deal(Rules::default(), Seat::new((seed % 4) as usize), seed);
-            while g.phase() != Phase::Playing
-                || g.mandatory_announcement().is_some()
-                || g.hand(g.to_act().expect("to act")).len() > 3
-                || g.current_trick().len as u64 != seed % 4
-            {
-                if g.is_over() {
-                    break;
-                }
-                let s = g.mandatory_announcement().or(g.to_act()).expect("in play");
-                let a = BasicPlayer.decide(&g.view(s));
-                g.act(s, a).expect("legal");
-            }
-            if g.is_over() {
-                continue;
-            }
-            let me = g.to_act().expect("to act");
-            for other in [me, me.next()] {
-                let v = solve(&g, other, f64::NEG_INFINITY, f64::INFINITY);
-                assert_eq!(v, minimax(&g, other), "deal {seed}, seat {other}");
-            }
-        }
-    }
-
-    #[test]
-    fn the_likeliest_worlds_explain_the_plays() {
-        // a world where another seat's plays are the basic player's own
-        // weighs 1; the real deal, played by basic players, is such a world
-        let mut g = Game::deal(Rules::default(), Seat::new(0), 11);
-        for _ in 0..60 {
-            if g.phase() == Phase::Playing && g.tricks().len() == 5 && g.current_trick().len == 0 {
-                break;
-            }
-            let s = g.mandatory_announcement().or(g.to_act()).expect("in play");
-            let a = BasicPlayer.decide(&g.view(s));
-            g.act(s, a).expect("legal");
-        }
-        let me = g.to_act().expect("to act");
-        let v = g.view(me);
-        let hands = Seat::ALL.map(|s| g.hand(s));
-        let (_, w) = world_and_weight(&v, hands, 0.5, 0.5).expect("the real deal fits");
-        assert_eq!(w, 1.0);
-    }
-
-    #[test]
-    fn a_bid_fits_the_kind_the_table_saw() {
-        let solo = |kind| Action::Bid(Bid::Reserve(Reservation::Solo { kind, duty: false }));
-        let wedding = Action::Bid(Bid::Reserve(Reservation::Wedding(None)));
-        let poverty = Action::Bid(Bid::Reserve(Reservation::Poverty));
-        let healthy = Action::Bid(Bid::Healthy);
-        let decided = |r| Some(SeenBid::Decided(r));
-        let jacks = Reservation::Solo { kind: SoloKind::Jacks, duty: false };
-        assert!(bid_fits(healthy, Some(SeenBid::Healthy)));
-        assert!(!bid_fits(healthy, Some(SeenBid::Reserved)));
-        assert!(!bid_fits(poverty, Some(SeenBid::Healthy)));
-        assert!(bid_fits(poverty, Some(SeenBid::Reserved)));
-        assert!(bid_fits(solo(SoloKind::Jacks), Some(SeenBid::Reserved)));
-        assert!(bid_fits(solo(SoloKind::Jacks), decided(jacks)));
-        assert!(bid_fits(solo(SoloKind::Jacks), decided(Reservation::Solo { kind: SoloKind::Jacks, duty: true })));
-        assert!(!bid_fits(solo(SoloKind::Queens), decided(jacks)));
-        assert!(!bid_fits(healthy, decided(jacks)));
-        assert!(!bid_fits(wedding, decided(jacks)));
-        assert!(!bid_fits(poverty, decided(Reservation::Wedding(None))));
-        assert!(bid_fits(poverty, decided(Reservation::Poverty)));
-        assert!(!bid_fits(healthy, None));
-    }
-
-    /// The expert weighs the bids seen: in worlds sampled at the first
-    /// card of a deal every seat said healthy in, a world in which another
-    /// seat holds both queens of clubs (the basic player would have said
-    /// wedding) or, where a poverty is allowed, at most two trumps (it
-    /// would have said poverty) weighs at most 0.5, and a world that
-    /// weighs 1 has no such seat. Before the bids were weighed every world
-    /// weighed 1 here (no card has been played).
-    #[test]
-    fn worlds_weigh_the_bids_seen() {
-        let trumps = doko_engine::normal_game_trumps();
-        let mut checked = (0, 0);
-        for poverty in [false, true] {
-            let rules = Rules { poverty, ..Rules::default() };
-            for seed in 0..40u64 {
-                let mut g = Game::deal(rules, Seat::new(0), seed);
-                while g.phase() == Phase::Bidding {
-                    let s = g.to_act().expect("a seat bids");
-                    let a = BasicPlayer.decide(&g.view(s));
-                    g.act(s, a).expect("legal");
-                }
-                if g.phase() != Phase::Playing || g.is_solo() {
-                    continue;
-                }
-                let me = g.to_act().expect("to act");
-                let v = g.view(me);
-                if v.public.bids.iter().any(|b| *b != Some(SeenBid::Healthy)) {
-                    continue;
-                }
-                let k = knowledge(&v).expect("knowledge");
-                let mut rng = Rng::new(seed);
-                for _ in 0..50 {
-                    let Some(hands) = sample(&k, &v, &mut rng) else { continue };
-                    let (_, w) = world_and_weight(&v, hands, 1.0, 0.5).expect("a world");
-                    let reserved = Seat::ALL.iter().filter(|s| **s != me).any(|s| {
-                        let h = hands[s.index()];
-                        h.count(Card::CQ) == 2 || (poverty && h.with_mask(trumps).len() <= 2)
-                    });
-                    if reserved {
-                        assert!(w <= 0.5, "deal {seed}: a seat would have reserved, weight {w}");
-                        checked.0 += 1;
-                    } else if w == 1.0 {
-                        checked.1 += 1;
-                    }
-                }
-            }
-        }
-        // both kinds of worlds were seen (seen: 326 and 1,790; with the bids
-        // not weighed the first world with such a seat weighed 1)
-        assert!(checked.0 >= 100 && checked.1 >= 500, "{checked:?}");
-    }
-}
+mod tests;
