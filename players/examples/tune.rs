@@ -17,8 +17,8 @@
 
 use std::time::{Duration, Instant};
 
-use doko_engine::{Contract, Game, Rng, Rules, Seat};
-use doko_players::arena::player_seed;
+use doko_engine::{Contract, Game, Rules, Seat};
+use doko_players::arena::{A_SEATS, match_deals, player_seed};
 use doko_players::player::{BasicPlayer, Player};
 use doko_players::search::{SearchConfig, SearchPlayer};
 use doko_players::strong::{StrongConfig, StrongPlayer};
@@ -86,12 +86,9 @@ fn category(g: &Game, a_seats: [bool; 4]) -> String {
 
 fn run(a: &str, b: &str, deals: usize, seed: u64, rules: Rules, budget: Duration) -> Out {
     let mut out = Out::default();
-    let mut rng = Rng::new(seed);
-    for d in 0..deals {
-        let deal_seed = rng.next_u64();
-        let dealer = Seat::new(d % 4);
+    for (deal_seed, dealer) in match_deals(deals, seed) {
         let mut points = 0.0;
-        for (round, a_seats) in [[true, false, true, false], [false, true, false, true]].into_iter().enumerate() {
+        for (round, a_seats) in A_SEATS.into_iter().enumerate() {
             let mut players: Vec<Box<dyn Player>> = (0..4)
                 .map(|i| make(if a_seats[i] { a } else { b }, budget, player_seed(deal_seed, i, round)))
                 .collect();

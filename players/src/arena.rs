@@ -131,6 +131,15 @@ fn play(
     score.map_or([0; 4], |s| s.scores)
 }
 
+/// The seats side A holds in each play of a deal: 0 and 2, then 1 and 3.
+pub const A_SEATS: [[bool; 4]; 2] = [[true, false, true, false], [false, true, false, true]];
+
+/// The deals of a match from `seed`: each deal's seed and dealer.
+pub fn match_deals(deals: usize, seed: u64) -> impl Iterator<Item = (u64, Seat)> {
+    let mut rng = Rng::new(seed);
+    (0..deals).map(move |d| (rng.next_u64(), Seat::new(d % 4)))
+}
+
 /// The seed of a seat's player in one play of a deal.
 pub fn player_seed(deal_seed: u64, seat: usize, round: usize) -> u64 {
     deal_seed ^ (seat as u64 + 1) ^ ((round as u64) << 8)
@@ -167,13 +176,9 @@ pub fn run_sides(
     };
     let programs = [start(a)?, start(b)?];
     let mut out = ArenaResult::default();
-    let mut rng = Rng::new(seed);
-    for d in 0..deals {
-        let deal_seed = rng.next_u64();
-        let dealer = Seat::new(d % 4);
+    for (deal_seed, dealer) in match_deals(deals, seed) {
         let mut points = 0.0;
-        // play 1: A on seats 0 and 2; play 2: A on seats 1 and 3
-        for (round, a_seats) in [[true, false, true, false], [false, true, false, true]].into_iter().enumerate() {
+        for (round, a_seats) in A_SEATS.into_iter().enumerate() {
             let mut slot = [0usize; 2];
             let mut players: [Box<dyn Player>; 4] = std::array::from_fn(|i| {
                 let (s, side) = if a_seats[i] { (0, a) } else { (1, b) };
