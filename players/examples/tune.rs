@@ -6,7 +6,9 @@
 //! [ddv|casual] [SEED]` plays A against B, a side being `uct`, `strong`,
 //! `basic` or `expert`, each with settings of its search and its own
 //! budget: `expert,heur=0,solo=1,ms=12` (see `make`). `THREADS` (2)
-//! splits the deals; `DUMP=FILE` writes A's points deal by deal.
+//! splits the deals; `DUMP=FILE` writes A's points deal by deal;
+//! `ONLY=solo` plays out only the deals B declares a solo in (the
+//! others score 0), to compare defences against solos.
 //!
 //! `... --example tune -- compare FILE1 FILE2`: two dumps of the same
 //! deals (same seed, deals and threads; say a variant and the expert
@@ -17,7 +19,7 @@
 
 use std::time::{Duration, Instant};
 
-use doko_engine::{Contract, Game, Rules, Seat};
+use doko_engine::{Contract, Game, Phase, Rules, Seat};
 use doko_players::arena::{A_SEATS, match_deals, player_seed};
 use doko_players::player::{BasicPlayer, Player};
 use doko_players::search::{SearchConfig, SearchPlayer};
@@ -46,6 +48,7 @@ fn make(spec: &str, budget: Duration, seed: u64) -> Box<dyn Player> {
             "iters" => cfg.iterations = f as usize,
             "worlds" => cfg.worlds = f as usize,
             "heur" => cfg.heuristic = f != 0.0,
+            "noise" => cfg.noise = f as u32,
             "flat" => cfg.flat = f != 0.0,
             "explore" => cfg.exploration = f,
             "solo" => cfg.solo_mismatch = f,
@@ -84,8 +87,16 @@ fn category(g: &Game, a_seats: [bool; 4]) -> String {
     format!("{c:<10} ann {ann}")
 }
 
+/// Whether B declared a solo (a deal `ONLY=solo` keeps).
+fn b_solo(g: &Game, a_seats: [bool; 4]) -> bool {
+    matches!(g.contract(), Contract::Solo(_)) && g.declarer().is_some_and(|d| !a_seats[d.index()])
+}
+
 fn run(a: &str, b: &str, deals: usize, seed: u64, rules: Rules, budget: Duration) -> Out {
     let mut out = Out::default();
+    // only the deals B declares a solo in (the rest score 0: a paired
+    // comparison of the defence against solos)
+    let only_b_solo = std::env::var("ONLY").is_ok_and(|o| o == "solo");
     for (deal_seed, dealer) in match_deals(deals, seed) {
         let mut points = 0.0;
         for (round, a_seats) in A_SEATS.into_iter().enumerate() {
@@ -93,12 +104,20 @@ fn run(a: &str, b: &str, deals: usize, seed: u64, rules: Rules, budget: Duration
                 .map(|i| make(if a_seats[i] { a } else { b }, budget, player_seed(deal_seed, i, round)))
                 .collect();
             let mut g = Game::deal(rules, dealer, deal_seed);
+            let mut skipped = false;
             while let Some(s) = g.mandatory_announcement().or(g.to_act()) {
+                if only_b_solo && g.phase() == Phase::Playing && !b_solo(&g, a_seats) {
+                    skipped = true;
+                    break;
+                }
                 let v = g.view(s);
                 let t0 = Instant::now();
                 let act = players[s.index()].decide(&v);
                 out.times[usize::from(!a_seats[s.index()])].push(t0.elapsed());
                 g.act(s, act).expect("legal");
+            }
+            if skipped {
+                continue;
             }
             let sc = g.score().map_or([0; 4], |s| s.scores);
             let p: f64 = (0..4).filter(|i| a_seats[*i]).map(|i| sc[i] as f64).sum();

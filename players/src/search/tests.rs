@@ -296,3 +296,26 @@ fn worlds_weigh_the_bids_seen() {
     // not weighed the first world with such a seat weighed 1)
     assert!(checked.0 >= 100 && checked.1 >= 500, "{checked:?}");
 }
+
+#[test]
+fn playouts_are_the_basic_players_cards_with_the_noise_asked() {
+    // a deal bid by basic players, then played out from its first card
+    let mut g = Game::deal(Rules::default(), Seat::new(0), 17);
+    while g.phase() != Phase::Playing {
+        let s = g.to_act().expect("someone bids");
+        let a = BasicPlayer.decide(&g.view(s));
+        g.act(s, a).expect("legal");
+    }
+    let played = |noise: u32, seed: u64| {
+        let mut w = g.clone();
+        playout(&mut w, true, noise, &mut Rng::new(seed));
+        assert!(w.is_over());
+        format!("{:?}", w.tricks())
+    };
+    // without noise every playout is the same; with one card in five
+    // random they differ
+    let plain: Vec<String> = (0..12).map(|seed| played(0, seed)).collect();
+    assert!(plain.iter().all(|t| *t == plain[0]));
+    let noisy: std::collections::HashSet<String> = (0..12).map(|seed| played(PLAYOUT_NOISE, seed)).collect();
+    assert!(noisy.len() > 6, "{} different playouts of 12", noisy.len());
+}
