@@ -104,10 +104,8 @@ fn run(a: &str, b: &str, deals: usize, seed: u64, rules: Rules, budget: Duration
                 .map(|i| make(if a_seats[i] { a } else { b }, budget, player_seed(deal_seed, i, round)))
                 .collect();
             let mut g = Game::deal(rules, dealer, deal_seed);
-            let mut skipped = false;
             while let Some(s) = g.mandatory_announcement().or(g.to_act()) {
                 if only_b_solo && g.phase() == Phase::Playing && !b_solo(&g, a_seats) {
-                    skipped = true;
                     break;
                 }
                 let v = g.view(s);
@@ -116,7 +114,7 @@ fn run(a: &str, b: &str, deals: usize, seed: u64, rules: Rules, budget: Duration
                 out.times[usize::from(!a_seats[s.index()])].push(t0.elapsed());
                 g.act(s, act).expect("legal");
             }
-            if skipped {
+            if only_b_solo && !b_solo(&g, a_seats) {
                 continue;
             }
             let sc = g.score().map_or([0; 4], |s| s.scores);

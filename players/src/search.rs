@@ -439,13 +439,12 @@ impl SearchPlayer {
         // flat playouts: the best mean
         let mut best = tally.best(weighted || cfg.flat)?;
         // an announcement only where it is worth the margin over the best card
-        let margin = cfg.announce_margin;
-        if margin > 0.0 && matches!(root[best], Action::Announce(_)) {
+        if cfg.announce_margin > 0.0 && matches!(root[best], Action::Announce(_)) {
             let card = (0..root.len())
                 .filter(|j| matches!(root[*j], Action::Play(_)) && tally.weight[*j] > 0.0)
                 .max_by(|a, b| tally.mean(*a).total_cmp(&tally.mean(*b)));
             if let Some(c) = card
-                && tally.mean(best) - tally.mean(c) < margin
+                && tally.mean(best) - tally.mean(c) < cfg.announce_margin
             {
                 best = c;
             }
