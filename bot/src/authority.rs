@@ -157,6 +157,8 @@ pub const AUTHORITY: &[(CommandKind, [Access; 6])] = {
         (K::Cards,          [AO,      AO,    AO,    Y,    CH,    CP]),
         (K::Server,         [AO,      AO,    AO,    Y,    CH,    CP]),
         (K::Link,           [AO,      AO,    AO,    Y,    CH,    CP]),
+        (K::Web,            [Y,       Y,     Y,     Y,    Y,     CP]),
+        (K::WebRenew,       [AO,      AO,    AO,    Y,    CH,    CP]),
         (K::Help,           [Y,       Y,     Y,     Y,    Y,     CP]),
         (K::Kick,           [AO,      AO,    AO,    Y,    CH,    CP]),
         (K::Abort,          [AO,      AO,    AO,    Y,    CH,    CP]),
@@ -226,7 +228,7 @@ mod tests {
             let computer = access(*k, ActorKind::Computer);
             assert_eq!(computer == Access::Allowed, k.is_move(), "{k:?}");
         }
-        assert_eq!(kinds.len(), 39);
+        assert_eq!(kinds.len(), 41);
     }
 
     #[test]

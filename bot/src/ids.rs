@@ -270,6 +270,13 @@ pub const SERVER_PREFIX: &str = "server:";
 /// [`ChannelId::link_code`]): no platform's channel id starts so.
 pub const LINK_PREFIX: &str = "link:";
 
+/// What starts the stored id of a web page token (see
+/// [`ChannelId::web_page`]): no platform's channel id starts so.
+pub const PAGE_PREFIX: &str = "page:";
+
+/// The key space of the web pages' tokens (`web:page:TOKEN`).
+const WEB: Platform = Platform::new("web");
+
 impl ChannelId {
     /// Whether this key holds a server's settings, not a table.
     pub fn is_server(&self) -> bool {
@@ -283,10 +290,17 @@ impl ChannelId {
         ChannelId::new(platform, format!("{LINK_PREFIX}{code}"))
     }
 
+    /// Where a table's web page token is stored (the table's channel, for
+    /// the pages' look-up): a key beside the channels' that no channel
+    /// can have (`web:page:TOKEN`).
+    pub fn web_page(token: &str) -> ChannelId {
+        ChannelId::new(WEB, format!("{PAGE_PREFIX}{token}"))
+    }
+
     /// Whether this key holds a table (not a server's settings, not a link
-    /// code).
+    /// code, not a page token).
     pub fn is_table(&self) -> bool {
-        !self.is_server() && !self.id.starts_with(LINK_PREFIX)
+        !self.is_server() && !self.id.starts_with(LINK_PREFIX) && !self.id.starts_with(PAGE_PREFIX)
     }
 }
 

@@ -30,6 +30,7 @@ pub mod server;
 pub mod service;
 pub mod store;
 pub mod table;
+pub mod web;
 mod terms;
 
 pub use command::{Command, ParseError, parse};

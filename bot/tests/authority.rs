@@ -132,7 +132,7 @@ fn case(kind: CommandKind) -> (Scene, Option<CommandError>) {
     match kind {
         K::Join | K::Away | K::Dm | K::Table | K::Score | K::Stats | K::RulesShow | K::Help => (Scene::Lobby, None),
         K::LastTrick | K::Watch | K::Unwatch | K::Kiebitz | K::Cards => (Scene::Lobby, None),
-        K::Leaderboard | K::Me | K::Server | K::Link => (Scene::Lobby, None),
+        K::Leaderboard | K::Me | K::Server | K::Link | K::Web | K::WebRenew => (Scene::Lobby, None),
         K::List => (Scene::Bidding, None),
         K::RulesChange | K::Lang | K::Policy | K::Kick | K::Pause | K::Resume | K::RemoveBot => (Scene::Lobby, None),
         K::Leave | K::Start => (Scene::Lobby, Some(CommandError::DealRunning)),
@@ -192,6 +192,8 @@ async fn command(s: &Setup, kind: CommandKind, who: &Actor) -> Command {
         K::Policy => Command::Policy(TimeoutPolicy::Abort),
         K::Cards => Command::Cards(CardStyle::Images),
         K::Link => Command::Link(None),
+        K::Web => Command::Web { renew: false },
+        K::WebRenew => Command::Web { renew: true },
         K::LastTrick => Command::LastTrick,
         K::Watch => Command::Watch,
         K::Unwatch => {

@@ -161,6 +161,13 @@ pub enum Cmd {
         #[arg(long, default_value_t = 200)]
         runs: usize,
     },
+    /// Measure the web pages: a 24-deal list's page and a deal's page
+    /// served over loopback HTTP (median and p99 time, size).
+    BenchPages {
+        /// Requests for each page.
+        #[arg(long, default_value_t = 200)]
+        runs: usize,
+    },
     /// Duplicate matches between two kinds of computer player (random,
     /// basic, strong, expert, uct, or an outside program as `cmd:PROGRAM` through the
     /// seat protocol): points per deal with a 95% confidence interval and

@@ -73,6 +73,12 @@ pub const SETTINGS: &[Setting] = &[
         "DOKO_METRICS_LISTEN",
         "an address such as 127.0.0.1:9187 for /metrics, /healthz and /readyz (default: none)",
     ),
+    s(
+        "web.url",
+        "DOKO_WEB_URL",
+        "the public http(s) address of the tables' web pages, served on metrics.listen behind your reverse proxy (default: none, no pages)",
+    ),
+    s("web.rate", "DOKO_WEB_RATE", "web page requests per client: BURST/MILLISECONDS such as 60/1000 (the default), or 0 for none"),
     secret("discord.token", "DOKO_DISCORD_TOKEN", "the bot token (better in the environment or token_file)"),
     s("discord.token_file", "DOKO_DISCORD_TOKEN_FILE", "a file holding the bot token"),
     s("discord.guild", "DOKO_DISCORD_GUILD", "a guild id (a number) for registering the commands at once"),
@@ -341,7 +347,13 @@ fn valid(st: &Setting, v: &str) -> Result<(), String> {
         "store.records_kept" => number(0, u64::from(u32::MAX)),
         "store.replica_wait_ms" => number(0, doko_bot::REPLICA_WAIT_MAX_MS),
         "computers.budget_ms" => number(1, 10_000),
-        "limits.rate_user" | "limits.rate_channel" => {
+        "web.url" => {
+            let ok = (v.starts_with("http://") || v.starts_with("https://"))
+                && !v.contains(['?', '#', ' '])
+                && v.split("://").nth(1).is_some_and(|h| !h.is_empty());
+            if ok { Ok(()) } else { Err(format!("{v:?} is not an http(s) address without a query")) }
+        }
+        "limits.rate_user" | "limits.rate_channel" | "web.rate" => {
             doko_bot::Rate::parse(v).map(|_| ()).map_err(|e| format!("{v:?}: {e}"))
         }
         "log.level" => tracing_subscriber::EnvFilter::builder()

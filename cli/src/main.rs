@@ -48,6 +48,10 @@ fn main() -> ExitCode {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => failed(&e),
         },
+        Some(Cmd::BenchPages { runs }) => match bench::pages(*runs) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => failed(&e),
+        },
         Some(Cmd::BenchTables { redis, tables, actions, no_durable, rate, runs }) => {
             let opts = bench::TablesOpts {
                 redis: redis.clone(),

@@ -23,6 +23,9 @@ pub async fn play(cli: &Cli, set: &config::Settings) -> anyhow::Result<()> {
     let budget =
         cli.table.bot_budget_ms.or_else(|| set.get("DOKO_BOT_BUDGET_MS").and_then(|v| v.parse().ok())).unwrap_or(60);
     let strong = doko_players::strong::StrongConfig { budget: Duration::from_millis(budget), ..Default::default() };
+    if set.get("DOKO_WEB_URL").is_some() && set.get("DOKO_METRICS_LISTEN").is_none() {
+        anyhow::bail!("web.url is set, but no metrics.listen to serve the pages on: set both, or neither");
+    }
     let var = |k: &str| set.get(k);
     let discord = DiscordConfig::from_vars(&var)?;
     let matrix = MatrixConfig::from_vars(&var, stores::data_dir(cli, set).join("matrix"))?;
@@ -35,7 +38,7 @@ pub async fn play(cli: &Cli, set: &config::Settings) -> anyhow::Result<()> {
     // a delivered entry's mark rides on its table's next commit
     service.defer_marks();
     if let Some(listen) = set.get("DOKO_METRICS_LISTEN") {
-        serve_metrics(&listen, &service).await?;
+        serve_metrics(&listen, &service, set).await?;
     }
     watch_store_health(&service);
     if discord.is_some() || matrix.is_some() {
@@ -65,22 +68,41 @@ async fn service(
         Some(code) => doko_bot::Lang::from_code(code).context("the language for new tables: en or de")?,
     };
     tracing::info!(?limits, "bounds");
-    Ok(Service::new(stores::store(cli, set).await?, entropy())
+    let service = Service::new(stores::store(cli, set).await?, entropy())
         .with_strong(strong)
         .with_limits(limits)
         .with_new_tables(rules, lang)
-        .with_durable_outbox())
+        .with_durable_outbox();
+    Ok(match set.get("DOKO_WEB_URL") {
+        Some(url) => service.with_web(&url),
+        None => service,
+    })
 }
 
-/// `/metrics`, `/healthz` and `/readyz` served on `listen`.
-async fn serve_metrics(listen: &str, service: &Served) -> anyhow::Result<()> {
+/// `/metrics`, `/healthz` and `/readyz` served on `listen`, and the
+/// tables' web pages where `[web] url` is set.
+async fn serve_metrics(listen: &str, service: &Served, set: &config::Settings) -> anyhow::Result<()> {
     let handle = observe::install()?;
     let listener =
         tokio::net::TcpListener::bind(listen).await.with_context(|| format!("listening on {listen} for metrics"))?;
     let health = service.clone();
-    tokio::spawn(observe::serve(listener, handle, Arc::new(move || health.store_health().up)));
+    let web = match set.get("DOKO_WEB_URL") {
+        Some(_) => {
+            let rate = match set.get("DOKO_WEB_RATE") {
+                Some(v) => doko_bot::Rate::parse(&v).context("DOKO_WEB_RATE")?,
+                None => Some(WEB_RATE),
+            };
+            Some(Arc::new(observe::Web::new(service.clone(), rate)))
+        }
+        None => None,
+    };
+    let router = observe::router(handle, Arc::new(move || health.store_health().up), web);
+    tokio::spawn(observe::serve(listener, router));
     Ok(())
 }
+
+/// Web page requests per client by default: 60 at once, then one a second.
+const WEB_RATE: doko_bot::Rate = doko_bot::Rate { burst: 60, every_ms: 1000 };
 
 /// The store's health, checked every 5 s also when nobody plays (logged
 /// when it changes).

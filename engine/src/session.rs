@@ -120,6 +120,17 @@ pub struct SheetRow {
     /// The number the deal's record was filed under (given to
     /// [`Session::finish`]).
     pub record: u32,
+    /// The players in the deal's seats 1 to 4 (`None` in rows kept
+    /// before the seats were).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seats: Option<[Player; 4]>,
+    /// The player who declared the contract (a solo, a wedding, a
+    /// poverty), if it has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub declarer: Option<Player>,
+    /// A compulsory solo (counted against the declarer's duty).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub duty: bool,
 }
 
 impl SheetRow {
@@ -475,6 +486,12 @@ impl Session {
             self.totals[p] += d;
         }
         self.deals += 1;
+        // a compulsory solo is counted, and the same dealer deals again
+        let declarer = g.declarer().filter(|d| {
+            matches!(g.bids()[d.index()], Some(Bid::Reserve(Reservation::Solo { duty: true, .. })))
+                && g.contract() != Contract::SilentSolo
+        });
+        let compulsory = declarer.is_some();
         let row = SheetRow {
             deal: self.deals,
             contract: g.contract().name(),
@@ -482,14 +499,11 @@ impl Session {
             bock: deal.bock > 0,
             bock_rounds: deal.bock,
             record,
+            seats: Some(deal.seats),
+            declarer: g.declarer().map(|d| deal.player(d)),
+            duty: compulsory,
         };
         self.sheet.make_mut().push(row.clone());
-        // a compulsory solo is counted, and the same dealer deals again
-        let declarer = g.declarer().filter(|d| {
-            matches!(g.bids()[d.index()], Some(Bid::Reserve(Reservation::Solo { duty: true, .. })))
-                && g.contract() != Contract::SilentSolo
-        });
-        let compulsory = declarer.is_some();
         match declarer {
             Some(d) => {
                 let p = deal.player(d);

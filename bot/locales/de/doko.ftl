@@ -574,6 +574,8 @@ help-dm = dein Blatt auch als Direktnachricht (Discord; Direktnachrichten müsse
 help-cards = Karten als Text oder als Bilder zeigen (der Text bleibt dabei)
 help-link = den Tisch mit einem Kanal einer anderen Plattform teilen (Einmalcode; dort `link CODE`)
 help-unlink = den Tisch nicht mehr mit dem verknüpften Kanal teilen (dessen Spieler gehen mit)
+help-web-show = die Adresse der Webseiten dieses Tischs: Listen, Verlauf, fertige Spiele
+help-web-renew = eine neue Adresse für die Webseiten; alle alten Links gehen nicht mehr
 help-policy = wenn die Zeit (turn_timeout) abläuft: ein Computer springt ein, oder das Spiel endet
 help-removebot = einen Computerspieler entfernen (den letzten, oder nach Name)
 help-kick = jemanden vom Tisch nehmen; ein Computer spielt den Platz bis zum Ende des Spiels
@@ -685,3 +687,60 @@ event-server-changed = { $name } hat die Vorgaben dieses Servers geändert: { $c
     [one] 1 Kanal
    *[other] { $channels } Kanäle
 }, wo ein Kanal es nicht selbst setzt; Hausregeln ab dem nächsten Spiel).
+web-off = Dieser Host zeigt keine Webseiten (sein `web.url` ist nicht gesetzt).
+web-show = Dieser Tisch im Web: { $url }
+web-renewed = Die Webseiten des Tischs haben eine neue Adresse: { $url } (die alten Links gehen nicht mehr).
+web-deal-link = Dieses Spiel im Web: { $url }
+web-list-link = Im Web: { $url }
+web-page-title = Doppelkopf: Liste { $number }
+web-list-heading = Liste { $number }
+web-list-state = { $played ->
+    [one] 1 Spiel
+   *[other] { $played } Spiele
+}, { $state ->
+    [over] beendet
+   *[open] läuft
+}, begonnen { $date }
+web-lists = Listen
+web-leaderboard = Rangliste
+web-chart = Der Spielstand nach jedem Spiel
+web-chart-after = Nach Spiel { $deal }: { $scores }
+web-col-deal = Spiel
+web-col-contract = Spielart
+web-col-declarer = Spieler
+web-col-winner = Gewonnen
+web-col-value = Wert
+web-col-marks = Vermerke
+web-totals = Summe
+web-winner-re = Re
+web-winner-kontra = Kontra
+web-winner-none = niemand
+web-mark-solo = Solo
+web-mark-duty = Pflichtsolo
+web-deal-title = Doppelkopf: Spiel { $record }
+web-deal-heading = Spiel { $deal } der Liste { $list }: { $contract }
+web-deal-plain = Spiel (Protokoll { $record }): { $contract }
+web-hands = Die Blätter, wie gegeben
+web-dealer = gibt
+web-tricks = Die Stiche
+web-trick = Stich { $n }
+web-trick-won = an { $name } ({ $points } Augen)
+web-announced = { $name } sagt { $call } an
+web-step-first = Anfang
+web-step-prev = Zurück
+web-step-next = Nächste Karte
+web-step-last = Ende
+web-step-help = Weiter mit den Knöpfen oder den Pfeiltasten (Pos1 und Ende springen).
+web-result = { $winner } gewinnt mit { $re } zu { $kontra } Augen; Spielwert { $value }.
+web-board-all = Insgesamt
+web-board-month = Dieser Monat ({ $month })
+web-board-scope = { $server ->
+    [yes] alle Tische dieses Servers oder Spaces
+   *[no] dieser Tisch
+}
+web-col-place = Platz
+web-col-name = Spieler
+web-col-points = Punkte
+web-col-deals = Spiele
+web-col-won = Gewonnen
+web-seat = Platz { $n }

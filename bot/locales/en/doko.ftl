@@ -573,6 +573,8 @@ help-dm = also send your hand as a direct message (Discord; DMs must be open)
 help-cards = show cards as text or as pictures (text stays beside them)
 help-link = share this table with a channel on another platform (one-time code; then `link CODE` there)
 help-unlink = stop sharing this table with the linked channel (its players there leave it)
+help-web-show = the address of this table's web pages: lists, charts, finished deals
+help-web-renew = a new address for the web pages; every old link stops working
 help-policy = when a player's time (turn_timeout) runs out: a computer stands in, or the deal ends
 help-removebot = remove a computer player (the last one, or by name)
 help-kick = remove a person; a computer plays their seat to the end of the deal
@@ -684,3 +686,60 @@ event-server-changed = { $name } changed this server's defaults: { $change } ({ 
     [one] 1 channel
    *[other] { $channels } channels
 }, where a channel does not set it itself; house rules from the next deal).
+web-off = This host serves no web pages (its `web.url` is not set).
+web-show = This table on the web: { $url }
+web-renewed = The table's web pages have a new address: { $url } (the old links no longer work).
+web-deal-link = This deal on the web: { $url }
+web-list-link = On the web: { $url }
+web-page-title = Doppelkopf: list { $number }
+web-list-heading = List { $number }
+web-list-state = { $played ->
+    [one] 1 deal
+   *[other] { $played } deals
+}, { $state ->
+    [over] over
+   *[open] being played
+}, started { $date }
+web-lists = Lists
+web-leaderboard = Leaderboard
+web-chart = The running score after each deal
+web-chart-after = After deal { $deal }: { $scores }
+web-col-deal = Deal
+web-col-contract = Game
+web-col-declarer = Declarer
+web-col-winner = Won
+web-col-value = Value
+web-col-marks = Marks
+web-totals = Totals
+web-winner-re = Re
+web-winner-kontra = Kontra
+web-winner-none = nobody
+web-mark-solo = solo
+web-mark-duty = compulsory solo
+web-deal-title = Doppelkopf: deal { $record }
+web-deal-heading = Deal { $deal } of list { $list }: { $contract }
+web-deal-plain = Deal (record { $record }): { $contract }
+web-hands = The hands as dealt
+web-dealer = dealer
+web-tricks = The tricks
+web-trick = Trick { $n }
+web-trick-won = won by { $name } ({ $points } points)
+web-announced = { $name } announces { $call }
+web-step-first = Start
+web-step-prev = Back
+web-step-next = Next card
+web-step-last = End
+web-step-help = Step with the buttons or the arrow keys (Home and End jump).
+web-result = { $winner } wins with { $re } to { $kontra } card points; game value { $value }.
+web-board-all = All time
+web-board-month = This month ({ $month })
+web-board-scope = { $server ->
+    [yes] every table of this server or space
+   *[no] this table
+}
+web-col-place = Place
+web-col-name = Player
+web-col-points = Points
+web-col-deals = Deals
+web-col-won = Won
+web-seat = Seat { $n }

@@ -15,6 +15,7 @@ declare_commands! {
     groups: [
         Group { name: "rules", words: &["regeln"], default: "show", public_default: true },
         Group { name: "server", words: &["community"], default: "show", public_default: false },
+        Group { name: "web", words: &["seite"], default: "show", public_default: false },
     ];
     display(f);
 
@@ -338,6 +339,22 @@ declare_commands! {
         build: |_| Ok(Command::Unlink),
         show: [Command::Unlink => f.write_str("unlink")],
     }
+    // the table's web pages: their address for everyone, a new one (the
+    // old addresses dead) for the admins
+    "show" in "web" => Web = "web" {
+        slash: "web",
+        words: ["zeigen"],
+        tree: Lists,
+        build: |_| Ok(Command::Web { renew: false }),
+        show: [Command::Web { renew: false } => f.write_str("web")],
+    }
+    "renew" in "web" => WebRenew = "web renew" {
+        slash: "web-renew",
+        words: ["erneuern"],
+        admin: true,
+        build: |_| Ok(Command::Web { renew: true }),
+        show: [Command::Web { renew: true } => f.write_str("web renew")],
+    }
     "pause" => Pause = "pause" {
         words: ["anhalten"],
         admin: true,
@@ -464,6 +481,8 @@ mod tests {
             Command::Reset,
             Command::Link(None),
             Command::Link(Some("k7m2p9xq".into())),
+            Command::Web { renew: false },
+            Command::Web { renew: true },
             Command::Unlink,
             Command::Pause,
             Command::Resume,

@@ -229,6 +229,12 @@ pub enum Command {
     Link(Option<String>),
     /// Stop sharing the table with the linked channel (admins).
     Unlink,
+    /// The address of the table's web pages (where the host serves them);
+    /// `renew`: a new one, every old address dead (admins).
+    Web {
+        /// A new address.
+        renew: bool,
+    },
     /// Also send one's hand as a direct message (where the platform has them).
     Dm(bool),
     /// Help, on one command or all.

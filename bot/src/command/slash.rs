@@ -112,7 +112,7 @@ mod tests {
         let public: Vec<&str> = slash_tree(Tree::Public).iter().map(|(n, _)| *n).collect();
         let lists: Vec<&str> = slash_tree(Tree::Lists).iter().map(|(n, _)| *n).collect();
         let admin: Vec<&str> = slash_tree(Tree::Admin).iter().map(|(n, _)| *n).collect();
-        assert_eq!(lists, ["stats", "list", "leaderboard", "me", "analysis"]);
+        assert_eq!(lists, ["stats", "list", "leaderboard", "me", "analysis", "web"]);
         assert!(public.contains(&"rules") && !public.contains(&"set") && !public.contains(&"lang"), "{public:?}");
         assert_eq!(
             admin,
@@ -135,6 +135,7 @@ mod tests {
                 "end-session",
                 "link",
                 "unlink",
+                "web-renew",
                 "pause",
                 "resume"
             ]

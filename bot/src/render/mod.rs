@@ -19,7 +19,9 @@ pub use events::{events, summary};
 pub use hand::{
     already_done, hand, hand_label, hand_model, hand_with_model, stale, unavailable, unreachable, your_turn,
 };
+pub(crate) use pictures::faces;
 pub use pictures::{deal_picture, hand_picture, table_picture};
+pub(crate) use sheet::sheet_contract;
 pub use refusals::{error, parse_error, rule_error, rules_error};
 pub use rules::{RULES_PART_CHARS, rules, rules_parts};
 pub use sheet::{

@@ -9,7 +9,7 @@ use crate::table::{Summary, Table};
 use crate::tr;
 
 /// The faces of a language's cards in pictures.
-pub(super) fn faces(l: Lang) -> crate::picture::Faces {
+pub(crate) fn faces(l: Lang) -> crate::picture::Faces {
     match l {
         Lang::De => crate::picture::Faces::German,
         Lang::En => crate::picture::Faces::English,

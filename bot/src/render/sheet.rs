@@ -64,7 +64,7 @@ pub fn analysis(l: Lang, record: u32, a: &doko_players::analysis::Analysis) -> S
 }
 
 /// A score sheet row's contract (its record name) in the language.
-pub(super) fn sheet_contract(l: Lang, name: &str) -> String {
+pub(crate) fn sheet_contract(l: Lang, name: &str) -> String {
     match name {
         "normal" => l.contract(Contract::Normal).into_owned(),
         "wedding" => l.contract(Contract::Wedding).into_owned(),

@@ -79,6 +79,9 @@ pub(super) struct Request {
     pub(super) dialect: &'static dyn crate::dialect::Dialect,
     /// The strong computer player's budget.
     pub(super) strong: doko_players::strong::StrongConfig,
+    /// The page link a table without one takes (`None`: the host serves
+    /// no pages, and a table forgets its own).
+    pub(super) page: Option<crate::table::PageLink>,
 }
 
 /// The table before a command: what a refused one puts back and what
@@ -149,6 +152,9 @@ pub(super) fn apply(req: &Request, table: &mut Table, ctx: &mut Ctx<'_>, bots: &
         let advice = doko_players::coach::advise(&view, bots, req.strong);
         events.push(Event::Advice { to: req.who.user.clone(), advice });
     }
+    // the table's web pages: a token for a table without one (the results
+    // and lists link to them), a new one when renewed
+    table.offer_page(req.page.as_ref(), req.what == Command::Web { renew: true });
     conclude(req, table, ctx, bots, events, before)
 }
 

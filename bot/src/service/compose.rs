@@ -131,7 +131,23 @@ fn answer_asked(ch: &ChannelId, dialect: &dyn Dialect, t: &Table, me: &UserId, c
         Command::Score => out.notices.push(notice(Kind::Score, render::score(t))),
         Command::LastTrick => out.private.push(private(t, me, Kind::Table, render::last_trick(t))),
         Command::Stats => out.notices.push(notice(Kind::Stats, render::stats(t))),
-        Command::List(n) => out.notices.push(notice(Kind::Score, render::list(t, *n))),
+        Command::List(n) => {
+            let mut text = render::list(t, *n);
+            let number = n.or(t.session().map(|s| s.number())).filter(|n| *n > 0);
+            if let (Some(p), Some(n)) = (t.page(), number) {
+                text.push_str(&tr!(l, "web-list-link", url = p.list_url(n)));
+                text.push('\n');
+            }
+            out.notices.push(notice(Kind::Score, text))
+        }
+        Command::Web { renew } => {
+            let text = match t.page() {
+                None => tr!(l, "web-off"),
+                Some(p) if *renew => tr!(l, "web-renewed", url = p.table_url()),
+                Some(p) => tr!(l, "web-show", url = p.table_url()),
+            };
+            out.notices.push(notice(Kind::Help, text))
+        }
         Command::Rules(RulesCmd::Show) => {
             out.notices.extend(render::rules_parts(t).into_iter().map(|p| notice(Kind::Rules, p)))
         }
@@ -159,7 +175,11 @@ fn results(t: &Table, events: &[Event]) -> Vec<Notice> {
         .iter()
         .filter_map(|e| match e {
             Event::Scored(s) => {
-                let text = render::events(t, std::slice::from_ref(e))?;
+                let mut text = render::events(t, std::slice::from_ref(e))?;
+                if let Some(p) = t.page() {
+                    text.push('\n');
+                    text.push_str(&crate::tr!(t.lang(), "web-deal-link", url = p.deal_url(s.record)));
+                }
                 Some(Notice { picture: render::deal_picture(t, s), ..Notice::new(Kind::Result, text, None) })
             }
             _ => None,

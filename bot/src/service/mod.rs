@@ -36,6 +36,7 @@ mod table_cache;
 mod tick;
 mod transaction;
 mod unconfirmed;
+mod web;
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -100,6 +101,9 @@ pub struct Service<S: Store> {
     /// How each platform writes channel links and names commands (see
     /// [`Dialect`]); plainly where none is given.
     dialects: HashMap<Platform, &'static dyn Dialect>,
+    /// The host's public address of the tables' web pages (`web.url`),
+    /// if it serves them.
+    web: Option<String>,
 }
 
 impl<S: Store> Service<S> {
@@ -128,6 +132,7 @@ impl<S: Store> Service<S> {
             receipts: Default::default(),
             reach: Default::default(),
             dialects: HashMap::new(),
+            web: None,
         }
     }
 

@@ -52,8 +52,13 @@ impl<S: Store> Service<S> {
         crate::metrics::touched(ch);
         let mut outcome = "error";
         let r = async {
-            let (home, table, applied) = self.apply_routed(&given).await?;
+            let page = self.page_offer();
+            let (home, table, applied) = self.apply_routed(&given, page.as_ref()).await?;
             outcome = applied.outcome();
+            if let Applied::Done { .. } = applied {
+                let asked = matches!(given.cmd, Command::Web { .. });
+                self.keep_page_key(&home, &table, page.as_ref(), asked).await;
+            }
             self.answer(&given, &home, &table, applied).await
         }
         .instrument(span)
@@ -64,7 +69,11 @@ impl<S: Store> Service<S> {
 
     /// Applies a command at the table its channel shows; a channel new to
     /// its server joins it first (once), with the server's defaults.
-    async fn apply_routed(&self, given: &Given<'_>) -> Result<(ChannelId, Arc<Table>, Applied), ServiceError> {
+    async fn apply_routed(
+        &self,
+        given: &Given<'_>,
+        page: Option<&crate::table::PageLink>,
+    ) -> Result<(ChannelId, Arc<Table>, Applied), ServiceError> {
         let (ch, actor) = (given.ch, given.actor);
         let now = self.now_ms();
         // the server's defaults, fetched when the table does not know the
@@ -86,6 +95,7 @@ impl<S: Store> Service<S> {
                 now,
                 dialect: self.dialect(ch.platform),
                 strong: self.strong,
+                page: page.cloned(),
             };
             let idempotence = match &request.id {
                 Some(id) => Idempotence::ByDeliveryId(id.clone()),

@@ -105,6 +105,7 @@ impl Table {
             | Command::List(_)
             | Command::Leaderboard(_)
             | Command::Me
+            | Command::Web { .. }
             | Command::Help(_) => {}
         }
         Ok(())

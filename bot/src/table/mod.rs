@@ -26,6 +26,7 @@ mod layers;
 mod linking;
 mod links;
 mod owed;
+mod page;
 mod play;
 mod posting;
 mod probe;
@@ -52,6 +53,7 @@ pub use layering::server_change;
 pub use layers::{Layer, ServerLayer, Source};
 pub use links::{CODE_LEN, LINK_CODE_MS, Link, LinkCode, is_code};
 pub use owed::{OWED_KEPT, OWED_MAX_AGE_MS, Owed, OwedEntry};
+pub use page::{PageLink, is_token};
 pub use posting::Posting;
 pub use probe::{stored_knows_delivery, stored_probe};
 pub use seats::{MAX_SEATS, Occupant, PlayerKey, SeatInfo, Seats, TableSeat};
@@ -178,6 +180,9 @@ pub struct Table {
     /// [`PLAYED_KEPT`]), for `analysis`.
     #[serde(default, skip_serializing_if = "is_empty_shared")]
     played: Shared<VecDeque<Played>>,
+    /// The table's web pages (`web`), while the host serves them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    page: Option<PageLink>,
 }
 
 /// How many of the newest recorded deals `analysis` can examine (the
@@ -264,6 +269,7 @@ impl Default for Table {
             linked_since: 0,
             link_code: None,
             played: Shared::default(),
+            page: None,
         }
     }
 }

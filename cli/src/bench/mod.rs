@@ -1,7 +1,7 @@
 //! The benchmarks: `doko bench` (random complete games per second on one
 //! core), `doko bench-tables` (many tables at once on Redis, closed and
-//! open loop, against Redis alone) and `doko bench-pictures` (the card
-//! pictures' time and size).
+//! open loop, against Redis alone), `doko bench-pictures` (the card
+//! pictures' time and size) and `doko bench-pages` (the web pages).
 
 mod counting;
 mod drive;
@@ -9,6 +9,7 @@ mod games;
 mod late;
 mod latency;
 mod machine;
+mod pages;
 mod paced;
 mod pictures;
 mod play;
@@ -18,6 +19,7 @@ mod summary;
 mod tables;
 
 pub use games::run;
+pub use pages::pages;
 pub use pictures::pictures;
 pub use summary::tables_summary;
 pub use tables::{TablesOpts, tables};
