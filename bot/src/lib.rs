@@ -30,8 +30,8 @@ pub mod server;
 pub mod service;
 pub mod store;
 pub mod table;
-pub mod web;
 mod terms;
+pub mod web;
 
 pub use command::{Command, ParseError, parse};
 pub use ids::{Actor, ChannelId, Platform, ServerId, UserId};

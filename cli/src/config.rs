@@ -78,7 +78,11 @@ pub const SETTINGS: &[Setting] = &[
         "DOKO_WEB_URL",
         "the public http(s) address of the tables' web pages, served on metrics.listen behind your reverse proxy (default: none, no pages)",
     ),
-    s("web.rate", "DOKO_WEB_RATE", "web page requests per client: BURST/MILLISECONDS such as 60/1000 (the default), or 0 for none"),
+    s(
+        "web.rate",
+        "DOKO_WEB_RATE",
+        "web page requests per client: BURST/MILLISECONDS such as 60/1000 (the default), or 0 for none",
+    ),
     secret("discord.token", "DOKO_DISCORD_TOKEN", "the bot token (better in the environment or token_file)"),
     s("discord.token_file", "DOKO_DISCORD_TOKEN_FILE", "a file holding the bot token"),
     s("discord.guild", "DOKO_DISCORD_GUILD", "a guild id (a number) for registering the commands at once"),

@@ -78,11 +78,7 @@ impl Web {
     /// The pages of `service`, at most `rate` requests per client (`None`:
     /// no bound).
     pub fn new(service: Arc<Service<AnyStore>>, rate: Option<Rate>) -> Web {
-        Web {
-            service,
-            limits: Limits { user: rate, channel: None, records_kept: 0 },
-            limiter: Default::default(),
-        }
+        Web { service, limits: Limits { user: rate, channel: None, records_kept: 0 }, limiter: Default::default() }
     }
 }
 
@@ -110,8 +106,11 @@ pub fn router(handle: PrometheusHandle, store_up: StoreUp, web: Option<Arc<Web>>
             reply(if ready { StatusCode::OK } else { StatusCode::SERVICE_UNAVAILABLE }, "application/json", body)
         }
     };
-    Router::new().route("/metrics", get(metrics)).route("/healthz", get(healthz)).route("/readyz", get(readyz)).fallback(
-        move |ConnectInfo(peer): ConnectInfo<SocketAddr>, req: Request| {
+    Router::new()
+        .route("/metrics", get(metrics))
+        .route("/healthz", get(healthz))
+        .route("/readyz", get(readyz))
+        .fallback(move |ConnectInfo(peer): ConnectInfo<SocketAddr>, req: Request| {
             let web = web.clone();
             async move {
                 match web {
@@ -119,8 +118,7 @@ pub fn router(handle: PrometheusHandle, store_up: StoreUp, web: Option<Arc<Web>>
                     None => serve_page(Page::not_found(), &HeaderMap::new(), false),
                 }
             }
-        },
-    )
+        })
 }
 
 /// A web page asked for: GET or HEAD within the client's bound, else the
@@ -162,7 +160,7 @@ fn client(peer: SocketAddr, headers: &HeaderMap) -> IpAddr {
         .filter_map(|v| v.to_str().ok())
         .flat_map(|v| v.split(','))
         .filter_map(|a| a.trim().parse::<IpAddr>().ok())
-        .last()
+        .next_back()
         .unwrap_or(ip)
 }
 
@@ -175,14 +173,21 @@ const CSP: &str = "default-src 'none'; img-src 'self'; style-src 'self'; script-
 /// asked again each time and answered 304 when unchanged), the headers.
 fn serve_page(p: Page, asked: &HeaderMap, head: bool) -> Response {
     metrics::counter!("doko_web_pages_total", "status" => p.status.to_string()).increment(1);
-    let etag = (p.cache == Cache::Revalidate)
-        .then(|| format!("\"{:016x}\"", xxhash_rust::xxh3::xxh3_64(&p.body)));
+    let etag = (p.cache == Cache::Revalidate).then(|| format!("\"{:016x}\"", xxhash_rust::xxh3::xxh3_64(&p.body)));
     let unchanged = etag.as_deref().is_some_and(|e| {
-        asked.get(header::IF_NONE_MATCH).and_then(|v| v.to_str().ok()).is_some_and(|v| v.split(',').any(|x| x.trim() == e))
+        asked
+            .get(header::IF_NONE_MATCH)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.split(',').any(|x| x.trim() == e))
     });
-    let body = if head || unchanged { Body::empty() } else { Body::from(axum::body::Bytes::from_owner(p.body.clone())) };
+    let body =
+        if head || unchanged { Body::empty() } else { Body::from(axum::body::Bytes::from_owner(p.body.clone())) };
     let mut r = Response::new(body);
-    *r.status_mut() = if unchanged { StatusCode::NOT_MODIFIED } else { StatusCode::from_u16(p.status).unwrap_or(StatusCode::NOT_FOUND) };
+    *r.status_mut() = if unchanged {
+        StatusCode::NOT_MODIFIED
+    } else {
+        StatusCode::from_u16(p.status).unwrap_or(StatusCode::NOT_FOUND)
+    };
     let h = r.headers_mut();
     h.insert(header::CONTENT_TYPE, HeaderValue::from_static(p.content_type));
     let cache = match p.cache {

@@ -64,7 +64,7 @@ fn url_after(text: &str, label: &str) -> String {
 
 /// Each player's total in `score`'s last row.
 fn score_totals(score: &str) -> Vec<i64> {
-    let row = score.lines().filter(|l| l.trim_start().chars().next().is_some_and(|c| c.is_ascii_digit())).last();
+    let row = score.lines().rfind(|l| l.trim_start().chars().next().is_some_and(|c| c.is_ascii_digit()));
     let row = row.unwrap_or_else(|| panic!("no deal in:\n{score}"));
     row.split_whitespace().filter_map(|w| w.parse::<i64>().ok()).skip(1).take(4).collect()
 }
@@ -133,73 +133,63 @@ async fn texts(c: &Client, css: &str) -> Vec<String> {
     out
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_list_and_its_deals_on_the_web() {
-    let d = std::env::temp_dir().join(format!("doko-web-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    let port = free_port();
+/// The binary at its terminal table, its listener on `port` serving the
+/// pages, lists of three deals.
+fn start(d: &std::path::Path, port: u16) -> Doko {
     let cfg = d.join("doko.toml");
     std::fs::write(
         &cfg,
         format!(
-            "[store]\ndata = \"{}\"\n\n[tables]\nrules = \"games_per_session=3\"\n\n[terminal]\nname = \"Anna\"\n\n\
-             [metrics]\nlisten = \"127.0.0.1:{port}\"\n\n[web]\nurl = \"http://127.0.0.1:{port}\"\n",
+            "[store]\ndata = \"{}\"\n\n[tables]\nrules = \"games_per_session=3,compulsory_solos=0\"\n\n\
+             [terminal]\nname = \"Anna\"\n\n[metrics]\nlisten = \"127.0.0.1:{port}\"\n\n\
+             [web]\nurl = \"http://127.0.0.1:{port}\"\n",
             d.join("data").display()
         ),
     )
     .unwrap();
-    let mut doko = Doko::start(&["--config".as_ref(), cfg.as_os_str()]);
-    let mut screen = doko.next();
+    Doko::start(&["--config".as_ref(), cfg.as_os_str()])
+}
 
-    // the table's address; before the first deal ends no deal has a page
-    let s = doko.send("web");
-    let table_url = url_after(&s, "This table on the web: ");
-    let token = table_url.rsplit('/').next().unwrap().to_string();
-    assert_eq!(token.len(), 32, "{s}");
-    let base = format!("/t/{token}");
-    let (status, miss) = get(port, &format!("/t/{}", "0".repeat(32)));
-    assert_eq!(status, 404);
-    let hand = doko.send("hand");
-    let running_urls = [
-        format!("{base}/deal/1"),
-        format!("{base}/deal/01"),
-        format!("{base}/deal/1/"),
-        format!("{base}/deal/0"),
-        format!("{base}/deal/2"),
-        format!("{base}/deal/-1"),
-        format!("{base}/deal/4294967296"),
-        format!("{base}/deal/1?hand=1"),
-        format!("{base}/list/1/deal/1"),
-        format!("{base}/record/1"),
-        format!("{base}/hand"),
-        format!("{base}/../deal/1"),
-        format!("/t/{}/deal/1", token.to_uppercase()),
+/// While deal 1 runs: no page of it at any address a client tries (the
+/// same 404 as an unknown token, also for HEAD and POST), and the list's
+/// page shows no card.
+fn nothing_of_the_running_deal(port: u16, base: &str, miss: &str) {
+    let tries = [
+        "/deal/1",
+        "/deal/01",
+        "/deal/1/",
+        "/deal/0",
+        "/deal/2",
+        "/deal/-1",
+        "/deal/4294967296",
+        "/deal/1?hand=1",
+        "/list/1/deal/1",
+        "/record/1",
+        "/hand",
+        "/../deal/1",
     ];
-    for u in &running_urls {
-        assert_eq!(get(port, u), (404, miss.clone()), "{u}");
-        assert_eq!(request(port, "HEAD", u).0, 404, "{u}");
+    for t in tries {
+        let u = format!("{base}{t}");
+        assert_eq!(get(port, &u), (404, miss.to_string()), "{u}");
+        assert_eq!(request(port, "HEAD", &u).0, 404, "{u}");
     }
-    assert_eq!(request(port, "POST", &base).0, 404);
-    assert_eq!(request(port, "POST", &base).2, miss.as_bytes());
-    // the list's page shows the sheet, no card of the running deal
-    let (status, page) = get(port, &base);
+    let upper = base.to_uppercase().replace("/T/", "/t/");
+    assert_eq!(get(port, &format!("{upper}/deal/1")), (404, miss.to_string()));
+    assert_eq!(request(port, "POST", base).0, 404);
+    assert_eq!(request(port, "POST", base).2, miss.as_bytes());
+    let (status, page) = get(port, base);
     assert_eq!(status, 200, "{page}");
-    assert!(!page.contains("/cards/"), "no card on a list's page:\n{page}");
-    assert!(hand.contains("Your hand"), "{hand}");
+    assert!(!page.contains("/cards/") && !page.contains("data-card"), "no card on a list's page:\n{page}");
+}
 
-    // three deals: the list is over; each result links to its deal
-    let all = play_until(&mut doko, &mut screen, "Result of deal 3");
-    let deal_url = url_after(&all, "This deal on the web: ");
-    assert!(deal_url.starts_with(&format!("http://127.0.0.1:{port}/t/{token}/deal/")), "{deal_url}");
-    let score = doko.send("score");
-    let totals = score_totals(&score);
-    let list = doko.send("list 1");
-    let list_url = url_after(&list, "On the web: ");
-    assert_eq!(list_url, format!("http://127.0.0.1:{port}/t/{token}/list/1"));
-    let record = doko.send("record 1");
-    let json = &record[record.find('{').unwrap()..=record.rfind('}').unwrap()];
-    let rec: serde_json::Value = serde_json::from_str(json).unwrap();
+/// The cards played in record `n`, as `record N` hands it out.
+fn recorded_plays(doko: &mut Doko, n: u32) -> Vec<String> {
+    let record = doko.send(&format!("record {n}"));
+    // (the terminal writes what is for the person alone as "  | " lines)
+    let lines: Vec<&str> = record.lines().map(|l| l.strip_prefix("  | ").unwrap_or(l)).collect();
+    let text = lines.join("\n");
+    let json = &text[text.find('{').unwrap()..=text.rfind('}').unwrap()];
+    let rec: serde_json::Value = serde_json::from_str(json).unwrap_or_else(|e| panic!("{e}: {record}"));
     let plays: Vec<String> = rec["actions"]
         .as_array()
         .unwrap()
@@ -207,23 +197,26 @@ async fn a_list_and_its_deals_on_the_web() {
         .filter_map(|a| a.get("play").and_then(|p| p.as_str()).map(str::to_string))
         .collect();
     assert!(plays.len() == 48 || plays.len() == 40, "{record}");
+    plays
+}
 
+/// In Chromium: list 1's totals are `totals` and its chart has a line per
+/// player; its first deal, stepped through with the next button to the
+/// end, shows the cards `plays`; the leaderboard names Anna.
+async fn in_the_browser(list_url: &str, totals: &[i64], plays: &[String]) {
     let driver = chromedriver();
     let c = browser(driver.1).await;
     let out = artifacts();
-
-    // the sheet's totals are `score`'s, the chart has a line per player
-    c.goto(&list_url).await.unwrap();
+    c.goto(list_url).await.unwrap();
     let shown: Vec<i64> = texts(&c, "#totals td.total").await.iter().map(|t| t.trim().parse().unwrap()).collect();
-    assert_eq!(shown, totals, "the page's totals against `score`:\n{score}");
+    assert_eq!(shown, totals, "the page's totals against `score`");
     // (the axes are black lines; each player's is in their colour)
     let lines = c.find_all(Locator::Css("#chart svg polyline:not([stroke='#000000'])")).await.unwrap();
     assert_eq!(lines.len(), 4, "one line per player");
     assert_eq!(c.find_all(Locator::Css("#sheet tbody tr")).await.unwrap().len(), 3);
     std::fs::write(out.join("list.png"), c.screenshot().await.unwrap()).unwrap();
 
-    // the first deal from its row: no card shown before stepping, then
-    // the next button to the end; the cards are the record's
+    // the first deal from its row: no card played shows before stepping
     c.find(Locator::Css("#sheet tbody tr a")).await.unwrap().click().await.unwrap();
     assert!(c.current_url().await.unwrap().as_str().ends_with("/deal/1"));
     assert_eq!(c.find_all(Locator::Css(".hand img")).await.unwrap().len(), plays.len(), "the hands as dealt");
@@ -241,18 +234,49 @@ async fn a_list_and_its_deals_on_the_web() {
     let mut seen = Vec::new();
     for e in c.find_all(Locator::Css("#tricks .step")).await.unwrap() {
         let card = e.attr("data-card").await.unwrap().unwrap_or_default();
+        assert!(!e.text().await.unwrap().is_empty(), "every step shown at the end");
         if !card.is_empty() {
-            assert!(!e.text().await.unwrap().is_empty(), "every step shown at the end");
             seen.push(card);
         }
     }
     assert_eq!(seen, plays, "the page's cards against `record 1`");
     std::fs::write(out.join("deal-end.png"), c.screenshot().await.unwrap()).unwrap();
 
-    // the leaderboard names the person
-    c.goto(&format!("http://127.0.0.1:{port}{base}/leaderboard")).await.unwrap();
+    let board = list_url.replace("/list/1", "/leaderboard");
+    c.goto(&board).await.unwrap();
     assert!(texts(&c, "#all-time tbody td").await.iter().any(|t| t == "Anna"));
     c.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_list_and_its_deals_on_the_web() {
+    let d = std::env::temp_dir().join(format!("doko-web-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    let port = free_port();
+    let mut doko = start(&d, port);
+    let mut screen = doko.next();
+
+    // the table's address; an unknown token's 404
+    let s = doko.send("web");
+    let table_url = url_after(&s, "This table on the web: ");
+    let token = table_url.rsplit('/').next().unwrap().to_string();
+    assert_eq!(token.len(), 32, "{s}");
+    let base = format!("/t/{token}");
+    let (status, miss) = get(port, &format!("/t/{}", "0".repeat(32)));
+    assert_eq!(status, 404);
+    nothing_of_the_running_deal(port, &base, &miss);
+
+    // three deals: the list is over; each result links to its deal
+    let all = play_until(&mut doko, &mut screen, "Result of deal 3");
+    let deal_url = url_after(&all, "This deal on the web: ");
+    assert!(deal_url.starts_with(&format!("http://127.0.0.1:{port}/t/{token}/deal/")), "{deal_url}");
+    let score = doko.send("score");
+    let list = doko.send("list 1");
+    let list_url = url_after(&list, "On the web: ");
+    assert_eq!(list_url, format!("http://127.0.0.1:{port}/t/{token}/list/1"));
+    let plays = recorded_plays(&mut doko, 1);
+    in_the_browser(&list_url, &score_totals(&score), &plays).await;
 
     // a new token: the old links are dead, the same 404 as a wrong token
     let s = doko.send("web renew");
@@ -261,10 +285,12 @@ async fn a_list_and_its_deals_on_the_web() {
     assert_eq!(get(port, &base), (404, miss.clone()));
     assert_eq!(get(port, &format!("{base}/deal/1")), (404, miss.clone()));
     let new_base = renewed.trim_start_matches(&format!("http://127.0.0.1:{port}")).to_string();
-    assert_eq!(get(port, &format!("{new_base}/deal/1")).0, 200);
-    let (_, head, _) = request(port, "GET", &format!("{new_base}/deal/1"));
-    assert!(head.to_lowercase().contains("cache-control: private, max-age=86400"), "{head}");
-    assert!(head.to_lowercase().contains("referrer-policy: no-referrer"), "{head}");
+    let (status, head, _) = request(port, "GET", &format!("{new_base}/deal/1"));
+    assert_eq!(status, 200);
+    let head = head.to_lowercase();
+    assert!(head.contains("cache-control: private, max-age=86400"), "{head}");
+    assert!(head.contains("referrer-policy: no-referrer"), "{head}");
+    assert!(head.contains("content-security-policy: default-src 'none'"), "{head}");
     doko.stdin.write_all(b"quit\n").unwrap();
     let _ = doko.child.wait();
     let _ = std::fs::remove_dir_all(&d);

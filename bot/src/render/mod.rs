@@ -21,9 +21,9 @@ pub use hand::{
 };
 pub(crate) use pictures::faces;
 pub use pictures::{deal_picture, hand_picture, table_picture};
-pub(crate) use sheet::sheet_contract;
 pub use refusals::{error, parse_error, rule_error, rules_error};
 pub use rules::{RULES_PART_CHARS, rules, rules_parts};
+pub(crate) use sheet::sheet_contract;
 pub use sheet::{
     LEADERBOARD_ROWS, MyList, Ranked, analysis, contract_name, leaderboard, list, me, party_name, ranking, score, stats,
 };

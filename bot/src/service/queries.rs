@@ -78,7 +78,11 @@ impl<S: Store> Service<S> {
     /// one belongs to (this one as it is now), or this one alone; and
     /// whether it is a server's. A table that cannot be read is left out
     /// (and logged).
-    pub(super) async fn community(&self, ch: &ChannelId, t: &Table) -> Result<(bool, Vec<(ChannelId, Table)>), ServiceError> {
+    pub(super) async fn community(
+        &self,
+        ch: &ChannelId,
+        t: &Table,
+    ) -> Result<(bool, Vec<(ChannelId, Table)>), ServiceError> {
         let mut out = vec![(ch.clone(), t.clone())];
         let Some(sid) = t.server().and_then(|s| ServerId::from_key(&s.id)) else { return Ok((false, out)) };
         let (settings, _) = self.server_settings(&sid).await?;

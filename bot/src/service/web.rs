@@ -112,7 +112,10 @@ impl<S: Store> Service<S> {
         let Some((home, t)) = self.table_of(token).await? else { return Ok(None) };
         let link = t.page().expect("checked by table_of").clone();
         match wanted {
-            None => Ok(t.session().or(t.history().last()).map(|s| Page::html(web::list_page(&t, s, &link), Cache::Revalidate))),
+            None => Ok(t
+                .session()
+                .or(t.history().last())
+                .map(|s| Page::html(web::list_page(&t, s, &link), Cache::Revalidate))),
             Some(("list", n)) => Ok(t.list(n).map(|s| Page::html(web::list_page(&t, s, &link), Cache::Revalidate))),
             Some(("deal", n)) => self.deal_page(&home, &t, n, &link).await,
             _ => self.board_page(&home, &t, &link).await.map(Some),
@@ -135,7 +138,13 @@ impl<S: Store> Service<S> {
 
     /// Deal `n`'s page: only a deal on one of the table's score sheets
     /// (scored, so over), from its record.
-    async fn deal_page(&self, home: &ChannelId, t: &Table, n: u32, link: &PageLink) -> Result<Option<Page>, ServiceError> {
+    async fn deal_page(
+        &self,
+        home: &ChannelId,
+        t: &Table,
+        n: u32,
+        link: &PageLink,
+    ) -> Result<Option<Page>, ServiceError> {
         let found = t
             .history()
             .iter()

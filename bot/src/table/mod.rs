@@ -37,6 +37,7 @@ mod skip;
 mod stats;
 mod turns;
 mod watch;
+mod web;
 
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;

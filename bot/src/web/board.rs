@@ -59,7 +59,14 @@ fn rows(ranked: &[Ranked]) -> Vec<BoardRow> {
 
 /// The leaderboard's page: of a server's tables (`server`) or of this
 /// one, all time and in `month` (`2026-12`).
-pub fn board_page(l: Lang, server: bool, month: &str, all: &[Ranked], this_month: &[Ranked], link: &PageLink) -> String {
+pub fn board_page(
+    l: Lang,
+    server: bool,
+    month: &str,
+    all: &[Ranked],
+    this_month: &[Ranked],
+    link: &PageLink,
+) -> String {
     BoardPage {
         lang: super::faces_name(l),
         title: tr!(l, "web-leaderboard"),

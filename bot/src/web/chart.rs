@@ -67,7 +67,12 @@ mod tests {
         let svg = running_chart(&totals);
         assert!(svg.starts_with("<svg"), "{svg}");
         // the players' lines in their colours (the axes are black ones)
-        let lines: Vec<&str> = svg.split("<polyline").skip(1).map(|l| &l[..l.find('>').unwrap_or(l.len())]).filter(|l| !l.contains("stroke=\"#000000\"")).collect();
+        let lines: Vec<&str> = svg
+            .split("<polyline")
+            .skip(1)
+            .map(|l| &l[..l.find('>').unwrap_or(l.len())])
+            .filter(|l| !l.contains("stroke=\"#000000\""))
+            .collect();
         assert_eq!(lines.len(), 4, "{svg}");
         for (line, c) in lines.iter().zip(&COLOURS) {
             assert!(line.contains(&format!("stroke=\"{}\"", c.to_uppercase())), "{c} in {line}");

@@ -100,12 +100,7 @@ pub fn deal_page(l: Lang, record: u32, rec: &Record, g: &Game, seats: &DealSeats
         hands,
         tricks_title: tr!(l, "web-tricks"),
         step_help: tr!(l, "web-step-help"),
-        buttons: (
-            tr!(l, "web-step-first"),
-            tr!(l, "web-step-prev"),
-            tr!(l, "web-step-next"),
-            tr!(l, "web-step-last"),
-        ),
+        buttons: (tr!(l, "web-step-first"), tr!(l, "web-step-prev"), tr!(l, "web-step-next"), tr!(l, "web-step-last")),
         tricks: tricks(l, rec, g, &seats.names),
     }
     .render()

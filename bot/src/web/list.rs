@@ -84,22 +84,23 @@ pub fn list_page(t: &Table, s: &TableSession, link: &PageLink) -> String {
     }
     let chart_text = totals
         .iter()
-        .zip(shown)
         .skip(1)
+        .zip(shown)
         .map(|(after, row)| {
             let scores: Vec<String> = names.iter().zip(after).map(|(n, v)| format!("{n} {v}")).collect();
             tr!(l, "web-chart-after", deal = row.deal, scores = scores.join(", "))
         })
         .collect();
-    let players = names
-        .iter()
-        .enumerate()
-        .map(|(i, n)| Player { name: n.clone(), total: s.totals().as_slice()[i] })
-        .collect();
+    let players =
+        names.iter().enumerate().map(|(i, n)| Player { name: n.clone(), total: s.totals().as_slice()[i] }).collect();
     let state = if s.is_over() { "over" } else { "open" };
     let date = if s.started_ms() > 0 { crate::table::date_of(s.started_ms()) } else { "-".to_string() };
-    let lists =
-        t.history().iter().chain(t.session()).filter(|x| x.number() > 0).map(|x| (link.list_url(x.number()), x.number()));
+    let lists = t
+        .history()
+        .iter()
+        .chain(t.session())
+        .filter(|x| x.number() > 0)
+        .map(|x| (link.list_url(x.number()), x.number()));
     ListPage {
         lang: super::faces_name(l),
         title: tr!(l, "web-page-title", number = s.number()),
@@ -146,8 +147,7 @@ fn cols(l: Lang) -> Cols {
 /// declarer scores three times it), the running totals and the marks.
 fn sheet_row(l: Lang, s: &TableSession, row: &SheetRow, running: &[i64], link: &PageLink) -> Row {
     let names = s.names();
-    let winners: Vec<&str> =
-        row.scores.players().filter(|(_, v)| **v > 0).map(|(p, _)| names[p].as_str()).collect();
+    let winners: Vec<&str> = row.scores.players().filter(|(_, v)| **v > 0).map(|(p, _)| names[p].as_str()).collect();
     let value = row.scores.iter().filter(|v| **v != 0).map(|v| v.abs()).min().unwrap_or(0);
     let mut marks: Vec<String> = Vec::new();
     match row.factor() {

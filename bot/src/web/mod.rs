@@ -137,7 +137,10 @@ pub const COLOURS: [&str; 5] = ["#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e6
 
 /// The links every page shows: the list being played, the leaderboard.
 pub(crate) fn nav(l: Lang, link: &crate::table::PageLink) -> Vec<(String, String)> {
-    vec![(link.table_url(), crate::tr!(l, "web-lists")), (format!("{}/leaderboard", link.table_url()), crate::tr!(l, "web-leaderboard"))]
+    vec![
+        (link.table_url(), crate::tr!(l, "web-lists")),
+        (format!("{}/leaderboard", link.table_url()), crate::tr!(l, "web-leaderboard")),
+    ]
 }
 
 #[cfg(test)]
