@@ -311,7 +311,7 @@ async fn whole_table(lang: Lang) {
             }
         }
     }
-    assert_eq!(cells, 39 * 5);
+    assert_eq!(cells, 41 * 5);
     assert!(failures.is_empty(), "{} of {cells} cells:\n{}", failures.len(), failures.join("\n"));
 }
 
