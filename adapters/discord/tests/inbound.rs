@@ -125,7 +125,7 @@ fn the_commands_to_register() {
     let lists = json.iter().find(|c| c["name"] == "doko-lists").unwrap();
     assert!(lists.get("default_member_permissions").is_none_or(|v| v.is_null()), "lists are for everyone");
     let subs: Vec<&str> = lists["options"].as_array().unwrap().iter().map(|o| o["name"].as_str().unwrap()).collect();
-    assert_eq!(subs, ["stats", "list", "leaderboard", "me", "analysis"]);
+    assert_eq!(subs, ["stats", "list", "leaderboard", "me", "analysis", "web"]);
     let subs: Vec<&str> = admin["options"].as_array().unwrap().iter().map(|o| o["name"].as_str().unwrap()).collect();
     for s in ["server-set", "server-preset", "server-lang", "server-policy", "server-reset", "server-show"] {
         assert!(subs.contains(&s), "/doko-rules {s}");

@@ -422,7 +422,7 @@ async fn check_the_three_commands(fake: &FakeDiscord, guild: u64) {
     assert!(named("doko")["default_member_permissions"].is_null());
     assert!(named("doko-lists")["default_member_permissions"].is_null());
     assert_eq!(named("doko-rules")["default_member_permissions"].as_str(), Some("32"));
-    assert_eq!(subs("doko-lists"), ["stats", "list", "leaderboard", "me", "analysis"]);
+    assert_eq!(subs("doko-lists"), ["stats", "list", "leaderboard", "me", "analysis", "web"]);
     for s in ["server-set", "server-preset", "server-lang", "server-policy", "server-reset", "server-show"] {
         assert!(subs("doko-rules").iter().any(|x| x == s), "{s} in {:?}", subs("doko-rules"));
     }
