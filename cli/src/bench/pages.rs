@@ -68,13 +68,16 @@ async fn played_list() -> anyhow::Result<(Arc<Service<AnyStore>>, String)> {
     let me = Actor::new(UserId::new(Platform::TERMINAL, "anna"), "Anna", true);
     service.open_with_computers_checked(&ch, &me).await?;
     service.execute(&ch, &me, Command::Away).await?;
+    let mut played = false;
     for _ in 0..100 {
         let out = service.execute(&ch, &me, Command::Score).await?;
         if out.notices.iter().any(|n| n.text.lines().any(|l| l.trim_start().starts_with("24 "))) {
+            played = true;
             break;
         }
         service.execute(&ch, &me, Command::Start).await?;
     }
+    anyhow::ensure!(played, "the list did not reach 24 deals");
     let out = service.execute(&ch, &me, Command::Web { renew: false }).await?;
     let text = out.notices.iter().map(|n| n.text.as_str()).collect::<String>();
     let token = text.rsplit("/t/").next().map(|t| t.trim().to_string()).context("no web address")?;
