@@ -291,6 +291,11 @@ async fn a_list_and_its_deals_on_the_web() {
     assert!(head.contains("cache-control: private, max-age=86400"), "{head}");
     assert!(head.contains("referrer-policy: no-referrer"), "{head}");
     assert!(head.contains("content-security-policy: default-src 'none'"), "{head}");
+    // a client that asks too fast is told so (60 at once, one a second)
+    let statuses: Vec<u16> = (0..80).map(|_| request(port, "GET", "/static/doko.css").0).collect();
+    assert!(statuses.contains(&429), "{statuses:?}");
+    assert!(statuses.iter().all(|s| *s == 200 || *s == 429), "{statuses:?}");
+    assert_eq!(request(port, "GET", "/healthz").0, 200, "the health checks are not bounded");
     doko.stdin.write_all(b"quit\n").unwrap();
     let _ = doko.child.wait();
     let _ = std::fs::remove_dir_all(&d);
