@@ -142,11 +142,24 @@ impl RateLimiter {
         }
         let mut st = self.state.lock().expect("rate limiter lock");
         let State { users, channels } = &mut *st;
+        // (idle ones are forgotten: a bucket that refills to full by now;
+        // a flood of new ones is forgotten whole)
+        let busy = |b: &Bucket, r: Rate| {
+            let mut now = b.clone();
+            now.refill(r, now_ms);
+            !now.is_full(r)
+        };
         if users.len() > TRACKED {
-            users.retain(|_, (b, told)| *told || b.as_ref().zip(limits.user).is_some_and(|(b, r)| !b.is_full(r)));
+            users.retain(|_, (b, _)| b.as_ref().zip(limits.user).is_some_and(|(b, r)| busy(b, r)));
+            if users.len() > TRACKED {
+                users.clear();
+            }
         }
         if channels.len() > TRACKED {
-            channels.retain(|_, b| limits.channel.is_some_and(|r| !b.is_full(r)));
+            channels.retain(|_, b| limits.channel.is_some_and(|r| busy(b, r)));
+            if channels.len() > TRACKED {
+                channels.clear();
+            }
         }
         let chan_ok = match limits.channel {
             Some(r) => {
@@ -214,6 +227,23 @@ mod tests {
         assert_eq!(r.admit(&l, "b", "c", 0), Admit::Silent);
         assert_eq!(r.admit(&l, "b", "other", 0), Admit::Yes, "per channel");
         assert_eq!(r.admit(&l, "a", "c", 500), Admit::Yes);
+    }
+
+    #[test]
+    fn idle_people_are_forgotten_and_a_flood_too() {
+        let l = Limits { user: Some(Rate { burst: 2, every_ms: 1000 }), channel: None, records_kept: 0 };
+        let r = RateLimiter::default();
+        for i in 0..=TRACKED {
+            assert_eq!(r.admit(&l, &format!("u{i}"), "c", 0), Admit::Yes);
+        }
+        // a second later every bucket is full again: all are forgotten
+        assert_eq!(r.admit(&l, "new", "c", 1000), Admit::Yes);
+        assert!(r.state.lock().unwrap().users.len() <= 2);
+        // a flood of new people at once is forgotten whole
+        for i in 0..=TRACKED + 1 {
+            r.admit(&l, &format!("f{i}"), "c", 1000);
+        }
+        assert!(r.state.lock().unwrap().users.len() <= TRACKED + 1);
     }
 
     #[test]

@@ -146,7 +146,7 @@ async fn page(web: &Web, peer: SocketAddr, req: Request) -> Response {
 /// private network, the address the proxy saw (the last of
 /// `X-Forwarded-For`, which the proxy appends).
 fn client(peer: SocketAddr, headers: &HeaderMap) -> IpAddr {
-    let ip = peer.ip();
+    let ip = peer.ip().to_canonical();
     let proxied = match ip {
         IpAddr::V4(v4) => v4.is_loopback() || v4.is_private(),
         IpAddr::V6(v6) => v6.is_loopback() || (v6.segments()[0] & 0xfe00) == 0xfc00,

@@ -104,6 +104,8 @@ pub struct Service<S: Store> {
     /// The host's public address of the tables' web pages (`web.url`),
     /// if it serves them.
     web: Option<String>,
+    /// The page tokens whose look-up key this process wrote (or found).
+    pages_written: Mutex<std::collections::HashSet<String>>,
 }
 
 impl<S: Store> Service<S> {
@@ -133,6 +135,7 @@ impl<S: Store> Service<S> {
             reach: Default::default(),
             dialects: HashMap::new(),
             web: None,
+            pages_written: Default::default(),
         }
     }
 

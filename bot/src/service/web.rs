@@ -36,11 +36,10 @@ impl<S: Store> Service<S> {
         let base = self.web.clone()?;
         let mut bytes = [0u8; 16];
         if let Err(e) = getrandom::fill(&mut bytes) {
-            // (never seen; the service's generator, seeded from the same
-            // source at the start, stands in)
+            // (never seen) no new token this time: a table keeps its own,
+            // one without gets one with a later command
             tracing::error!(error = %e, "the system's random source failed");
-            bytes[..8].copy_from_slice(&self.next_u64().to_le_bytes());
-            bytes[8..].copy_from_slice(&self.next_u64().to_le_bytes());
+            return Some(PageLink { base, token: String::new() });
         }
         let token = bytes.iter().map(|b| format!("{b:02x}")).collect();
         Some(PageLink { base, token })
@@ -52,7 +51,12 @@ impl<S: Store> Service<S> {
     /// writes it again.
     pub(super) async fn keep_page_key(&self, home: &ChannelId, t: &Table, offered: Option<&PageLink>, asked: bool) {
         let Some(page) = t.page() else { return };
-        if !asked && offered.is_none_or(|o| o.token != page.token) {
+        let made = offered.is_some_and(|o| o.token == page.token);
+        // (and once per process for each token it serves a table with:
+        // what a crash between the commit and this write left undone is
+        // mended by the next command there)
+        let known = self.pages_written.lock().expect("lock").contains(&page.token);
+        if !asked && !made && known {
             return;
         }
         let key = ChannelId::web_page(&page.token);
@@ -64,8 +68,12 @@ impl<S: Store> Service<S> {
             let _: Commit = self.timed(self.store.commit_kept(&key, version, &json, &[], keep)).await?;
             Ok::<(), ServiceError>(())
         };
-        if let Err(e) = written.await {
-            tracing::warn!(channel = %home, error = %e, "a table's page key could not be written");
+        match written.await {
+            Ok(()) => {
+                self.pages_written.lock().expect("lock").insert(page.token.clone());
+            }
+            // (not the error's text: it may name the key, which holds the token)
+            Err(_) => tracing::warn!(channel = %home, "a table's page key could not be written"),
         }
     }
 
@@ -127,7 +135,10 @@ impl<S: Store> Service<S> {
         if !is_token(token) {
             return Ok(None);
         }
-        let Some(key) = self.timed(self.store.load(&ChannelId::web_page(token))).await? else { return Ok(None) };
+        // (a failure's text may name the key, which holds the token)
+        let key = self.timed(self.store.load(&ChannelId::web_page(token))).await;
+        let key = key.map_err(|_| ServiceError::Failed("a page key could not be read".into()))?;
+        let Some(key) = key else { return Ok(None) };
         let Ok(home) = serde_json::from_str::<ChannelId>(&key.json) else { return Ok(None) };
         let Some(stored) = self.timed(self.store.load(&home)).await? else { return Ok(None) };
         let (t, _) = read_stored(Some(stored), &self.new_tables)?;

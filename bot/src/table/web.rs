@@ -7,19 +7,27 @@ use super::page::PageLink;
 use super::{Table, TableSession};
 
 impl Table {
-    /// The table's pages, while the host serves them.
+    /// The table's pages, while the host serves them (a token kept while
+    /// a process without pages served the table shows none).
     pub fn page(&self) -> Option<&PageLink> {
-        self.page.as_ref()
+        self.page.as_ref().filter(|p| !p.base.is_empty() && !p.token.is_empty())
     }
 
     /// Takes `offered` as the table's pages: a table without a token takes
     /// it whole, one with a token keeps its token under the offered
-    /// address (`renew`: the offered token too); `None` (the host serves
-    /// no pages) forgets them. Whether the table changed.
+    /// address (`renew`: the offered token too); an offer without a token
+    /// (the random source failed) gives none. `None` (this process serves
+    /// no pages) keeps the token without an address, so that a process
+    /// without pages (a rolling update) kills no link: the next offer
+    /// shows them again. Whether the table changed.
     pub fn offer_page(&mut self, offered: Option<&PageLink>, renew: bool) -> bool {
         let next = match (offered, &self.page) {
-            (None, _) => None,
-            (Some(o), Some(p)) if !renew => Some(PageLink { base: o.base.clone(), token: p.token.clone() }),
+            (None, None) => None,
+            (None, Some(p)) => Some(PageLink { base: String::new(), token: p.token.clone() }),
+            (Some(o), Some(p)) if !renew || o.token.is_empty() => {
+                Some(PageLink { base: o.base.clone(), token: p.token.clone() })
+            }
+            (Some(o), None) if o.token.is_empty() => None,
             (Some(o), _) => Some(o.clone()),
         };
         if next == self.page {
@@ -71,8 +79,16 @@ mod tests {
         assert_eq!(t.page(), Some(&link("https://y.example", &"a".repeat(32))));
         assert!(t.offer_page(Some(&b), true));
         assert_eq!(t.page(), Some(&b));
+        // a process without pages: the token kept, no address shown
         assert!(t.offer_page(None, false));
         assert_eq!(t.page(), None);
+        assert!(!t.offer_page(None, false));
+        assert!(t.offer_page(Some(&a), false));
+        assert_eq!(t.page(), Some(&link("https://x.example", &"b".repeat(32))));
+        // an offer without a token (the random source failed) makes none
+        let mut fresh = Table::with_lang(Lang::En);
+        assert!(!fresh.offer_page(Some(&link("https://x.example", "")), false));
+        assert_eq!(fresh.page(), None);
         assert_eq!(b.deal_url(7), format!("https://y.example/t/{}/deal/7", "b".repeat(32)));
     }
 

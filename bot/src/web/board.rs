@@ -36,6 +36,7 @@ struct BoardPage {
     lang: &'static str,
     title: String,
     base: String,
+    v: &'static str,
     nav: Vec<(String, String)>,
     heading: String,
     scope: String,
@@ -67,10 +68,12 @@ pub fn board_page(
     this_month: &[Ranked],
     link: &PageLink,
 ) -> String {
+    let link = &super::local(link);
     BoardPage {
         lang: super::faces_name(l),
         title: tr!(l, "web-leaderboard"),
         base: link.base.clone(),
+        v: super::asset_version(),
         nav: nav(l, link),
         heading: tr!(l, "web-leaderboard"),
         scope: tr!(l, "web-board-scope", server = if server { "yes" } else { "no" }),

@@ -52,6 +52,7 @@ struct DealPage {
     lang: &'static str,
     title: String,
     base: String,
+    v: &'static str,
     nav: Vec<(String, String)>,
     heading: String,
     result: String,
@@ -68,6 +69,7 @@ struct DealPage {
 /// The page of deal `record` (its record and the game it replays to,
 /// finished), in language `l`.
 pub fn deal_page(l: Lang, record: u32, rec: &Record, g: &Game, seats: &DealSeats, link: &PageLink) -> String {
+    let link = &super::local(link);
     let contract = l.contract(g.contract()).into_owned();
     let heading = match seats.on_list {
         Some((list, deal)) => tr!(l, "web-deal-heading", deal = deal, list = list, contract = contract.as_str()),
@@ -91,6 +93,7 @@ pub fn deal_page(l: Lang, record: u32, rec: &Record, g: &Game, seats: &DealSeats
         lang: super::faces_name(l),
         title: tr!(l, "web-deal-title", record = record),
         base: link.base.clone(),
+        v: super::asset_version(),
         nav: nav(l, link),
         heading,
         result: result(l, g),

@@ -51,6 +51,7 @@ struct ListPage {
     lang: &'static str,
     title: String,
     base: String,
+    v: &'static str,
     nav: Vec<(String, String)>,
     heading: String,
     state: String,
@@ -66,6 +67,7 @@ struct ListPage {
 
 /// List `s` of table `t` as a page (its deals link to their pages).
 pub fn list_page(t: &Table, s: &TableSession, link: &PageLink) -> String {
+    let link = &super::local(link);
     let l = t.lang();
     let names = s.names();
     let sheet = s.sheet();
@@ -105,6 +107,7 @@ pub fn list_page(t: &Table, s: &TableSession, link: &PageLink) -> String {
         lang: super::faces_name(l),
         title: tr!(l, "web-page-title", number = s.number()),
         base: link.base.clone(),
+        v: super::asset_version(),
         nav: nav(l, link),
         heading: tr!(l, "web-list-heading", number = s.number()),
         state: tr!(l, "web-list-state", played = sheet.len(), state = state, date = date),

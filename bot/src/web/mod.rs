@@ -135,6 +135,27 @@ pub fn card_picture(faces: &str, code: &str) -> Option<Page> {
 /// legend's are `.c0` to `.c4` in `doko.css`).
 pub const COLOURS: [&str; 5] = ["#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00"];
 
+/// The address's path (`https://x.org/doko` gives `/doko`): the pages
+/// link to each other and to their files by it, so that they load from
+/// wherever the browser reached them (the Content Security Policy allows
+/// the page's own origin only).
+pub(crate) fn local(link: &crate::table::PageLink) -> crate::table::PageLink {
+    let rest = link.base.split_once("://").map_or(link.base.as_str(), |(_, r)| r);
+    let path = rest.find('/').map_or("", |i| &rest[i..]);
+    crate::table::PageLink { base: path.to_string(), token: link.token.clone() }
+}
+
+/// What the files' addresses carry (`?v=...`) so that a new doko's are
+/// fetched anew though browsers keep them a year: a hash of the style
+/// sheet, the script and the version.
+pub(crate) fn asset_version() -> &'static str {
+    static V: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+        let all = format!("{STYLE}{SCRIPT}{}", env!("CARGO_PKG_VERSION"));
+        format!("{:08x}", xxhash_rust::xxh3::xxh3_64(all.as_bytes()) as u32)
+    });
+    &V
+}
+
 /// The links every page shows: the list being played, the leaderboard.
 pub(crate) fn nav(l: Lang, link: &crate::table::PageLink) -> Vec<(String, String)> {
     vec![
@@ -146,6 +167,15 @@ pub(crate) fn nav(l: Lang, link: &crate::table::PageLink) -> Vec<(String, String
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pages_link_by_the_addresss_path() {
+        let l = |base: &str| local(&crate::table::PageLink { base: base.into(), token: "t".into() }).base;
+        assert_eq!(l("https://doko.example.org"), "");
+        assert_eq!(l("https://example.org/doko"), "/doko");
+        assert_eq!(l("http://127.0.0.1:9187"), "");
+        assert_eq!(asset_version().len(), 8);
+    }
 
     #[test]
     fn cards_are_served_by_their_code_only() {

@@ -43,6 +43,8 @@
   buttons.next.addEventListener("click", function () { go(at + 1); });
   buttons.last.addEventListener("click", function () { go(steps.length); });
   document.addEventListener("keydown", function (e) {
+    // (the browser's own shortcuts stay the browser's)
+    if (e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) { return; }
     var to = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: steps.length }[e.key];
     if (to !== undefined) { e.preventDefault(); go(to); }
   });
