@@ -4,7 +4,7 @@
 
 use askama::Template;
 
-use super::nav;
+use super::{Head, render};
 use crate::lang::Lang;
 use crate::render::Ranked;
 use crate::table::PageLink;
@@ -33,11 +33,7 @@ struct Cols {
 #[derive(Template)]
 #[template(path = "board.html")]
 struct BoardPage {
-    lang: &'static str,
-    title: String,
-    base: String,
-    v: &'static str,
-    nav: Vec<(String, String)>,
+    head: Head,
     heading: String,
     scope: String,
     cols: Cols,
@@ -69,12 +65,8 @@ pub fn board_page(
     link: &PageLink,
 ) -> String {
     let link = &super::local(link);
-    BoardPage {
-        lang: super::faces_name(l),
-        title: tr!(l, "web-leaderboard"),
-        base: link.base.clone(),
-        v: super::asset_version(),
-        nav: nav(l, link),
+    let page = BoardPage {
+        head: Head::new(l, tr!(l, "web-leaderboard"), link),
         heading: tr!(l, "web-leaderboard"),
         scope: tr!(l, "web-board-scope", server = if server { "yes" } else { "no" }),
         cols: Cols {
@@ -88,10 +80,6 @@ pub fn board_page(
             (tr!(l, "web-board-all"), "all-time", rows(all)),
             (tr!(l, "web-board-month", month = month), "this-month", rows(this_month)),
         ],
-    }
-    .render()
-    .unwrap_or_else(|e| {
-        tracing::error!(error = %e, "a leaderboard's page could not be rendered");
-        String::new()
-    })
+    };
+    render(page, "leaderboard")
 }

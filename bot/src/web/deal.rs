@@ -7,7 +7,7 @@
 use askama::Template;
 use doko_engine::{Action, Game, Party, Record, Seat};
 
-use super::nav;
+use super::{Head, render};
 use crate::lang::Lang;
 use crate::table::PageLink;
 use crate::tr;
@@ -49,11 +49,7 @@ struct TrickLine {
 #[derive(Template)]
 #[template(path = "deal.html")]
 struct DealPage {
-    lang: &'static str,
-    title: String,
-    base: String,
-    v: &'static str,
-    nav: Vec<(String, String)>,
+    head: Head,
     heading: String,
     result: String,
     hands_title: String,
@@ -89,28 +85,20 @@ pub fn deal_page(l: Lang, record: u32, rec: &Record, g: &Game, seats: &DealSeats
                 .collect(),
         })
         .collect();
-    DealPage {
-        lang: super::faces_name(l),
-        title: tr!(l, "web-deal-title", record = record),
-        base: link.base.clone(),
-        v: super::asset_version(),
-        nav: nav(l, link),
+    let page = DealPage {
+        head: Head::new(l, tr!(l, "web-deal-title", record = record), link),
         heading,
         result: result(l, g),
         hands_title: tr!(l, "web-hands"),
         dealer_label: tr!(l, "web-dealer"),
-        faces: super::faces_name(l),
+        faces: l.code(),
         hands,
         tricks_title: tr!(l, "web-tricks"),
         step_help: tr!(l, "web-step-help"),
         buttons: (tr!(l, "web-step-first"), tr!(l, "web-step-prev"), tr!(l, "web-step-next"), tr!(l, "web-step-last")),
         tricks: tricks(l, rec, g, &seats.names),
-    }
-    .render()
-    .unwrap_or_else(|e| {
-        tracing::error!(error = %e, "a deal's page could not be rendered");
-        String::new()
-    })
+    };
+    render(page, "deal")
 }
 
 /// Every card and announcement in play order, trick by trick (an

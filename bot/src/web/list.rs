@@ -6,7 +6,7 @@
 use askama::Template;
 use doko_engine::{ByPlayer, SheetRow};
 
-use super::{nav, running_chart};
+use super::{Head, render, running_chart};
 use crate::lang::Lang;
 use crate::table::{PageLink, Table, TableSession};
 use crate::tr;
@@ -48,11 +48,7 @@ struct Cols {
 #[derive(Template)]
 #[template(path = "list.html")]
 struct ListPage {
-    lang: &'static str,
-    title: String,
-    base: String,
-    v: &'static str,
-    nav: Vec<(String, String)>,
+    head: Head,
     heading: String,
     state: String,
     chart_title: String,
@@ -103,12 +99,8 @@ pub fn list_page(t: &Table, s: &TableSession, link: &PageLink) -> String {
         .chain(t.session())
         .filter(|x| x.number() > 0)
         .map(|x| (link.list_url(x.number()), x.number()));
-    ListPage {
-        lang: super::faces_name(l),
-        title: tr!(l, "web-page-title", number = s.number()),
-        base: link.base.clone(),
-        v: super::asset_version(),
-        nav: nav(l, link),
+    let page = ListPage {
+        head: Head::new(l, tr!(l, "web-page-title", number = s.number()), link),
         heading: tr!(l, "web-list-heading", number = s.number()),
         state: tr!(l, "web-list-state", played = sheet.len(), state = state, date = date),
         chart_title: tr!(l, "web-chart"),
@@ -119,12 +111,8 @@ pub fn list_page(t: &Table, s: &TableSession, link: &PageLink) -> String {
         rows,
         lists_label: tr!(l, "web-lists"),
         lists: lists.collect(),
-    }
-    .render()
-    .unwrap_or_else(|e| {
-        tracing::error!(error = %e, "a list's page could not be rendered");
-        String::new()
-    })
+    };
+    render(page, "list")
 }
 
 fn add(running: &mut [i64], scores: &ByPlayer<i64>) {

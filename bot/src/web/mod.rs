@@ -93,14 +93,6 @@ pub fn static_file(name: &str) -> Option<Page> {
     Some(Page { status: 200, content_type, body: body.as_bytes().into(), cache: Cache::Immutable })
 }
 
-/// The faces' name in a card picture's address (`de`, `en`).
-pub fn faces_name(l: Lang) -> &'static str {
-    match l {
-        Lang::De => "de",
-        Lang::En => "en",
-    }
-}
-
 type CardPictures = Mutex<HashMap<(Lang, Card), Arc<[u8]>>>;
 
 static CARDS: std::sync::LazyLock<CardPictures> = std::sync::LazyLock::new(Default::default);
@@ -108,11 +100,8 @@ static CARDS: std::sync::LazyLock<CardPictures> = std::sync::LazyLock::new(Defau
 /// One card's picture (`/cards/de/CQ.png`), drawn once per process and
 /// kept; `None` for faces or a card that do not exist.
 pub fn card_picture(faces: &str, code: &str) -> Option<Page> {
-    let l = match faces {
-        "de" => Lang::De,
-        "en" => Lang::En,
-        _ => return None,
-    };
+    // (the language's code as it is: one address a card)
+    let l = Lang::ALL.into_iter().find(|l| l.code() == faces)?;
     let card: Card = code.parse().ok()?;
     if card.to_string() != code {
         return None;
@@ -156,12 +145,38 @@ pub(crate) fn asset_version() -> &'static str {
     &V
 }
 
-/// The links every page shows: the list being played, the leaderboard.
-pub(crate) fn nav(l: Lang, link: &crate::table::PageLink) -> Vec<(String, String)> {
-    vec![
-        (link.table_url(), crate::tr!(l, "web-lists")),
-        (format!("{}/leaderboard", link.table_url()), crate::tr!(l, "web-leaderboard")),
-    ]
+/// What every page's head and navigation show (`base.html`).
+pub(crate) struct Head {
+    /// The language's code.
+    lang: &'static str,
+    /// The page's title.
+    title: String,
+    /// The path the page's files and links start with.
+    base: String,
+    /// The files' version ([`asset_version`]).
+    v: &'static str,
+    /// The links every page shows: the list being played, the leaderboard.
+    nav: Vec<(String, String)>,
+}
+
+impl Head {
+    /// A page's head in `l`, its links and files under `link`'s path.
+    pub(crate) fn new(l: Lang, title: String, link: &crate::table::PageLink) -> Head {
+        let nav = vec![
+            (link.table_url(), crate::tr!(l, "web-lists")),
+            (format!("{}/leaderboard", link.table_url()), crate::tr!(l, "web-leaderboard")),
+        ];
+        Head { lang: l.code(), title, base: link.base.clone(), v: asset_version(), nav }
+    }
+}
+
+/// A page's HTML; empty when it cannot be rendered (logged, naming the
+/// page's kind only).
+pub(crate) fn render(page: impl askama::Template, what: &'static str) -> String {
+    page.render().unwrap_or_else(|e| {
+        tracing::error!(error = %e, page = what, "a web page could not be rendered");
+        String::new()
+    })
 }
 
 #[cfg(test)]
