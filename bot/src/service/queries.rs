@@ -48,15 +48,10 @@ impl<S: Store> Service<S> {
             Command::Leaderboard(p) => {
                 let (server, tables) = self.community(ch, t).await?;
                 let month = crate::table::month_of(self.now_ms());
-                let mut all = crate::table::Stats::default();
-                for (_, x) in &tables {
-                    match p {
-                        Period::All => all.merge(x.stats()),
-                        Period::Month => all.merge(x.month_stats(&month).unwrap_or(&Default::default())),
-                    }
-                }
+                let (all, this_month) = merged(&tables, &month);
+                let stats = if *p == Period::Month { &this_month } else { &all };
                 let period = (*p == Period::Month).then_some(month.as_str());
-                let text = render::leaderboard(t.lang(), server, period, tables.len(), &render::ranking(&all));
+                let text = render::leaderboard(t.lang(), server, period, tables.len(), &render::ranking(stats));
                 out.notices.push(Notice::new(Kind::Stats, text, None));
                 Ok(())
             }
@@ -168,6 +163,20 @@ impl<S: Store> Service<S> {
     }
 }
 
+/// The figures of `tables` together: all time, and in `month`
+/// (`2026-12`).
+pub(super) fn merged(tables: &[(ChannelId, Table)], month: &str) -> (crate::table::Stats, crate::table::Stats) {
+    let mut all = crate::table::Stats::default();
+    let mut this_month = crate::table::Stats::default();
+    for (_, x) in tables {
+        all.merge(x.stats());
+        if let Some(m) = x.month_stats(month) {
+            this_month.merge(m);
+        }
+    }
+    (all, this_month)
+}
+
 /// `me`: a person's figures over the tables of their server (or this
 /// one), their rank all time and this month, and their latest lists.
 /// `link` writes another channel as its platform links it.
@@ -181,14 +190,7 @@ fn me_text(
     link: &dyn Fn(&ChannelId) -> String,
 ) -> String {
     let key = me.key();
-    let mut all = crate::table::Stats::default();
-    let mut this_month = crate::table::Stats::default();
-    for (_, x) in tables {
-        all.merge(x.stats());
-        if let Some(m) = x.month_stats(month) {
-            this_month.merge(m);
-        }
-    }
+    let (all, this_month) = merged(tables, month);
     let place = |s: &crate::table::Stats| {
         let rows = render::ranking(s);
         let i = rows.iter().position(|r| r.key == key)?;

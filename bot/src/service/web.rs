@@ -177,13 +177,7 @@ impl<S: Store> Service<S> {
     async fn board_page(&self, home: &ChannelId, t: &Table, link: &PageLink) -> Result<Page, ServiceError> {
         let (server, tables) = self.community(home, t).await?;
         let month = crate::table::month_of(self.now_ms());
-        let (mut all, mut this_month) = (crate::table::Stats::default(), crate::table::Stats::default());
-        for (_, x) in &tables {
-            all.merge(x.stats());
-            if let Some(m) = x.month_stats(&month) {
-                this_month.merge(m);
-            }
-        }
+        let (all, this_month) = super::queries::merged(&tables, &month);
         let (all, this_month) = (crate::render::ranking(&all), crate::render::ranking(&this_month));
         Ok(Page::html(web::board_page(t.lang(), server, &month, &all, &this_month, link), Cache::Revalidate))
     }
