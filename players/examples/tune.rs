@@ -53,6 +53,8 @@ fn make(spec: &str, budget: Duration, seed: u64) -> Box<dyn Player> {
             "explore" => cfg.exploration = f,
             "solo" => cfg.solo_mismatch = f,
             "margin" => cfg.announce_margin = f,
+            "paired" => cfg.paired = f != 0.0,
+            "smear" => cfg.smear = f != 0.0,
             _ => panic!("unknown setting {k}"),
         }
     }

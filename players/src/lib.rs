@@ -23,6 +23,7 @@ pub mod arena;
 pub mod coach;
 pub mod level;
 pub mod player;
+mod playout;
 pub mod search;
 pub mod seat;
 mod simulate;

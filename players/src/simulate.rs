@@ -5,7 +5,7 @@
 
 use doko_engine::{Action, Game, Rng, Seat, SeatView};
 
-use crate::search::{PLAYOUT_NOISE, playout};
+use crate::playout::{PLAYOUT_NOISE, playout};
 use crate::worlds::{basic_playout, knowledge, sample, world};
 
 /// Per sampled world (from `world`, up to `worlds` of them), the person's
@@ -41,7 +41,7 @@ pub(crate) fn rows(
                     if whole {
                         basic_playout(&mut p);
                     } else {
-                        playout(&mut p, true, PLAYOUT_NOISE, rng);
+                        playout(&mut p, true, PLAYOUT_NOISE, false, rng);
                     }
                     total += p.seat_score(seat).map_or(0.0, f64::from);
                 }

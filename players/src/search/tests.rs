@@ -3,6 +3,8 @@
 use super::*;
 use doko_engine::{Card, Rules, SoloKind};
 
+use crate::playout::{PLAYOUT_NOISE, playout};
+
 /// Plays deals with search players in every seat: every choice is
 /// legal and the deal ends.
 fn deals(make: impl Fn(u64) -> SearchPlayer, rules: Rules, n: u64) {
@@ -308,7 +310,7 @@ fn playouts_are_the_basic_players_cards_with_the_noise_asked() {
     }
     let played = |noise: u32, seed: u64| {
         let mut w = g.clone();
-        playout(&mut w, true, noise, &mut Rng::new(seed));
+        playout(&mut w, true, noise, false, &mut Rng::new(seed));
         assert!(w.is_over());
         format!("{:?}", w.tricks())
     };
