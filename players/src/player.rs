@@ -3,7 +3,7 @@
 //! one of the actions the view lists as legal.
 
 use doko_engine::{
-    Action, Bid, Call, Card, Cards, CurrentTrick, Level, Order, Phase, Rank, Reservation, Rng, Seat, SeatView,
+    Action, Bid, Call, Card, Cards, Class, CurrentTrick, Level, Order, Phase, Rank, Reservation, Rng, Seat, SeatView,
     SoloKind, Suit, Trick, normal_game_trumps,
 };
 
@@ -173,6 +173,23 @@ pub(crate) struct Situation<'a> {
     pub partner: &'a dyn Fn(Seat) -> bool,
 }
 
+/// The trick's suit led, the seat winning it so far and its card's key
+/// (`None` before the first card).
+#[inline]
+pub(crate) fn winning(order: &Order, trick: &CurrentTrick) -> Option<(Class, Seat, u16)> {
+    let played = trick.played();
+    let led = order.class(*played.first()?);
+    let (mut best_i, mut best_key) = (0, order.trick_key(played[0], led));
+    for (i, c) in played.iter().enumerate().skip(1) {
+        let k = order.trick_key(*c, led);
+        if k > best_key {
+            best_i = i;
+            best_key = k;
+        }
+    }
+    Some((led, trick.leader.plus(best_i), best_key))
+}
+
 /// The basic player's card: lead a black ace of a suit not yet played,
 /// give points to a partner who wins, win a trick worth it cheaply, else
 /// throw the cheapest card.
@@ -199,16 +216,7 @@ pub(crate) fn basic_card(s: &Situation) -> Card {
         // otherwise the cheapest fail card, else the cheapest trump
         return cheapest(&mut cards.iter().filter(|c| !order.is_trump(*c))).unwrap_or_else(all_cheapest);
     }
-    let led = order.class(played[0]);
-    let (mut best_i, mut best_key) = (0, order.trick_key(played[0], led));
-    for (i, c) in played.iter().enumerate().skip(1) {
-        let k = order.trick_key(*c, led);
-        if k > best_key {
-            best_i = i;
-            best_key = k;
-        }
-    }
-    let winner = trick.leader.plus(best_i);
+    let (led, winner, best_key) = winning(order, trick).expect("a card was played");
     let partner_wins = (s.partner)(winner);
     let last = played.len() == 3;
     if partner_wins && (last || best_key >= 256 + 180) {

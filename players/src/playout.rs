@@ -5,7 +5,7 @@
 
 use doko_engine::{Card, Cards, Class, Game, Phase, Rank, Rng, Seat};
 
-use crate::player::{Situation, basic_card};
+use crate::player::{Situation, basic_card, winning};
 
 /// The expert's playouts: one card in this many random (measured against
 /// strong over 1,600 paired deals: one in ten +0.70, five +0.81, three
@@ -45,24 +45,6 @@ pub(crate) fn playout(g: &mut Game, heuristic: bool, noise: u32, smear: bool, rn
     g.random_playout(rng);
 }
 
-/// The trick's suit led, its winning seat and its winning card's key
-/// (`None` before the first card).
-fn winning(g: &Game) -> Option<(Class, Seat, u16)> {
-    let order = g.order();
-    let trick = g.current_trick();
-    let played = trick.played();
-    let led = order.class(*played.first()?);
-    let (mut best_i, mut best_key) = (0, order.trick_key(played[0], led));
-    for (i, c) in played.iter().enumerate().skip(1) {
-        let k = order.trick_key(*c, led);
-        if k > best_key {
-            best_i = i;
-            best_key = k;
-        }
-    }
-    Some((led, trick.leader.plus(best_i), best_key))
-}
-
 /// The highest key any opponent of `s` still to play in the trick after
 /// it can reach (0: none can play a card).
 fn opponents_best(g: &Game, s: Seat, led: Class) -> u16 {
@@ -98,7 +80,7 @@ fn smear_card(g: &Game, s: Seat, legal: Cards) -> Option<Card> {
     if played == 0 || played == 3 {
         return None;
     }
-    let (led, winner, best_key) = winning(g)?;
+    let (led, winner, best_key) = winning(g.order(), g.current_trick())?;
     if g.party(winner) != g.party(s) || opponents_best(g, s, led) > best_key {
         return None;
     }
