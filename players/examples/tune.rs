@@ -55,6 +55,7 @@ fn make(spec: &str, budget: Duration, seed: u64) -> Box<dyn Player> {
             "margin" => cfg.announce_margin = f,
             "paired" => cfg.paired = f != 0.0,
             "smear" => cfg.smear = f != 0.0,
+            "policy" => cfg.policy = f,
             _ => panic!("unknown setting {k}"),
         }
     }

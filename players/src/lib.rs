@@ -11,6 +11,7 @@
 //! - [`search`]: the expert (weighted worlds, UCT trees, an end solver)
 //!   and the plain ensemble UCT it is measured against;
 //! - [`analysis`]: what a seat could have done better in a finished deal;
+//! - [`policy`]: the card-play model the expert reads hidden hands with;
 //! - [`coach`]: the expert's choice for a seat with one line of why
 //!   (`hint` at tables with the `coach` rule);
 //! - [`seat`]: an outside program seated through the seat protocol;
@@ -24,6 +25,7 @@ pub mod coach;
 pub mod level;
 pub mod player;
 mod playout;
+pub mod policy;
 pub mod search;
 pub mod seat;
 mod simulate;
