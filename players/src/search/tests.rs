@@ -4,6 +4,7 @@ use super::*;
 use doko_engine::{Card, Rules, SoloKind};
 
 use crate::playout::{PLAYOUT_NOISE, playout};
+use crate::strong::StrongConfig;
 
 /// Plays deals with search players in every seat: every choice is
 /// legal and the deal ends.
@@ -177,10 +178,50 @@ fn the_likeliest_worlds_explain_the_plays() {
     let (_, w) = world_and_weight(
         &v,
         hands,
-        &SearchConfig { mismatch: 0.5, bid_mismatch: 0.5, ..SearchConfig::expert(Duration::ZERO) },
+        &SearchConfig { mismatch: 0.5, bid_mismatch: 0.5, policy: 0.0, ..SearchConfig::expert(Duration::ZERO) },
     )
     .expect("the real deal fits");
     assert_eq!(w, 1.0);
+}
+
+#[test]
+fn worlds_weigh_the_cards_played_by_the_card_play_model() {
+    // the real deal played by strong players: its weight is the product,
+    // over the cards the other seats chose among two or more, of the
+    // model's probability of each to the power asked
+    let mut g = Game::deal(Rules::default(), Seat::new(0), 12);
+    let mut players: Vec<StrongPlayer> = (0..4).map(|i| StrongPlayer::new(StrongConfig::default(), i)).collect();
+    let mut seen = Vec::new();
+    while !(g.phase() == Phase::Playing && g.tricks().len() == 6 && g.current_trick().len == 2) {
+        let s = g.mandatory_announcement().or(g.to_act()).expect("in play");
+        let v = g.view(s);
+        let a = players[s.index()].decide(&v);
+        if let Action::Play(c) = a
+            && v.legal_cards().distinct().len() > 1
+        {
+            seen.push((s, v, c));
+        }
+        g.act(s, a).expect("legal");
+    }
+    let me = g.to_act().expect("to act");
+    let v = g.view(me);
+    let hands = Seat::ALL.map(|s| g.hand(s));
+    for power in [0.5, 1.0] {
+        let expected: f64 = seen
+            .iter()
+            .filter(|(s, _, _)| *s != me)
+            .map(|(_, v, c)| (power * Policy::shipped().log_prob(v, *c).expect("legal")).exp())
+            .product();
+        let cfg = SearchConfig {
+            policy: power,
+            bid_mismatch: 1.0,
+            solo_mismatch: 1.0,
+            ..SearchConfig::expert(Duration::ZERO)
+        };
+        let (_, w) = world_and_weight(&v, hands, &cfg).expect("the real deal fits");
+        assert!(expected < 0.5, "many cards chosen: {expected}");
+        assert!((w - expected).abs() <= 1e-9 * expected, "power {power}: {w} against {expected}");
+    }
 }
 
 #[test]
