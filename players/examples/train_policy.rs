@@ -1,9 +1,9 @@
 //! Trains the card-play model the expert reads hidden hands with
 //! (`players/src/policy.rs`) on self-play records and writes it.
 //!
-//! `cargo run --release -p doko-players --example train_policy -- DEALS
-//! SEED OUT`: plays DEALS deals (half under the DDV rules, half under
-//! `casual`) with the strong player on every seat, records every card
+//! `cargo run --release -p doko-players --example train_policy -- [DEALS
+//! [SEED [OUT]]]` (16,000 deals, seed 11, players/model/policy.txt):
+//! plays DEALS deals (half under the DDV rules, half under `casual`) with the strong player on every seat, records every card
 //! chosen among two or more (the seat's view: its hand, the table's
 //! history), fits the softmax's weights to nine tenths of them by
 //! gradient descent (Adam) and reports, on the last tenth, the mean log
@@ -94,7 +94,7 @@ fn train(data: &[Sample], steps: usize) -> Features {
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let deals: usize = args.get(1).map_or(4000, |d| d.parse().expect("deals"));
+    let deals: usize = args.get(1).map_or(16000, |d| d.parse().expect("deals"));
     let seed: u64 = args.get(2).map_or(11, |s| s.parse().expect("seed"));
     let out = args.get(3).map_or("players/model/policy.txt", String::as_str);
     let threads: usize = std::env::var("THREADS").map_or(2, |t| t.parse().expect("threads"));

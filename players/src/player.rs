@@ -144,16 +144,26 @@ impl BasicPlayer {
     }
 
     fn card(&self, v: &SeatView) -> Action {
-        let partner = |w: Seat| v.own_party.is_some() && v.public.parties[w.index()] == v.own_party;
-        Action::Play(basic_card(&Situation {
-            hand: v.hand,
-            legal: v.legal_cards(),
-            order: &v.order,
-            trick: &v.public.trick,
-            tricks: &v.public.tricks,
-            partner: &partner,
-        }))
+        Action::Play(basic_view_card(v))
     }
+}
+
+/// Whether the seat of `v` knows `w` to be its partner (its own party is
+/// known and `w`'s is revealed the same).
+pub(crate) fn known_partner(v: &SeatView, w: Seat) -> bool {
+    v.own_party.is_some() && v.public.parties[w.index()] == v.own_party
+}
+
+/// The basic player's card from a seat's view (it has a legal card).
+pub(crate) fn basic_view_card(v: &SeatView) -> Card {
+    basic_card(&Situation {
+        hand: v.hand,
+        legal: v.legal_cards(),
+        order: &v.order,
+        trick: &v.public.trick,
+        tricks: &v.public.tricks,
+        partner: &|w| known_partner(v, w),
+    })
 }
 
 /// What the basic player's card play looks at: from a seat's view, or

@@ -15,7 +15,7 @@ use std::sync::OnceLock;
 
 use doko_engine::{Card, Cards, Class, Rank, SeatView};
 
-use crate::player::{Situation, basic_card, winning};
+use crate::player::{basic_view_card, known_partner, winning};
 
 /// The features of a card, by name, in the order of the weights.
 pub const FEATURES: [&str; F] = [
@@ -62,15 +62,7 @@ pub fn candidates(v: &SeatView) -> (Vec<Card>, Vec<Features>) {
     let order = &v.order;
     let trick = &v.public.trick;
     let played = trick.played();
-    let partner = |w: doko_engine::Seat| v.own_party.is_some() && v.public.parties[w.index()] == v.own_party;
-    let basic = basic_card(&Situation {
-        hand: v.hand,
-        legal: v.legal_cards(),
-        order,
-        trick,
-        tricks: &v.public.tricks,
-        partner: &partner,
-    });
+    let basic = basic_view_card(v);
     // the cards not yet played and not in the hand: what could still beat a card
     let mut out = Cards::pack(v.public.rules.nines);
     for c in v.hand.iter().chain(played.iter().copied()).chain(v.public.tricks.iter().flat_map(|t| t.cards)) {
@@ -96,7 +88,7 @@ pub fn candidates(v: &SeatView) -> (Vec<Card>, Vec<Features>) {
             let points = f32::from(c.points()) / 11.0;
             let lead = played.is_empty();
             let wins = win.is_some_and(|(l, _, best)| order.trick_key(c, l) > best);
-            let partner_wins = win.is_some_and(|(_, w, _)| partner(w));
+            let partner_wins = win.is_some_and(|(_, w, _)| known_partner(v, w));
             let length = v.hand.with_mask(order.mask(order.class(c))).len();
             let st = stands(c);
             [

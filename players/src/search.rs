@@ -12,9 +12,9 @@
 //! - [`SearchPlayer::expert`], the kind `expert`: worlds weighted by how
 //!   well they explain what each other seat bid (by the basic player's
 //!   bids; a declared solo's by whether the hand could suit it) and
-//!   played (by the card-play model, [`crate::policy`]), flat playouts by the basic player's card play with a
-//!   little noise (a seat smears a partner's trick that stands in the
-//!   world), all its choices' playouts of a round on the same random
+//!   played (by the card-play model, [`crate::policy`]), flat playouts
+//!   by the basic player's card play with a little noise (a seat smears a
+//!   partner's trick that stands in the world), all its choices' playouts of a round on the same random
 //!   numbers, an exact solver for the last tricks, the weighted mean of
 //!   the playouts' values; its reservations
 //!   (staying healthy, a wedding or its silent solo, a poverty, throwing
